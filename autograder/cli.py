@@ -1,0 +1,116 @@
+"""The ``grade`` command: parse, call, render, exit. No grading logic lives here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from autograder import __version__
+from autograder.reports import RENDERERS
+from autograder.worker.limits import Limits
+
+EXIT_BELOW_THRESHOLD = 1
+EXIT_CANNOT_GRADE = 2
+
+
+class DefaultCommandGroup(click.Group):
+    """``grade PATH`` means ``grade check PATH``; ``grade batch ...`` and friends stay commands."""
+
+    default_command = "check"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+
+def parse_limits(values: tuple[str, ...]) -> Limits:
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for value in values:
+        name, _, number = value.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in Limits.names() or not number:
+            raise click.BadParameter(f"{value!r}: use NAME=VALUE with NAME one of {', '.join(Limits.names())}")
+        kind = type(getattr(defaults, name))
+        try:
+            changes[name] = kind(number)
+        except ValueError:
+            raise click.BadParameter(f"{value!r}: {name} takes a {kind.__name__}") from None
+    return Limits(**{**defaults.as_dict(), **changes})
+
+
+LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults: " + ", ".join(
+    f"{name}={value}" for name, value in Limits().as_dict().items()
+)
+
+
+@click.group(cls=DefaultCommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="grade")
+def main() -> None:
+    """Grade BPE exercises: student code runs in a cage, the tests run here.
+
+    \b
+    grade                     grade the current folder
+    grade PATH                grade a folder, .py file, notebook or .zip
+    grade PATH --format json  print Gradescope's results.json
+    """
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."))
+@click.option("--format", "output_format", type=click.Choice(sorted(RENDERERS)), default="text",
+              show_default=True, help="How to report the results.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report to this file instead of the terminal.")
+@click.option("--suite", type=click.Choice(["hidden", "public"]), default=None,
+              help="Which tests to run [default: hidden where the kit has it, else public].")
+@click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
+              help="Exit 1 when the score is below this percentage.")
+@click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
+def check(path: Path, output_format: str, output: Path | None, suite: str | None,
+          fail_under: float | None, limit_values: tuple[str, ...]) -> None:
+    """Grade one submission (the default command)."""
+    from autograder.grading import CannotGrade, grade_path
+    from autograder.reports.text import percent
+
+    limits = parse_limits(limit_values)
+    try:
+        document = grade_path(path, suite=suite, limits=limits)
+    except CannotGrade as error:
+        click.echo(f"grade: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    rendered = RENDERERS[output_format](document)
+    if output is not None:
+        output.write_text(rendered, encoding="utf-8")
+        click.echo(f"wrote {output} (score {document['score']:g} / {document['max_score']:g})", err=True)
+    elif output_format == "text":
+        from rich.console import Console
+
+        from autograder.reports.text import renderables
+
+        Console(highlight=False).print(renderables(document))
+    else:
+        click.echo(rendered, nl=False)
+    if fail_under is not None and percent(document) < fail_under:
+        click.echo(f"grade: score {percent(document):.1f}% is below --fail-under {fail_under:g}%", err=True)
+        sys.exit(EXIT_BELOW_THRESHOLD)
+
+
+@main.command()
+@click.option("--into", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Folder to write the stubs to [default: the kit's student_template/].")
+def stubs(into: Path | None) -> None:
+    """Regenerate the student stubs from solutions/ (instructors)."""
+    from autograder.stubs import write_stubs
+    from autograder.suites import KIT_ROOT
+
+    for path in write_stubs(into or KIT_ROOT / "student_template"):
+        click.echo(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

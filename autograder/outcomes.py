@@ -1,0 +1,38 @@
+"""What happened to one graded test, and the data that travels between the engine's steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Outcome(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"  # the function answered, and the answer is wrong
+    ERROR = "error"  # the student's code raised, or could not be loaded
+    TIMED_OUT = "timed out"
+    NOT_STARTED = "not started"  # the stub still raises NotImplementedError, or the module is missing
+    GRADER_ERROR = "grader error"  # our bug: shown as ours, never as the student's mistake
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One graded test after it ran: what it checks, what it is worth, what happened."""
+
+    name: str
+    doc: str
+    module: str
+    function: str
+    points: float
+    visibility: str
+    outcome: Outcome
+    call: str = ""
+    expected: str = ""
+    got: str = ""
+    hint: str = ""
+    detail: str = ""
+    printed: str = ""
+
+    @property
+    def score(self) -> float:
+        return self.points if self.outcome is Outcome.PASSED else 0.0

@@ -1,0 +1,117 @@
+"""The pytest plugin that turns a graded suite's run into one outcome per test.
+
+Graded tests live in ``<suite>/<module>/test_<function>.py``: the folder
+names the part's module and the file the function, so the test declares only
+its points (``@pytest.mark.points(2)``), its doc line (the docstring) and its
+hint (``checks.hint`` beside the assertion).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autograder import checks
+from autograder.outcomes import Outcome, TestOutcome
+from autograder.proxy import (
+    CallTimedOut,
+    CannotLoad,
+    GradingSession,
+    NotStarted,
+    StudentRaised,
+    SubmissionProxy,
+    WorkerCrashed,
+    short_repr,
+)
+
+DEFAULT_VISIBILITY = "visible"
+
+
+class GradingPlugin:
+    def __init__(self, session: GradingSession) -> None:
+        self.session = session
+        self.outcomes: list[TestOutcome] = []
+        self.collection_errors: list[str] = []
+        self._compared: tuple[Any, Any] | None = None
+
+    # -- fixtures --------------------------------------------------------
+    @pytest.fixture
+    def submission(self) -> SubmissionProxy:
+        """The student's code, called through the worker."""
+        return SubmissionProxy(self.session)
+
+    # -- hooks -----------------------------------------------------------
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
+
+    def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
+        # Pytest asks this hook to explain a failed comparison: remember the
+        # two sides so the report can show "expected" and "got".
+        if op == "==":
+            self._compared = (left, right)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        self.session.begin_test()
+        checks.notes.hint = ""
+        self._compared = None
+        return (yield)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        report = yield
+        if report.when == "call" or (report.when == "setup" and report.failed):
+            self.outcomes.append(self._outcome(item, call, report))
+        return report
+
+    # -- building outcomes -------------------------------------------------
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+        module, function = test_location(Path(str(item.path)))
+        marker = item.get_closest_marker("points")
+        visibility = item.get_closest_marker("visibility")
+        test_function = getattr(item, "function", None)
+        doc = inspect.getdoc(test_function) if test_function is not None else None
+        base = {
+            "name": item.name,
+            "doc": (doc or item.name).splitlines()[0],
+            "module": module,
+            "function": function,
+            "points": float(marker.args[0]) if marker else 0.0,
+            "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
+        }
+        last = self.session.last_call
+        printed = "".join(record.output for record in self.session.calls)
+        context = {"call": last.text if last else "", "printed": printed[-2000:]}
+        if report.passed:
+            return TestOutcome(outcome=Outcome.PASSED, **base, **context)
+        if report.when == "setup" or call.excinfo is None:
+            detail = report.longreprtext[-2000:]
+            return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+        error = call.excinfo.value
+        text = str(error)
+        if isinstance(error, NotStarted):
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)
+        if isinstance(error, CallTimedOut):
+            return TestOutcome(outcome=Outcome.TIMED_OUT, detail=text, **base, **context)
+        if isinstance(error, CannotLoad | StudentRaised | WorkerCrashed):
+            return TestOutcome(outcome=Outcome.ERROR, detail=text, **base, **context)
+        if isinstance(error, AssertionError):
+            if self._compared is not None:
+                got, expected = self._compared
+                shown = {"got": short_repr(got), "expected": short_repr(expected)}
+            else:
+                shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
+            return TestOutcome(outcome=Outcome.FAILED, hint=checks.notes.hint, **shown, **base, **context)
+        detail = f"{type(error).__name__}: {text}"[:2000]
+        return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def test_location(path: Path) -> tuple[str, str]:
+    """The module and function a graded test file belongs to, from its place in the suite."""
+    function = path.stem.removeprefix("test_")
+    return path.parent.name, function

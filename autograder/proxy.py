@@ -1,0 +1,192 @@
+"""What a graded test calls: ``submission.bpe.merge_pair(tokens, pair)`` runs in the worker.
+
+Arguments go out as plain data, results come back as plain data, and every
+comparison is made here, in the trusted process. Failures of the student's
+code arrive as exceptions that say what happened in a student's words.
+"""
+
+from __future__ import annotations
+
+import reprlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograder.worker import codec
+from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
+from autograder.worker.limits import Limits
+
+_short = reprlib.Repr()
+_short.maxstring = 60
+_short.maxother = 60
+_short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
+_short.maxlevel = 4
+
+
+def short_repr(value: Any) -> str:
+    """A repr a student can read in one line."""
+    return _short.repr(value)
+
+
+class StudentRaised(Exception):
+    """The student's function raised; hypothesis may shrink the input that did it."""
+
+
+class StudentStopped(BaseException):
+    """Student code could not run at all for this call.
+
+    A BaseException, so hypothesis does not retry the same dead end while
+    shrinking: the test ends at the first such call.
+    """
+
+
+class NotStarted(StudentStopped):
+    """The function still raises NotImplementedError, or its module is missing."""
+
+
+class CannotLoad(StudentStopped):
+    """The module does not import, or the function is not in it."""
+
+
+class CallTimedOut(StudentStopped):
+    """A call ran past its time limit; the worker was killed and will restart."""
+
+
+class WorkerCrashed(StudentStopped):
+    """The student's code ended the worker process (os._exit, a crash, a limit)."""
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One call to a student function, as the grader saw it."""
+
+    module: str
+    function: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    returned: Any = None
+    args_after: tuple[Any, ...] | None = None
+    kwargs_after: dict[str, Any] | None = None
+    output: str = ""
+
+    @property
+    def text(self) -> str:
+        parts = [short_repr(arg) for arg in self.args]
+        parts += [f"{name}={short_repr(value)}" for name, value in self.kwargs.items()]
+        return f"{self.function}({', '.join(parts)})"
+
+    @property
+    def mutated(self) -> bool:
+        """Whether the function changed any of its arguments."""
+        args_changed = self.args_after is not None and self.args_after != self.args
+        kwargs_changed = self.kwargs_after is not None and self.kwargs_after != self.kwargs
+        return args_changed or kwargs_changed
+
+
+@dataclass
+class GradingSession:
+    """The worker and the clocks for one submission's grading run."""
+
+    worker: Worker
+    limits: Limits
+    started: float = field(default_factory=time.monotonic)
+    test_started: float = field(default_factory=time.monotonic)
+    calls: list[CallRecord] = field(default_factory=list)
+
+    def begin_test(self) -> None:
+        self.test_started = time.monotonic()
+        self.calls = []
+
+    @property
+    def last_call(self) -> CallRecord | None:
+        return self.calls[-1] if self.calls else None
+
+    def call(self, module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CallRecord:
+        record = CallRecord(module, function, args, kwargs)
+        self.calls.append(record)
+        now = time.monotonic()
+        test_left = self.limits.test_seconds - (now - self.test_started)
+        submission_left = self.limits.submission_seconds - (now - self.started)
+        budget = min(self.limits.call_seconds, test_left, submission_left)
+        if budget <= 0:
+            which = "this test's" if test_left <= submission_left else "the submission's"
+            raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up")
+        try:
+            args_tree = codec.to_plain(list(args))
+            kwargs_tree = codec.to_plain(dict(kwargs))
+        except codec.CodecError as error:
+            raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
+        request = {"op": "call", "module": module, "function": function, "args": args_tree, "kwargs": kwargs_tree}
+        try:
+            reply = self.worker.request(request, budget)
+        except WorkerTimedOut:
+            raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
+        except WorkerGone as gone:
+            raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
+        message = reply.message
+        output = str(message.get("output", ""))
+        if reply.ok:
+            try:
+                returned = codec.from_plain(message.get("value"))
+                args_after = tuple(codec.from_plain(message["args_after"])) if "args_after" in message else None
+                kwargs_after = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
+            except codec.CodecError as error:
+                raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
+            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output)
+            self.calls[-1] = record
+            return record
+        self.calls[-1] = CallRecord(module, function, args, kwargs, output=output)
+        raise _failure(reply.kind, message, record)
+
+
+def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:
+    text = str(message.get("message", ""))
+    where = str(message.get("where", ""))
+    at = f" ({where})" if where else ""
+    if kind == "not_started":
+        return NotStarted(f"{record.function} still raises NotImplementedError: fill in its TODO")
+    if kind == "missing_module":
+        return NotStarted(text)
+    if kind == "missing_function":
+        return CannotLoad(text)
+    if kind == "import_failed":
+        return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
+    if kind == "raised":
+        return StudentRaised(f"{record.text} raised {message.get('type')}: {text}{at}")
+    if kind == "unreadable":
+        return StudentRaised(text)
+    return WorkerCrashed(f"the worker answered {record.text} with an unknown reply")
+
+
+class FunctionProxy:
+    def __init__(self, session: GradingSession, module: str, function: str) -> None:
+        self._session, self._module, self._function = session, module, function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._session.call(self._module, self._function, args, kwargs).returned
+
+    def call(self, *args: Any, **kwargs: Any) -> CallRecord:
+        """Call and keep the whole record: what came back and the arguments afterwards."""
+        return self._session.call(self._module, self._function, args, kwargs)
+
+
+class ModuleProxy:
+    def __init__(self, session: GradingSession, module: str) -> None:
+        self._session, self._module = session, module
+
+    def __getattr__(self, function: str) -> FunctionProxy:
+        if function.startswith("_"):
+            raise AttributeError(function)
+        return FunctionProxy(self._session, self._module, function)
+
+
+class SubmissionProxy:
+    """``submission.<module>.<function>(...)``, answered by the worker."""
+
+    def __init__(self, session: GradingSession) -> None:
+        self._session = session
+
+    def __getattr__(self, module: str) -> ModuleProxy:
+        if module.startswith("_"):
+            raise AttributeError(module)
+        return ModuleProxy(self._session, module)

@@ -1,0 +1,18 @@
+"""One renderer per format, each ``render(document) -> str`` over the same results document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from autograder.reports import html, json_report, junit, markdown, text
+
+Renderer = Callable[[dict[str, Any]], str]
+
+RENDERERS: dict[str, Renderer] = {
+    "text": text.render,
+    "json": json_report.render,
+    "markdown": markdown.render,
+    "html": html.render,
+    "junit": junit.render,
+}

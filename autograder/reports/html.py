@@ -1,0 +1,42 @@
+"""Feedback as a standalone HTML page."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from autograder.reports.text import percent
+from autograder.results import function_totals
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }
+table { border-collapse: collapse; } td, th { padding: .3rem .8rem; border-bottom: 1px solid #ddd; }
+.passed { color: #17803d; } .failed, .error { color: #b42318; } .timed-out { color: #7a2e9e; }
+.not-started { color: #777; } .grader-error { color: #a15c00; font-weight: bold; }
+pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; }
+"""
+
+
+def render(document: dict[str, Any]) -> str:
+    extra = document.get("extra_data", {})
+    title = f"Feedback for {extra.get('submission', 'your submission')}"
+    rows = "".join(
+        f"<tr><td>{escape(row['part'])}</td><td><code>{escape(row['function'])}</code></td>"
+        f"<td class=\"{row['status'].replace(' ', '-')}\">{escape(row['status'])}</td>"
+        f"<td>{row['score']:g} / {row['max_score']:g}</td></tr>"
+        for row in function_totals(document)
+    )
+    failing = "".join(
+        f"<h3><code>{escape(test['extra_data']['function'])}</code>: {escape(test['extra_data']['doc'])}</h3>"
+        f"<pre>{escape(test['output'])}</pre>"
+        for test in document["tests"]
+        if test["status"] != "passed"
+    )
+    notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
+    return (
+        f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
+        f"<p><strong>Score: {document['score']:g} / {document['max_score']:g} ({percent(document):.0f}%)</strong></p>"
+        f"<table><tr><th>part</th><th>function</th><th>status</th><th>points</th></tr>{rows}</table>"
+        f"{'<h2>What to fix</h2>' + failing if failing else ''}{notes}</body></html>\n"
+    )

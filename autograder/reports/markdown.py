@@ -1,0 +1,32 @@
+"""Feedback as Markdown: what a student reads in an LMS or a README."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograder.reports.text import percent
+from autograder.results import function_totals
+
+
+def render(document: dict[str, Any]) -> str:
+    extra = document.get("extra_data", {})
+    lines = [
+        f"# Feedback for {extra.get('submission', 'your submission')}",
+        "",
+        f"**Score: {document['score']:g} / {document['max_score']:g} ({percent(document):.0f}%)**",
+        "",
+        "| part | function | status | points |",
+        "| --- | --- | --- | --- |",
+    ]
+    rows = function_totals(document)
+    for row in rows:
+        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {row['score']:g} / {row['max_score']:g} |")
+    failing = [test for test in document["tests"] if test["status"] != "passed"]
+    if failing:
+        lines += ["", "## What to fix", ""]
+    for test in failing:
+        data = test["extra_data"]
+        lines += [f"### `{data['function']}`: {data['doc']}", "", "```text", test["output"], "```", ""]
+    if document.get("output"):
+        lines += ["", "## Notes", "", "```text", document["output"], "```"]
+    return "\n".join(lines) + "\n"

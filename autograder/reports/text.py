@@ -1,0 +1,71 @@
+"""The terminal report: a table per part, then what to fix. Colour only on a terminal."""
+
+from __future__ import annotations
+
+import io
+from itertools import groupby
+from typing import Any
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from autograder.results import function_totals
+
+STYLES = {
+    "passed": "green",
+    "failed": "red",
+    "error": "red",
+    "timed out": "magenta",
+    "not started": "dim",
+    "grader error": "bold yellow",
+}
+
+
+def renderables(document: dict[str, Any]) -> Group:
+    parts = []
+    rows = function_totals(document)
+    for part, functions in groupby(rows, key=lambda row: row["part"]):
+        table = Table(title=part, title_justify="left", show_edge=False, expand=False)
+        table.add_column("function")
+        table.add_column("status")
+        table.add_column("points", justify="right")
+        for row in functions:
+            status = Text(row["status"], style=STYLES.get(row["status"], ""))
+            table.add_row(row["function"], status, f"{_number(row['score'])} / {_number(row['max_score'])}")
+        parts.append(table)
+        parts.append(Text(""))
+    failing = [test for test in document["tests"] if test["status"] != "passed"]
+    shown = [test for test in failing if test["extra_data"]["outcome"] != "not started"]
+    for test in shown:
+        extra = test["extra_data"]
+        parts.append(Text(f"✗ {extra['function']}: {extra['doc']}", style=STYLES.get(extra["outcome"], "")))
+        parts.append(Text("  " + test["output"].replace("\n", "\n  ")))
+    not_started = len(failing) - len(shown)
+    if not_started:
+        parts.append(Text(f"{not_started} test(s) not started: those functions still raise NotImplementedError.",
+                          style="dim"))
+    if document.get("output"):
+        parts.append(Text(document["output"], style="yellow"))
+    total = Text(
+        f"Score: {_number(document['score'])} / {_number(document['max_score'])}"
+        f"  ({percent(document):.0f}%)  in {document['execution_time']:.1f} s",
+        style="bold",
+    )
+    parts.append(total)
+    return Group(*parts)
+
+
+def percent(document: dict[str, Any]) -> float:
+    return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def render(document: dict[str, Any]) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=100, color_system=None, force_terminal=False, highlight=False)
+    console.print(renderables(document))
+    return buffer.getvalue()

@@ -1,0 +1,119 @@
+"""The one results document (Gradescope's results.json) that every report is rendered from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from autograder.outcomes import Outcome, TestOutcome
+from autograder.parts import PARTS, part_of
+from autograder.runner import GradingRun
+
+
+def build_document(run: GradingRun) -> dict[str, Any]:
+    """Gradescope's results.json for one run, with the kit's own fields in ``extra_data``."""
+    tests = [_test_entry(outcome) for outcome in _in_contract_order(run.outcomes)]
+    score = sum(test["score"] for test in tests)
+    max_score = sum(test["max_score"] for test in tests)
+    return {
+        "score": round(score, 4),
+        "max_score": round(max_score, 4),
+        "execution_time": round(run.seconds, 3),
+        "output": "\n".join(run.notes),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {"submission": run.submission, "suite": run.suite, "notes": list(run.notes)},
+    }
+
+
+def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
+    order = {
+        (part.module, function): (part.number, index)
+        for part in PARTS
+        for index, function in enumerate(part.functions)
+    }
+    return sorted(outcomes, key=lambda outcome: order.get((outcome.module, outcome.function), (99, 99)))
+
+
+def _test_entry(outcome: TestOutcome) -> dict[str, Any]:
+    try:
+        part = part_of(outcome.module)
+        part_label = f"Part {part.number}: {part.title}"
+    except KeyError:
+        part_label = "Grader"
+    return {
+        "name": f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
+        "score": outcome.score,
+        "max_score": outcome.points,
+        "status": "passed" if outcome.outcome is Outcome.PASSED else "failed",
+        "output": feedback_text(outcome),
+        "visibility": outcome.visibility,
+        "tags": [part_label, outcome.function],
+        "extra_data": {
+            "part": part_label,
+            "module": outcome.module,
+            "function": outcome.function,
+            "test": outcome.name,
+            "doc": outcome.doc,
+            "outcome": outcome.outcome.value,
+            "call": outcome.call,
+            "expected": outcome.expected,
+            "got": outcome.got,
+            "hint": outcome.hint,
+            "detail": outcome.detail,
+        },
+    }
+
+
+def feedback_text(outcome: TestOutcome) -> str:
+    """What a student reads for one test: the call, expected, got and one hint."""
+    if outcome.outcome is Outcome.PASSED:
+        return ""
+    lines = []
+    if outcome.call:
+        lines.append(f"call:     {outcome.call}")
+    if outcome.outcome is Outcome.FAILED:
+        if outcome.expected:
+            lines.append(f"expected: {outcome.expected}")
+        lines.append(f"got:      {outcome.got}")
+        if outcome.hint:
+            lines.append(f"hint:     {outcome.hint}")
+    elif outcome.outcome is Outcome.GRADER_ERROR:
+        lines.append("grader error: this is a bug in the grader, not in your code; tell your instructor")
+        lines.append(outcome.detail)
+    else:
+        lines.append(f"{outcome.outcome.value}: {outcome.detail}")
+    if outcome.printed:
+        lines.append("your code printed:\n" + outcome.printed.rstrip())
+    return "\n".join(lines)
+
+
+def function_totals(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per part and function, in contract order: points, outcome counts, failing tests."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for test in document["tests"]:
+        extra = test["extra_data"]
+        key = (extra["part"], extra["function"])
+        row = rows.setdefault(key, {"part": extra["part"], "function": extra["function"],
+                                    "score": 0.0, "max_score": 0.0, "failing": []})
+        row["score"] += test["score"]
+        row["max_score"] += test["max_score"]
+        counts[key][extra["outcome"]] += 1
+        if test["status"] != "passed":
+            row["failing"].append(test)
+    for key, row in rows.items():
+        row["status"] = summarise(counts[key])
+    return list(rows.values())
+
+
+def summarise(counts: dict[str, int]) -> str:
+    """One word for a function: passed, not started, timed out, error or failed."""
+    total = sum(counts.values())
+    if counts.get(Outcome.PASSED.value, 0) == total:
+        return Outcome.PASSED.value
+    for outcome in (Outcome.GRADER_ERROR, Outcome.NOT_STARTED, Outcome.TIMED_OUT, Outcome.ERROR):
+        if counts.get(outcome.value, 0) == total - counts.get(Outcome.PASSED.value, 0):
+            return outcome.value
+    return Outcome.FAILED.value

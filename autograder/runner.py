@@ -1,0 +1,148 @@
+"""Grade one submission: copy it into a cage, start its worker, run the suite in-process."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from autograder.outcomes import Outcome, TestOutcome
+from autograder.plugin import GradingPlugin
+from autograder.proxy import GradingSession
+from autograder.submission import LoadedSubmission
+from autograder.worker.cage import Cage, isolation_notice
+from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
+from autograder.worker.limits import Limits
+
+GRADING_INI = Path(__file__).with_name("grading.ini")
+
+
+@dataclass(frozen=True)
+class GradingRun:
+    """Everything one grading run found, before it is scored and rendered."""
+
+    submission: str
+    suite: str
+    outcomes: tuple[TestOutcome, ...]
+    notes: tuple[str, ...]
+    seconds: float
+
+
+def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits, kit_root: Path) -> GradingRun:
+    started = time.monotonic()
+    hidden = hidden_paths([kit_root, submission.source.resolve().parent], needed=interpreter_paths())
+    cage = Cage.create(submission.files, hidden=hidden)
+    worker = Worker(cage, limits, submission.worker_script())
+    notes = list(submission.notes)
+    notice = isolation_notice()
+    if notice:
+        notes.append(notice)
+    try:
+        worker.start()  # the interpreter boots while pytest collects
+        plugin = GradingPlugin(GradingSession(worker, limits))
+        errors = run_pytest(suite, plugin)
+        notes.extend(_load_report(worker))
+        notes.extend(worker.notices)
+        stray = b"".join(worker.stray_output).decode("utf-8", "replace").strip()
+        if stray:
+            notes.append("your code wrote this outside of any call:\n" + stray[-2000:])
+    finally:
+        worker.stop()
+        cage.remove()
+    outcomes = list(plugin.outcomes)
+    for error in errors:
+        outcomes.append(
+            TestOutcome(name="collection", doc="the grader could not load its tests", module="", function="",
+                        points=0.0, visibility="visible", outcome=Outcome.GRADER_ERROR, detail=error)
+        )
+    return GradingRun(
+        submission=submission.name,
+        suite=suite.name,
+        outcomes=tuple(outcomes),
+        notes=tuple(notes),
+        seconds=time.monotonic() - started,
+    )
+
+
+def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
+    """Run a graded suite in this process; return collection errors (ours)."""
+    from hypothesis import configuration
+
+    # Hypothesis keeps caches under its home folder, by default in the working
+    # directory: that would be the student's folder.
+    home = Path(tempfile.gettempdir()) / "bpe-kit-hypothesis"
+    configuration.set_hypothesis_home_dir(str(home))
+    arguments = [
+        str(suite), "-c", str(GRADING_INI), "--rootdir", str(suite),
+        "-p", "no:cacheprovider", "-p", "no:stepwise", "--capture=sys", "-q",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+    ]
+    was_writing = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    log = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+            code = pytest.main(arguments, plugins=[plugin])
+    finally:
+        sys.dont_write_bytecode = was_writing
+    errors = list(plugin.collection_errors)
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
+        errors.append(f"pytest ended with {code!r}:\n{log.getvalue()[-2000:]}")
+    return errors
+
+
+def _load_report(worker: Worker) -> list[str]:
+    """What the worker noticed while loading: modules that failed, notebook cells that raised."""
+    try:
+        reply = worker.request({"op": "describe"}, timeout=10)
+    except (WorkerGone, WorkerTimedOut):
+        return []
+    notes = []
+    for cell in reply.message.get("cells", []):
+        notes.append(f"notebook cell {cell.get('cell')} raised {cell.get('type')}: {cell.get('message')}")
+    return notes
+
+
+def interpreter_paths() -> list[Path]:
+    """Folders the worker's interpreter needs to see."""
+    import site
+    import sysconfig
+
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).resolve().parent)}
+    paths.update(site.getsitepackages())
+    paths.update(value for value in sysconfig.get_paths().values())
+    return [Path(path).resolve() for path in paths if path]
+
+
+def hidden_paths(candidates: list[Path], *, needed: list[Path]) -> list[str]:
+    """Folders to hide from the worker, sparing those the interpreter lives in.
+
+    A kit with its virtual environment inside it cannot be hidden whole:
+    then its other children are hidden one by one.
+    """
+    hidden: list[str] = []
+    for candidate in {path.resolve() for path in candidates}:
+        if candidate == Path(candidate.anchor):
+            continue
+        hidden.extend(_hide(candidate, needed))
+    return sorted(set(hidden))
+
+
+def _hide(folder: Path, needed: list[Path]) -> list[str]:
+    holds_needed = [path for path in needed if path == folder or folder in path.parents]
+    if not holds_needed:
+        return [str(folder)]
+    if any(path == folder for path in holds_needed):
+        return []
+    hidden: list[str] = []
+    with contextlib.suppress(OSError):
+        for child in folder.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                hidden.extend(_hide(child, needed))
+    return hidden

@@ -1,0 +1,1 @@
+"""The caged worker: the interpreter that runs student code, and the grader's end of its pipe."""

@@ -1,0 +1,270 @@
+"""The worker: a fresh interpreter that runs student code and nothing else.
+
+Started as ``python -I -B bootstrap.py`` by the grader, from a copy in the
+cage's runtime folder. The protocol travels over the stdin and stdout the
+grader gave it; the first thing this file does is move them to private
+descriptors and point fds 1 and 2 at the output pipe, so nothing the student
+prints can ever be read as a message.
+
+Standard library only, and only files copied beside it: the kit's own
+package, solutions and tests are never on this interpreter's path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_PROTOCOL_IN = os.fdopen(os.dup(0), "rb")
+_PROTOCOL_OUT = os.fdopen(os.dup(1), "wb")
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
+os.close(_null)
+os.dup2(2, 1)
+
+_RUNTIME = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _RUNTIME)
+import codec  # noqa: E402
+import sandbox  # noqa: E402
+
+sys.path.remove(_RUNTIME)
+# Keep our helpers out of the student's way; this file holds its own references.
+del sys.modules["codec"], sys.modules["sandbox"]
+
+import traceback  # noqa: E402
+import types  # noqa: E402
+from typing import Any  # noqa: E402
+
+
+def send(message: dict[str, Any]) -> None:
+    _PROTOCOL_OUT.write(codec.dump_message(message))
+    _PROTOCOL_OUT.flush()
+
+
+class BoundedOutput:
+    """A text stream that keeps the first ``limit`` characters it is given."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more characters of output cut]"
+        self.parts, self.kept, self.dropped = [], 0, 0
+        return text
+
+
+def apply_limits(limits: dict[str, Any]) -> list[str]:
+    """Set the resource limits; return what this platform could not set."""
+    try:
+        import resource
+    except ImportError:
+        return ["resource limits (CPU, memory, file size, open files)"]
+    wanted = [
+        ("RLIMIT_CPU", int(limits["cpu_seconds"])),
+        ("RLIMIT_AS", int(limits["memory_mb"]) * 1024 * 1024),
+        ("RLIMIT_FSIZE", int(limits["file_size_mb"]) * 1024 * 1024),
+        ("RLIMIT_NOFILE", int(limits["open_files"])),
+        ("RLIMIT_NPROC", int(limits["processes"])),
+        ("RLIMIT_CORE", 0),
+    ]
+    missing = []
+    for name, value in wanted:
+        which = getattr(resource, name, None)
+        try:
+            if which is None:
+                raise ValueError(name)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            missing.append(name)
+    return missing
+
+
+def where_in_student_code(error: BaseException, roots: list[str]) -> str:
+    """The student's file and line closest to where ``error`` was raised."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return f"{os.path.basename(error.filename)}, line {error.lineno}"
+    place = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        filename = frame.filename
+        if filename.startswith("<cell") or any(filename.startswith(r) for r in roots):
+            place = f"{os.path.basename(filename).strip('<>')}, line {frame.lineno}"
+    return place
+
+
+def describe_error(error: BaseException, roots: list[str]) -> dict[str, Any]:
+    frames = traceback.format_exception(type(error), error, error.__traceback__)
+    student_frames = [
+        line
+        for line in frames
+        if "bootstrap.py" not in line and "codec.py" not in line
+    ]
+    return {
+        "type": type(error).__name__,
+        "message": str(error)[:2000],
+        "where": where_in_student_code(error, roots),
+        "traceback": "".join(student_frames)[-4000:],
+    }
+
+
+class Submission:
+    """The student's modules, loaded one by one on first use."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.directory = config["submission_dir"]
+        self.kind = config["kind"]
+        self.script_name = config.get("script_name", "")
+        self.cells = config.get("cells", [])
+        self.loaded: dict[str, Any] = {}
+        self.failures: dict[str, dict[str, Any]] = {}
+        self.cell_reports: list[dict[str, Any]] = []
+
+    def module(self, name: str) -> Any:
+        key = "__script__" if self.kind == "script" else name
+        if key in self.failures:
+            raise LoadFailed(self.failures[key])
+        if key not in self.loaded:
+            try:
+                self.loaded[key] = self._run_script() if key == "__script__" else self._import(name)
+            except LoadFailed as failure:
+                self.failures[key] = failure.report
+                raise
+        return self.loaded[key]
+
+    def _import(self, name: str) -> Any:
+        path = os.path.join(self.directory, name + ".py")
+        if not os.path.exists(path):
+            raise LoadFailed({"kind": "missing_module", "message": f"{name}.py was not handed in"})
+        import importlib
+
+        try:
+            return importlib.import_module(name)
+        except BaseException as error:  # noqa: BLE001 - SystemExit at import is the student's
+            report = describe_error(error, [self.directory])
+            report["kind"] = "import_failed"
+            raise LoadFailed(report) from None
+
+    def _run_script(self) -> Any:
+        namespace = types.ModuleType("__main__")
+        namespace.__dict__["__file__"] = os.path.join(self.directory, self.script_name)
+        sys.modules["__student__"] = namespace
+        for cell in self.cells:
+            try:
+                code = compile(cell["source"], f"<cell {cell['index']}>", "exec")
+                exec(code, namespace.__dict__)
+            except BaseException as error:  # noqa: BLE001 - a cell's failure is reported, not fatal
+                report = describe_error(error, [self.directory])
+                report["cell"] = cell["index"]
+                self.cell_reports.append(report)
+        return namespace
+
+
+class LoadFailed(Exception):
+    def __init__(self, report: dict[str, Any]) -> None:
+        super().__init__(report.get("message", ""))
+        self.report = report
+
+
+def find_function(submission: Submission, module_name: str, function_name: str) -> Any:
+    module = submission.module(module_name)
+    function = getattr(module, function_name, None)
+    if callable(function):
+        return function
+    names = [name for name in vars(module) if not name.startswith("_")]
+    import difflib
+
+    close = difflib.get_close_matches(function_name, names, n=1, cutoff=0.6)
+    where = submission.script_name if submission.kind == "script" else f"{module_name}.py"
+    message = f"{where} defines no function {function_name}"
+    if close:
+        message += f"; did you mean {close[0]}?"
+    raise LoadFailed({"kind": "missing_function", "message": message})
+
+
+def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> None:
+    try:
+        function = find_function(submission, request["module"], request["function"])
+    except LoadFailed as failure:
+        send({"ok": False, **failure.report, "output": output.take()})
+        return
+    args = codec.from_plain(request["args"])
+    kwargs = codec.from_plain(request["kwargs"])
+    try:
+        value = function(*args, **kwargs)
+    except NotImplementedError as error:
+        send({"ok": False, "kind": "not_started", **describe_error(error, []), "output": output.take()})
+        return
+    except BaseException as error:  # noqa: BLE001 - anything the student raises is theirs
+        report = describe_error(error, [submission.directory])
+        send({"ok": False, "kind": "raised", **report, "output": output.take()})
+        return
+    try:
+        reply = {"ok": True, "value": codec.to_plain(value)}
+        after = [codec.to_plain(args), codec.to_plain(kwargs)]
+    except (codec.CodecError, RecursionError) as error:
+        message = f"{request['function']} returned a value the grader cannot read: {error}"
+        send({"ok": False, "kind": "unreadable", "type": "TypeError", "message": message,
+              "where": "", "traceback": "", "output": output.take()})
+        return
+    if after != [request["args"], request["kwargs"]]:
+        # The grader decides whether this is a mutation: a set may come back
+        # in another order without having changed.
+        reply["args_after"], reply["kwargs_after"] = after
+    reply["output"] = output.take()
+    send(reply)
+
+
+def main() -> None:
+    config = codec.read_message(_PROTOCOL_IN)
+    if config is None:
+        return
+    notices = []
+    isolation = config.get("sandbox")
+    if isolation:
+        sandbox.enter(writable=isolation["writable"], hidden=isolation["hidden"])
+    missing = apply_limits(config["limits"])
+    if missing:
+        notices.append("this platform could not set: " + ", ".join(missing))
+    os.environ.update(config.get("environment", {}))
+    os.chdir(config["submission_dir"])
+    sys.path.insert(0, config["submission_dir"])
+    sys.argv = [config.get("script_name") or "submission"]
+    output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
+    sys.stdout = sys.stderr = output  # type: ignore[assignment]
+    submission = Submission(config)
+    send({"ok": True, "ready": True, "notices": notices})
+    while True:
+        request = codec.read_message(_PROTOCOL_IN)
+        if request is None or request.get("op") == "stop":
+            return
+        if request.get("op") == "call":
+            handle_call(submission, request, output)
+        elif request.get("op") == "describe":
+            failures = dict(submission.failures)
+            send({"ok": True, "failures": failures, "cells": submission.cell_reports,
+                  "output": output.take()})
+        else:
+            send({"ok": False, "kind": "protocol", "message": f"unknown op {request.get('op')!r}"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""The plain-data codec between the grader and its caged worker.
+
+Values travel as JSON in which lists, strings, numbers, booleans and null
+stand for themselves and every other plain type is a one-key object:
+``{"t": [...]}`` a tuple, ``{"d": [[key, value], ...]}`` a dict,
+``{"s": [...]}`` a set, ``{"f": [...]}`` a frozenset, ``{"b": "<base64>"}``
+bytes. Nothing else can be said, so decoding can only ever build exact
+built-in values: a student's subclass (an ``__eq__`` that is always true,
+say) arrives as its plain base type. The grader never unpickles or evals.
+
+This file runs on both sides and imports only the standard library, because
+it is copied into the cage beside the worker's bootstrap.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from typing import Any
+
+MAX_DEPTH = 64
+MAX_ITEMS = 2_000_000
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+HEADER = struct.Struct(">I")
+
+
+class CodecError(ValueError):
+    """A value that is not plain data, or a message that breaks the limits."""
+
+
+def to_plain(value: Any) -> Any:
+    """Turn a value into a JSON-ready tree, refusing anything not plain data."""
+    budget = [MAX_ITEMS]
+    return _to_plain(value, 0, budget)
+
+
+def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
+    if depth > MAX_DEPTH:
+        raise CodecError(f"value is nested deeper than {MAX_DEPTH} levels")
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise CodecError(f"value holds more than {MAX_ITEMS} items")
+    # Exact base-type methods, so a subclass travels as its plain base value
+    # whatever it overrides.
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bytes | bytearray):
+        return {"b": base64.b64encode(bytes(value)).decode("ascii")}
+    inner = depth + 1
+    if isinstance(value, list):
+        return [_to_plain(item, inner, budget) for item in list.__iter__(value)]
+    if isinstance(value, tuple):
+        return {"t": [_to_plain(item, inner, budget) for item in tuple.__iter__(value)]}
+    if isinstance(value, dict):
+        return {
+            "d": [
+                [_to_plain(key, inner, budget), _to_plain(item, inner, budget)]
+                for key, item in dict.items(value)
+            ]
+        }
+    if isinstance(value, frozenset):
+        return {"f": [_to_plain(item, inner, budget) for item in frozenset.__iter__(value)]}
+    if isinstance(value, set):
+        return {"s": [_to_plain(item, inner, budget) for item in set.__iter__(value)]}
+    raise CodecError(f"a value of type {type(value).__name__} is not plain data")
+
+
+def from_plain(tree: Any) -> Any:
+    """Rebuild exact built-in values from a tree made by :func:`to_plain`."""
+    return _from_plain(tree, 0)
+
+
+def _from_plain(tree: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise CodecError(f"value is nested deeper than {MAX_DEPTH} levels")
+    if tree is None or type(tree) in (bool, int, float, str):
+        return tree
+    inner = depth + 1
+    if type(tree) is list:
+        return [_from_plain(item, inner) for item in tree]
+    if type(tree) is not dict or len(tree) != 1:
+        raise CodecError("malformed value in message")
+    ((tag, body),) = tree.items()
+    try:
+        if tag == "b" and type(body) is str:
+            return base64.b64decode(body.encode("ascii"), validate=True)
+        if type(body) is not list:
+            raise CodecError("malformed value in message")
+        if tag == "t":
+            return tuple(_from_plain(item, inner) for item in body)
+        if tag == "s":
+            return {_from_plain(item, inner) for item in body}
+        if tag == "f":
+            return frozenset(_from_plain(item, inner) for item in body)
+        if tag == "d":
+            result = {}
+            for entry in body:
+                if type(entry) is not list or len(entry) != 2:
+                    raise CodecError("malformed dict entry in message")
+                result[_from_plain(entry[0], inner)] = _from_plain(entry[1], inner)
+            return result
+    except TypeError as error:  # an unhashable key or set member
+        raise CodecError(f"malformed value in message: {error}") from None
+    except ValueError as error:  # bad base64
+        raise CodecError(f"malformed value in message: {error}") from None
+    raise CodecError(f"unknown tag {tag!r} in message")
+
+
+def dump_message(message: dict[str, Any]) -> bytes:
+    """A framed message: a 4-byte length, then the JSON text."""
+    try:
+        body = json.dumps(message, ensure_ascii=False, allow_nan=True).encode("utf-8")
+    except (ValueError, TypeError, RecursionError) as error:
+        raise CodecError(f"message cannot be written: {error}") from None
+    if len(body) > MAX_MESSAGE_BYTES:
+        raise CodecError(f"message of {len(body)} bytes exceeds {MAX_MESSAGE_BYTES}")
+    return HEADER.pack(len(body)) + body
+
+
+def load_message(body: bytes) -> dict[str, Any]:
+    """Parse one message body (the part after the length header)."""
+    try:
+        message = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError) as error:
+        raise CodecError(f"message is not valid: {error}") from None
+    if type(message) is not dict:
+        raise CodecError("message is not an object")
+    return message
+
+
+def read_message(stream: Any) -> dict[str, Any] | None:
+    """Read one framed message from a binary stream; None at end of stream."""
+    header = _read_exactly(stream, HEADER.size)
+    if header is None:
+        return None
+    (length,) = HEADER.unpack(header)
+    if length > MAX_MESSAGE_BYTES:
+        raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
+    body = _read_exactly(stream, length)
+    if body is None:
+        return None
+    return load_message(body)
+
+
+def _read_exactly(stream: Any, size: int) -> bytes | None:
+    chunks = []
+    remaining = size
+    while remaining:
+        chunk = stream.read(remaining)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)

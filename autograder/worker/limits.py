@@ -1,0 +1,33 @@
+"""The cage's limits: one place for every default a teacher can change."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a submission may take before the grader stops it.
+
+    Wall-clock limits are enforced by the grader (it kills the worker);
+    the rest are set inside the worker with ``resource`` where the platform
+    has it.
+    """
+
+    call_seconds: float = 10.0
+    test_seconds: float = 30.0
+    submission_seconds: float = 300.0
+    cpu_seconds: int = 120
+    memory_mb: int = 2048
+    file_size_mb: int = 16
+    open_files: int = 256
+    processes: int = 64
+    output_kb: int = 64
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [field.name for field in fields(cls)]

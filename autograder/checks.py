@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class _Notes:
     """What the running test said about its failure; reset by the plugin before each test."""
@@ -20,3 +22,23 @@ def hint(text: str) -> str:
     """
     notes.hint = text
     return text
+
+
+def examples(count: int) -> Any:
+    """Hypothesis settings for a graded property: ``@examples(50)``.
+
+    Derandomized so a submission always gets the same score; no example
+    database, so nothing is written beside the submission; no deadline,
+    because the cage's per-call limit is the one that counts.
+    """
+    from hypothesis import HealthCheck, settings
+
+    return settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+    )

@@ -26,7 +26,8 @@ def renderables(document: dict[str, Any]) -> Group:
     parts = []
     rows = function_totals(document)
     for part, functions in groupby(rows, key=lambda row: row["part"]):
-        table = Table(title=part, title_justify="left", show_edge=False, expand=False)
+        parts.append(Text(part, style="bold"))
+        table = Table(show_edge=False, expand=False)
         table.add_column("function")
         table.add_column("status")
         table.add_column("points", justify="right")

@@ -230,7 +230,12 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         # in another order without having changed.
         reply["args_after"], reply["kwargs_after"] = after
     reply["output"] = output.take()
-    send(reply)
+    try:
+        send(reply)
+    except codec.CodecError as error:
+        message = f"{request['function']} returned a value too large to send back: {error}"
+        send({"ok": False, "kind": "unreadable", "type": "ValueError", "message": message,
+              "where": "", "traceback": "", "output": ""})
 
 
 def main() -> None:

@@ -1,0 +1,39 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("bpe")
+
+
+@pytest.mark.points(3)
+def test_characters_and_merged_tokens_get_ids(submission):
+    """build_bpe_vocab numbers the characters and every merged token"""
+    got = submission.bpe.build_bpe_vocab("abab", [("a", "b")])
+    assert got == {"a": 0, "b": 1, "ab": 2}, hint("start from set(text), add a + b for each merge")
+
+
+@pytest.mark.points(2)
+def test_ids_follow_length_then_sorted_order(submission):
+    """build_bpe_vocab orders tokens by (length, token)"""
+    got = submission.bpe.build_bpe_vocab("cba", [("c", "b"), ("cb", "a"), ("b", "a")])
+    assert got == {"a": 0, "b": 1, "c": 2, "ba": 3, "cb": 4, "cba": 5}, hint("sort with key=lambda t: (len(t), t)")
+
+
+@pytest.mark.points(1)
+def test_a_token_made_twice_gets_one_id(submission):
+    """build_bpe_vocab gives a token one id even when two merges make it"""
+    got = submission.bpe.build_bpe_vocab("abc", [("a", "b"), ("ab", "c"), ("a", "bc")])
+    assert got == {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4}, hint("collect tokens in a set so ids stay 0..n-1")
+
+
+@pytest.mark.points(2)
+@examples(40)
+@given(text=st.text(alphabet="ab \né", max_size=30), num_merges=st.integers(0, 6))
+def test_hyp_matches_the_contract(submission, text, num_merges):
+    """build_bpe_vocab is right for any text and its trained merges"""
+    _, merges = ref.train_bpe(text, num_merges)
+    got = submission.bpe.build_bpe_vocab(text, merges)
+    assert got == ref.build_bpe_vocab(text, merges), hint("characters plus merged tokens, ordered by (len, token)")

@@ -1,0 +1,64 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("bpe")
+
+
+@pytest.mark.points(3)
+def test_merges_each_occurrence_into_one_token(submission):
+    """merge_pair replaces each occurrence of the pair with the joined token"""
+    got = submission.bpe.merge_pair(["l", "o", "w", " ", "l", "o"], ("l", "o"))
+    assert got == ["lo", "w", " ", "lo"], hint("append pair[0] + pair[1] where the two tokens match, the token itself elsewhere")
+
+
+@pytest.mark.points(3)
+def test_merge_skips_past_a_merged_pair(submission):
+    """merge_pair does not reuse a token that was just merged"""
+    got = submission.bpe.merge_pair(["a", "a", "a"], ("a", "a"))
+    assert got == ["aa", "a"], hint("after a merge, jump past both tokens")
+
+
+@pytest.mark.points(1)
+def test_merges_back_to_back_occurrences(submission):
+    """merge_pair merges a a a a into aa aa"""
+    got = submission.bpe.merge_pair(["a", "a", "a", "a"], ("a", "a"))
+    assert got == ["aa", "aa"], hint("after a merge, continue right after the second token")
+
+
+@pytest.mark.points(2)
+def test_compares_whole_tokens_only(submission):
+    """merge_pair never matches a pair across token boundaries"""
+    got = submission.bpe.merge_pair(["ab", "c"], ("a", "bc"))
+    assert got == ["ab", "c"], hint("compare tokens with ==, not the joined text with str.replace")
+
+
+@pytest.mark.points(1)
+def test_a_missing_pair_changes_nothing(submission):
+    """merge_pair returns the same tokens when the pair does not occur, and [] for []"""
+    assert submission.bpe.merge_pair(["a", "b"], ("b", "a")) == ["a", "b"], hint("no match, no change")
+    assert submission.bpe.merge_pair([], ("a", "b")) == [], hint("an empty list stays empty")
+
+
+@pytest.mark.points(1)
+def test_does_not_change_the_tokens(submission):
+    """merge_pair builds a new list and leaves the one it is given unchanged"""
+    record = submission.bpe.merge_pair.call(["a", "b", "c"], ("a", "b"))
+    assert not record.mutated, hint("build and return a new list instead of editing tokens in place")
+
+
+@pytest.mark.points(3)
+@examples(60)
+@given(
+    tokens=st.lists(st.sampled_from(["a", "b", "ab", "ba", " "]), max_size=16),
+    pair=st.tuples(st.sampled_from(["a", "b", "ab"]), st.sampled_from(["a", "b", "ba"])),
+)
+def test_hyp_merges_like_the_contract(submission, tokens, pair):
+    """merge_pair scans left to right, merges whole tokens, and never makes the list longer"""
+    got = submission.bpe.merge_pair(tokens, pair)
+    assert isinstance(got, list), hint("return a list")
+    assert len(got) <= len(tokens), hint("a merge can only shorten the list")
+    assert got == ref.merge_pair(tokens, pair), hint("scan left to right; after a merge skip both tokens")

@@ -1,0 +1,93 @@
+"""Training is judged by property: any most-frequent pair at each step is right."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("bpe")
+
+
+def training_problem(text: str, num_merges: int, tokens: object, merges: object) -> str:
+    """What is wrong with (tokens, merges) as a training of text, or "" when nothing is."""
+    if not isinstance(merges, list) or not all(isinstance(m, tuple) and len(m) == 2 for m in merges):
+        return "merges must be a list of (str, str) tuples"
+    if len(merges) > num_merges:
+        return f"made {len(merges)} merges, but num_merges is {num_merges}"
+    current = list(text)
+    for step, pair in enumerate(merges):
+        counts = ref.get_pair_counts(current)
+        best = max(counts.values(), default=0)
+        if counts.get(pair, 0) != best:
+            return f"merge {step} is {pair!r}, seen {counts.get(pair, 0)} times, but the most frequent pair is seen {best} times"
+        if best < 2:
+            return f"merge {step} is {pair!r}, seen only once: training must stop when no pair repeats"
+        current = ref.merge_pair(current, pair)
+    if len(merges) < num_merges and max(ref.get_pair_counts(current).values(), default=0) >= 2:
+        return f"stopped after {len(merges)} merges although a pair still occurs twice or more"
+    if tokens != current:
+        return "the final tokens are not the text with your merges applied"
+    return ""
+
+
+@pytest.mark.points(2)
+def test_returns_tokens_then_merges(submission):
+    """train_bpe returns a tuple (final_tokens, merges) of two lists"""
+    got = submission.bpe.train_bpe("abab", 5)
+    assert isinstance(got, tuple) and len(got) == 2, hint("return tokens, merges: a tuple of two values")
+    assert got == (["ab", "ab"], [("a", "b")]), hint("first the final tokens, then the list of merges")
+
+
+@pytest.mark.points(3)
+def test_first_merge_is_the_most_frequent_pair(submission):
+    """train_bpe merges the most frequent pair first"""
+    tokens, merges = submission.bpe.train_bpe("aaabdaaabac", 1)
+    assert merges == [("a", "a")], hint("pick the pair with the highest count, not the lowest or the first")
+
+
+@pytest.mark.points(1)
+@pytest.mark.parametrize(
+    ("text", "num_merges"),
+    [("aaabdaaabac", 3), ("low lower lowest", 6), ("the cat sat on the mat\nthe end", 8), ("ééé 🙂🙂 ééé 🙂🙂", 4)],
+)
+def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
+    """train_bpe takes a most frequent pair at every step (any of them on a tie)"""
+    tokens, merges = submission.bpe.train_bpe(text, num_merges)
+    problem = training_problem(text, num_merges, tokens, merges)
+    assert problem == "", hint(problem + "; recount the pairs after every merge")
+
+
+@pytest.mark.points(3)
+def test_stops_when_no_pair_repeats(submission):
+    """train_bpe stops early when the best pair occurs fewer than two times"""
+    assert submission.bpe.train_bpe("abcdef", 5) == (list("abcdef"), []), hint("a pair seen once is not worth a merge: stop")
+    tokens, merges = submission.bpe.train_bpe("abab", 10)
+    assert merges == [("a", "b")], hint("after merging, (ab, ab) is seen once: stop there")
+
+
+@pytest.mark.points(2)
+def test_makes_at_most_num_merges(submission):
+    """train_bpe never makes more than num_merges merges, and none for 0"""
+    tokens, merges = submission.bpe.train_bpe("aaaaaaaa", 2)
+    assert merges == [("a", "a"), ("aa", "aa")], hint("loop num_merges times at most")
+    assert submission.bpe.train_bpe("aaaa", 0) == (list("aaaa"), []), hint("num_merges=0 makes no merge")
+
+
+@pytest.mark.points(1)
+def test_short_text_trains_to_nothing(submission):
+    """train_bpe of "" or one character returns it unmerged, without looping"""
+    assert submission.bpe.train_bpe("", 5) == ([], []), hint("no pairs at all: stop at once")
+    assert submission.bpe.train_bpe("a", 5) == (["a"], []), hint("one token has no pair: stop at once")
+
+
+@pytest.mark.points(3)
+@examples(40)
+@given(text=st.text(alphabet="ab c\n", max_size=40), num_merges=st.integers(0, 8))
+def test_hyp_training_is_valid_on_any_text(submission, text, num_merges):
+    """train_bpe makes valid merges on any text, and its tokens join back to the text"""
+    tokens, merges = submission.bpe.train_bpe(text, num_merges)
+    assert "".join(tokens) == text, hint("merging only glues neighbours: the tokens must join back to the text")
+    problem = training_problem(text, num_merges, tokens, merges)
+    assert problem == "", hint(problem)

@@ -1,0 +1,38 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("simple_tokenizers")
+
+
+@pytest.mark.points(3)
+def test_sorted_words_then_unknown(submission):
+    """build_word_vocab numbers sorted words from 0, then gives [UNK] the next id"""
+    got = submission.simple_tokenizers.build_word_vocab(["the cat", "the hat"])
+    assert got == {"cat": 0, "hat": 1, "the": 2, "[UNK]": 3}, hint('sort the distinct words; add "[UNK]" last')
+
+
+@pytest.mark.points(1)
+def test_repeated_words_get_one_id(submission):
+    """build_word_vocab gives a word that occurs many times a single id"""
+    got = submission.simple_tokenizers.build_word_vocab(["a a a", "b a"])
+    assert got == {"a": 0, "b": 1, "[UNK]": 2}, hint("collect words in a set before numbering")
+
+
+@pytest.mark.points(1)
+def test_no_words_gives_only_unknown(submission):
+    """build_word_vocab of texts without words is {"[UNK]": 0}"""
+    got = submission.simple_tokenizers.build_word_vocab(["", "  \n"])
+    assert got == {"[UNK]": 0}, hint('even with no words, "[UNK]" is in the vocabulary')
+
+
+@pytest.mark.points(2)
+@examples(40)
+@given(texts=st.lists(st.text(alphabet="abC \n,", max_size=15), max_size=4))
+def test_hyp_matches_the_contract_on_any_texts(submission, texts):
+    """build_word_vocab numbers the sorted words of any texts, then [UNK]"""
+    got = submission.simple_tokenizers.build_word_vocab(texts)
+    assert got == ref.build_word_vocab(texts), hint("words come from splitting on any whitespace, ids in sorted order")

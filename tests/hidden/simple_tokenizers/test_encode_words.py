@@ -1,0 +1,40 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("simple_tokenizers")
+VOCAB = {"cat": 0, "sat": 1, "the": 2, "[UNK]": 3}
+
+
+@pytest.mark.points(2)
+def test_known_words_get_their_ids(submission):
+    """encode_words maps each word to its id"""
+    got = submission.simple_tokenizers.encode_words("the cat sat", VOCAB)
+    assert got == [2, 0, 1], hint("look each word up in vocab")
+
+
+@pytest.mark.points(2)
+def test_unknown_words_get_the_unknown_id(submission):
+    """encode_words maps a word missing from the vocabulary to the id of [UNK]"""
+    got = submission.simple_tokenizers.encode_words("the dog sat", VOCAB)
+    assert got == [2, 3, 1], hint('use vocab["[UNK]"] for a word the vocabulary lacks')
+
+
+@pytest.mark.points(1)
+def test_does_not_change_the_vocabulary(submission):
+    """encode_words leaves the vocabulary unchanged, even for unknown words"""
+    record = submission.simple_tokenizers.encode_words.call("a dog", dict(VOCAB))
+    assert not record.mutated, hint("do not add unknown words to vocab; map them to [UNK]")
+
+
+@pytest.mark.points(1)
+@examples(40)
+@given(train=st.text(alphabet="ab \n", max_size=20), text=st.text(alphabet="abc \t\n", max_size=20))
+def test_hyp_matches_the_contract(submission, train, text):
+    """encode_words splits on any whitespace and maps unknown words to [UNK]"""
+    vocab = ref.build_word_vocab([train])
+    got = submission.simple_tokenizers.encode_words(text, vocab)
+    assert got == ref.encode_words(text, vocab), hint("split like word_tokenize, then look up with a [UNK] fallback")

@@ -1,0 +1,33 @@
+"""Every known mistake loses points where it is made, and only there."""
+
+from __future__ import annotations
+
+import pytest
+
+from bug_corpus import BUGS
+from conftest import dependents, function_scores, grade, outcomes
+
+
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_a_known_mistake_loses_points_only_where_it_is_made(name, reference_with):
+    module, function, source = BUGS[name]
+    folder = reference_with(**{module: source})
+    process, document = grade(folder, "--limit", "call_seconds=2")
+    assert process.returncode == 0, process.stderr
+    assert "grader error" not in outcomes(document)
+    scores = function_scores(document)
+    score, most = scores[(module, function)]
+    assert score < most, f"{name}: {function} kept all its points"
+    may_suffer = {(module, function)} | dependents(module, function)
+    for key, (other_score, other_most) in scores.items():
+        if key not in may_suffer:
+            assert other_score == other_most, f"{name}: {key[1]} lost points it did not break"
+
+
+def test_the_corpus_covers_every_function_of_parts_1_and_2():
+    from autograder.parts import PARTS
+
+    broken = {(module, function) for module, function, _ in BUGS.values()}
+    every = {(part.module, function) for part in PARTS for function in part.functions}
+    assert broken == every
+    assert len(BUGS) >= 20

@@ -112,5 +112,14 @@ def stubs(into: Path | None) -> None:
         click.echo(f"wrote {path}")
 
 
+@main.command()
+@click.option("--suite", type=click.Choice(["hidden", "public"]), default="hidden", show_default=True)
+def points(suite: str) -> None:
+    """Print the points per function as a Markdown table (for the README)."""
+    from autograder.points import points_table
+
+    click.echo(points_table(suite))
+
+
 if __name__ == "__main__":
     main()

@@ -108,7 +108,19 @@ class GradingPlugin:
                 shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
             return TestOutcome(outcome=Outcome.FAILED, hint=checks.notes.hint, **shown, **base, **context)
         detail = f"{type(error).__name__}: {text}"[:2000]
+        if last is not None and _raised_in_test_file(call.excinfo, item):
+            # The test itself choked on what the student's function returned
+            # (unpacking None, joining ints): that answer is wrong, not our code.
+            got = short_repr(last.returned)
+            unusable = f"the value returned cannot be used as the contract says ({detail})"
+            return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def _raised_in_test_file(excinfo: pytest.ExceptionInfo[BaseException], item: pytest.Item) -> bool:
+    """Whether the error came from a line of the test's own file, not from the grader or the reference."""
+    entries = list(excinfo.traceback)
+    return bool(entries) and Path(str(entries[-1].path)) == Path(str(item.path))
 
 
 def test_location(path: Path) -> tuple[str, str]:

@@ -32,8 +32,9 @@ def test_keeps_spaces_and_newlines(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_ids_or_vocabulary(submission):
-    """decode leaves its ids and vocabulary unchanged"""
+    """decode answers right and leaves its ids and vocabulary unchanged"""
     record = submission.bpe.decode.call([1, 0], {"a": 0, "b": 1})
+    assert record.returned == "ba", hint("invert vocab, then join the tokens")
     assert not record.mutated, hint("build a new {id: token} dict instead of editing vocab")
 
 

@@ -41,9 +41,10 @@ def test_empty_text_gives_no_ids(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_merges_or_vocabulary(submission):
-    """encode leaves its merges and vocabulary unchanged"""
+    """encode answers right and leaves its merges and vocabulary unchanged"""
     merges, vocab = trained("abab abab", 3)
     record = submission.bpe.encode.call("abab", merges, vocab)
+    assert record.returned == ref.encode("abab", merges, vocab), hint("apply each merge in order, then map to ids")
     assert not record.mutated, hint("read merges and vocab; do not pop, sort or extend them")
 
 

@@ -40,8 +40,9 @@ def test_pairs_are_made_of_whole_tokens(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_the_tokens(submission):
-    """get_pair_counts leaves the token list unchanged"""
+    """get_pair_counts answers right and leaves the token list unchanged"""
     record = submission.bpe.get_pair_counts.call(["a", "b", "a", "b"])
+    assert record.returned == {("a", "b"): 2, ("b", "a"): 1}, hint("count every neighbouring pair")
     assert not record.mutated, hint("read the tokens; do not pop from or sort the list you were given")
 
 

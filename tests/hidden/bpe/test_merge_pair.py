@@ -45,8 +45,9 @@ def test_a_missing_pair_changes_nothing(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_the_tokens(submission):
-    """merge_pair builds a new list and leaves the one it is given unchanged"""
+    """merge_pair answers right with a new list and leaves the one it is given unchanged"""
     record = submission.bpe.merge_pair.call(["a", "b", "c"], ("a", "b"))
+    assert record.returned == ["ab", "c"], hint("merge the pair into one token")
     assert not record.mutated, hint("build and return a new list instead of editing tokens in place")
 
 

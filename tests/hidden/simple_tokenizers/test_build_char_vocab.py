@@ -31,8 +31,9 @@ def test_no_text_gives_empty_vocabulary(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_the_texts(submission):
-    """build_char_vocab leaves the list of texts it is given unchanged"""
+    """build_char_vocab answers right and leaves the list of texts it is given unchanged"""
     record = submission.simple_tokenizers.build_char_vocab.call(["b", "a"])
+    assert record.returned == {"a": 0, "b": 1}, hint("number the sorted characters from 0")
     assert not record.mutated, hint("read the texts; do not sort or empty the list you were given")
 
 

@@ -25,8 +25,9 @@ def test_unknown_words_get_the_unknown_id(submission):
 
 @pytest.mark.points(1)
 def test_does_not_change_the_vocabulary(submission):
-    """encode_words leaves the vocabulary unchanged, even for unknown words"""
+    """encode_words answers right and leaves the vocabulary unchanged, even for unknown words"""
     record = submission.simple_tokenizers.encode_words.call("a dog", dict(VOCAB))
+    assert record.returned == [3, 3], hint('use vocab["[UNK]"] for unknown words')
     assert not record.mutated, hint("do not add unknown words to vocab; map them to [UNK]")
 
 

@@ -1,0 +1,205 @@
+"""Submissions that cheat or break things earn nothing they did not earn honestly.
+
+Each cheat replaces (or poisons) one module of an otherwise honest reference
+submission. For every one: grading finishes in bounded time, the cheating
+function earns no point, the honest part keeps its points, no file outside
+the worker's copy changes, and no process it started survives.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+from conftest import SOLUTIONS, function_scores, grade, snapshot
+
+from autograder.worker.cage import namespaces_available
+
+FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
+MARKER = "bpe-kit-cage-test-sleeper"
+
+CHEATS: dict[str, str] = {
+    "sys.exit at import": "import sys\nsys.exit(0)\n",
+    "os._exit inside a call": "def merge_pair(tokens, pair):\n    import os\n    os._exit(0)\n",
+    "results whose __eq__ is always true": """
+class Anything(list):
+    def __eq__(self, other):
+        return True
+    def __ne__(self, other):
+        return False
+    __hash__ = None
+
+def merge_pair(tokens, pair):
+    return Anything()
+
+class Sneaky:
+    def __eq__(self, other):
+        return True
+
+def decode(ids, vocab):
+    return Sneaky()
+""",
+    "monkeypatching pytest, unittest and builtins at import": """
+import builtins, unittest
+try:
+    import _pytest.python, pytest
+    pytest.fail = lambda *a, **k: None
+    _pytest.python.Function.runtest = lambda self: None
+except Exception:
+    pass
+unittest.TestCase.assertEqual = lambda *a, **k: None
+builtins.AssertionError = type("Nope", (Exception,), {})
+builtins.isinstance = lambda *a: True
+
+def merge_pair(tokens, pair):
+    return ["cheat"]
+""",
+    "reading expected values off the caller's stack": """
+import inspect, sys
+
+def merge_pair(tokens, pair):
+    for frame_info in inspect.stack():
+        for value in frame_info.frame.f_locals.values():
+            if isinstance(value, list) and value and value != tokens:
+                return value
+    frame = sys._getframe()
+    while frame.f_back is not None:
+        frame = frame.f_back
+    return list(frame.f_globals.get("expected", ["cheat"]))
+""",
+    "importing or reading the reference solution": """
+import os, sys, glob
+
+def _steal():
+    candidates = [os.path.join(p, "solutions", "bpe.py") for p in sys.path]
+    candidates += [KIT + "/solutions/bpe.py", os.getcwd() + "/../solutions/bpe.py"]
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        candidates.append(f"/proc/{pid}/cwd/solutions/bpe.py")
+        candidates.append(f"/proc/{pid}/root{KIT}/solutions/bpe.py")
+    candidates += glob.glob("/**/solutions/bpe.py", recursive=False)
+    for path in candidates:
+        try:
+            with open(path) as handle:
+                return handle.read()
+        except OSError:
+            continue
+    try:
+        import solutions.bpe as reference
+        return open(reference.__file__).read()
+    except Exception:
+        return None
+
+_code = _steal()
+
+def merge_pair(tokens, pair):
+    if _code is None:
+        raise RuntimeError("no solution found")
+    namespace = {}
+    exec(_code, namespace)
+    return namespace["merge_pair"](tokens, pair)
+""",
+    "an infinite loop that ignores SIGTERM": """
+import signal
+
+def merge_pair(tokens, pair):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        pass
+""",
+    "allocating many GiB": """
+def merge_pair(tokens, pair):
+    hoard = bytearray(16 * 1024 ** 3)
+    return ["cheat", len(hoard)]
+""",
+    "forking children that setsid and sleep": f"""
+import subprocess
+
+def merge_pair(tokens, pair):
+    subprocess.Popen(["sh", "-c", "exec -a {MARKER} sleep 300"], start_new_session=True)
+    import os
+    if os.fork() == 0:
+        os.setsid()
+        import time
+        time.sleep(300)
+        os._exit(0)
+    return ["cheat"]
+""",
+    "printing fake results and writing results files": f"""
+import json, os
+print(json.dumps({{"score": 100, "max_score": 100, "tests": []}}))
+
+def merge_pair(tokens, pair):
+    for path in ("results.json", "../results.json", "/tmp/results.json", OUTSIDE):
+        try:
+            with open(path, "w") as handle:
+                handle.write('{{"score": 100}}')
+        except OSError:
+            pass
+    os.write(1, b'{{"ok": true, "value": ["aa", "a"]}}')
+    return ["cheat"]
+""",
+    "flooding stdout": """
+import sys
+
+def merge_pair(tokens, pair):
+    for _ in range(200000):
+        print("spam " * 20)
+        sys.__stdout__.write("more spam\\n") if sys.__stdout__ else None
+    return ["cheat"]
+""",
+    "returning a huge value": """
+def merge_pair(tokens, pair):
+    return ["x" * (80 * 1024 * 1024)]
+""",
+    "runaway recursion that crashes the interpreter": """
+import sys
+sys.setrecursionlimit(10 ** 7)
+
+def merge_pair(tokens, pair):
+    def dive(n):
+        return dive(n + 1) + 1
+    return dive(0)
+""",
+}
+
+
+def leftover_processes() -> list[str]:
+    listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return [line for line in listing.splitlines() if MARKER in line or "sleep 300" in line]
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, tmp_path):
+    outside = tmp_path / "outside-the-cage.json"
+    kit = str(SOLUTIONS.parent)
+    source = CHEATS[name].replace("OUTSIDE", repr(str(outside))).replace("KIT", repr(kit))
+    folder = reference_with(bpe=source)
+    before = snapshot(folder)
+    started = time.monotonic()
+    process, document = grade(folder, *FAST, timeout=240)
+    assert process.returncode == 0, process.stderr
+    assert time.monotonic() - started < 200
+    scores = function_scores(document)
+    assert scores[("bpe", "merge_pair")][0] == 0, f"{name} earned points for merge_pair"
+    if "decode" in CHEATS[name]:
+        assert scores[("bpe", "decode")][0] == 0
+    for key, (score, most) in scores.items():
+        if key[0] == "simple_tokenizers":
+            assert score == most, f"{name} cost the honest Part 1 points"
+    assert document["score"] < document["max_score"]
+    assert snapshot(folder) == before
+    assert not outside.exists()
+    assert "grader error" not in {test["extra_data"]["outcome"] for test in document["tests"]}
+    time.sleep(0.2)
+    assert leftover_processes() == []
+
+
+def test_the_cage_isolates_here_when_it_can():
+    """On this Linux machine as root, workers get namespaces; the report says when they do not."""
+    import os
+    import sys
+
+    if sys.platform.startswith("linux") and os.geteuid() == 0:
+        assert namespaces_available()

@@ -1,0 +1,203 @@
+"""The real ``grade`` command on the reference, the stubs, and every kind of submission."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+import pytest
+
+from conftest import SOLUTIONS, SUBMISSIONS, grade, outcomes, snapshot
+
+from autograder.suites import KIT_ROOT
+
+STUBS = KIT_ROOT / "student_template"
+CORRECT = sorted(path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir())
+
+
+def test_reference_solutions_score_full_marks():
+    process, document = grade(SOLUTIONS)
+    assert process.returncode == 0, process.stderr
+    assert document["max_score"] > 0
+    assert document["score"] == document["max_score"]
+    assert outcomes(document) == {"passed"}
+
+
+def test_untouched_stubs_score_zero_with_every_test_not_started():
+    process, document = grade(STUBS)
+    assert process.returncode == 0, process.stderr
+    assert document["score"] == 0
+    assert outcomes(document) == {"not started"}
+
+
+@pytest.mark.parametrize("folder", CORRECT, ids=lambda path: path.name)
+def test_a_correct_alternative_earns_full_marks(folder):
+    process, document = grade(folder)
+    assert process.returncode == 0, process.stderr
+    failing = [test["name"] + "\n" + test["output"] for test in document["tests"] if test["status"] != "passed"]
+    assert failing == []
+    assert document["score"] == document["max_score"]
+
+
+def test_public_suite_runs_on_request():
+    _, hidden = grade(SOLUTIONS)
+    _, public = grade(SOLUTIONS, "--suite", "public")
+    assert public["score"] == public["max_score"] > 0
+    assert len(public["tests"]) < len(hidden["tests"])
+
+
+def test_results_document_has_gradescope_fields():
+    _, document = grade(SOLUTIONS, "--suite", "public")
+    for key in ("score", "max_score", "execution_time", "tests"):
+        assert key in document
+    for test in document["tests"]:
+        assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(test)
+        assert test["status"] in ("passed", "failed")
+        assert {"part", "function", "outcome"} <= set(test["extra_data"])
+
+
+@pytest.mark.parametrize("output_format", ["text", "markdown", "html", "junit"])
+def test_every_format_renders_to_a_file(tmp_path, output_format):
+    target = tmp_path / f"report.{output_format}"
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(STUBS), "--suite", "public",
+         "--format", output_format, "-o", str(target)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert process.returncode == 0, process.stderr
+    text = target.read_text(encoding="utf-8")
+    assert "merge_pair" in text
+
+
+def test_failing_call_expected_got_and_hint_reach_the_student(reference_with):
+    folder = reference_with(bpe="def merge_pair(tokens, pair):\n    return list(tokens)\n")
+    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(folder)],
+                             capture_output=True, text=True, timeout=120)
+    assert "call:     merge_pair(['a', 'a', 'a'], ('a', 'a'))" in process.stdout
+    assert "expected: ['aa', 'a']" in process.stdout
+    assert "got:      ['a', 'a', 'a']" in process.stdout
+    assert "hint:" in process.stdout
+
+
+def test_fail_under_exits_1_below_the_threshold():
+    process, _ = grade(STUBS, "--fail-under", "50")
+    assert process.returncode == 1
+    process, _ = grade(SOLUTIONS, "--fail-under", "100")
+    assert process.returncode == 0
+
+
+@pytest.mark.parametrize("name", ["missing", "notes.txt"])
+def test_nothing_gradable_exits_2_with_one_line(tmp_path, name):
+    path = tmp_path / name
+    if name.endswith(".txt"):
+        path.write_text("hello")
+    process, _ = grade(path)
+    assert process.returncode == 2
+    assert process.stderr.count("\n") == 1 and str(path) in process.stderr
+
+
+def test_single_file_notebook_and_zip_submissions(tmp_path):
+    single = tmp_path / "bpe.py"
+    shutil.copy(SOLUTIONS / "bpe.py", single)
+    _, document = grade(single)
+    assert {test["extra_data"]["module"] for test in document["tests"] if test["status"] == "passed"} == {"bpe"}
+
+    archive = tmp_path / "handin.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for module in ("simple_tokenizers.py", "bpe.py"):
+            zipped.write(SOLUTIONS / module, f"handin/{module}")
+    _, document = grade(archive)
+    assert document["score"] == document["max_score"]
+
+
+def test_a_broken_module_costs_only_its_own_part(reference_with):
+    folder = reference_with()
+    (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
+    _, document = grade(folder)
+    by_module = {}
+    for test in document["tests"]:
+        by_module.setdefault(test["extra_data"]["module"], []).append(test)
+    assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])
+    details = {test["extra_data"]["detail"] for test in by_module["bpe"]}
+    assert any("bpe.py" in detail and "line" in detail for detail in details)
+
+
+def test_a_misnamed_function_is_named_with_a_suggestion(reference_with):
+    source = (SOLUTIONS / "bpe.py").read_text(encoding="utf-8").replace("def merge_pair(", "def merge_pairs(")
+    folder = reference_with()
+    (folder / "bpe.py").write_text(source, encoding="utf-8")
+    _, document = grade(folder)
+    details = {test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "merge_pair"}
+    assert any("did you mean merge_pairs" in detail for detail in details)
+
+
+def test_grading_writes_nothing_into_or_next_to_the_submission(tmp_path):
+    folder = tmp_path / "student"
+    shutil.copytree(SOLUTIONS, folder)
+    before = snapshot(tmp_path)
+    subprocess.run([sys.executable, "-m", "autograder.cli", str(folder)], capture_output=True, timeout=120, cwd=folder)
+    assert snapshot(tmp_path) == before
+
+
+def test_same_submission_same_score(reference_with):
+    folder = reference_with(bpe=BUGGY_TRAIN)
+    first = grade(folder)[1]
+    second = grade(folder)[1]
+    strip = lambda document: [(t["name"], t["score"], t["output"]) for t in document["tests"]]  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+BUGGY_TRAIN = """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(tokens)
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)
+        tokens = merge_pair(tokens, pair)
+        merges.append(pair)
+    return tokens, merges
+"""
+
+
+def test_help_and_version():
+    for flag in ("--help", "--version"):
+        process = subprocess.run([sys.executable, "-m", "autograder.cli", flag], capture_output=True, text=True)
+        assert process.returncode == 0 and process.stdout
+
+
+def test_json_output_is_only_the_document():
+    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(STUBS), "--format", "json"],
+                             capture_output=True, text=True, timeout=120)
+    json.loads(process.stdout)
+
+
+def test_points_table_in_readme_matches_the_tests():
+    from autograder.points import points_table
+
+    readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
+    assert points_table() in readme, "run `grade points` and paste its table into README.md"
+
+
+def test_committed_stubs_are_what_the_generator_makes():
+    from autograder.stubs import expected_stubs
+
+    for name, text in expected_stubs().items():
+        assert (STUBS / name).read_text(encoding="utf-8") == text, f"run `grade stubs`: {name} is stale"
+
+
+def test_an_unclosed_solution_region_is_refused():
+    from autograder.stubs import MarkerError, make_stub
+
+    with pytest.raises(MarkerError, match="never closed"):
+        make_stub("def f():\n    ### BEGIN SOLUTION\n    return 1\n")
+
+
+def test_stubs_hold_no_solution_code():
+    for path in STUBS.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "BEGIN SOLUTION" not in text and "raise NotImplementedError" in text

@@ -76,7 +76,7 @@ class GradingPlugin:
         visibility = item.get_closest_marker("visibility")
         test_function = getattr(item, "function", None)
         doc = inspect.getdoc(test_function) if test_function is not None else None
-        base = {
+        base: dict[str, Any] = {
             "name": item.name,
             "doc": (doc or item.name).splitlines()[0],
             "module": module,
@@ -86,7 +86,7 @@ class GradingPlugin:
         }
         last = self.session.last_call
         printed = "".join(record.output for record in self.session.calls)
-        context = {"call": last.text if last else "", "printed": printed[-2000:]}
+        context: dict[str, Any] = {"call": last.text if last else "", "printed": printed[-2000:]}
         if report.passed:
             return TestOutcome(outcome=Outcome.PASSED, **base, **context)
         if report.when == "setup" or call.excinfo is None:
@@ -101,6 +101,7 @@ class GradingPlugin:
         if isinstance(error, CannotLoad | StudentRaised | WorkerCrashed):
             return TestOutcome(outcome=Outcome.ERROR, detail=text, **base, **context)
         if isinstance(error, AssertionError):
+            shown: dict[str, Any]
             if self._compared is not None:
                 got, expected = self._compared
                 shown = {"got": short_repr(got), "expected": short_repr(expected)}

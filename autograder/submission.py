@@ -111,7 +111,9 @@ def _read_zip(path: Path) -> dict[str, bytes]:
             if info.is_dir() or stat.S_ISLNK(mode):
                 continue
             if name.is_absolute() or ".." in name.parts:
-                raise SubmissionError(f"{path}: member {info.filename!r} points outside the archive; zip the folder again")
+                raise SubmissionError(
+                    f"{path}: member {info.filename!r} points outside the archive; zip the folder again"
+                )
             if any(part in SKIPPED_FOLDERS for part in name.parts):
                 continue
             total += info.file_size
@@ -203,7 +205,7 @@ def strip_ipython(source: str) -> tuple[str, list[str]]:
     kept: list[str] = []
     for line in lines:
         stripped = line.lstrip()
-        if stripped.startswith(("%", "!")) or stripped.endswith("?") and stripped[:-1].isidentifier():
+        if stripped.startswith(("%", "!")) or (stripped.endswith("?") and stripped[:-1].isidentifier()):
             indent = line[: len(line) - len(stripped)]
             kept.append(f"{indent}pass")
             skipped.append(stripped.split()[0][:30])

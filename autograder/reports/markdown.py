@@ -20,7 +20,8 @@ def render(document: dict[str, Any]) -> str:
     ]
     rows = function_totals(document)
     for row in rows:
-        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {row['score']:g} / {row['max_score']:g} |")
+        points = f"{row['score']:g} / {row['max_score']:g}"
+        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {points} |")
     failing = [test for test in document["tests"] if test["status"] != "passed"]
     if failing:
         lines += ["", "## What to fix", ""]

@@ -23,7 +23,7 @@ STYLES = {
 
 
 def renderables(document: dict[str, Any]) -> Group:
-    parts = []
+    parts: list[Any] = []
     rows = function_totals(document)
     for part, functions in groupby(rows, key=lambda row: row["part"]):
         parts.append(Text(part, style="bold"))

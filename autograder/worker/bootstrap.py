@@ -158,7 +158,7 @@ class Submission:
 
         try:
             return importlib.import_module(name)
-        except BaseException as error:  # noqa: BLE001 - SystemExit at import is the student's
+        except BaseException as error:
             report = describe_error(error, [self.directory])
             report["kind"] = "import_failed"
             raise LoadFailed(report) from None
@@ -171,7 +171,7 @@ class Submission:
             try:
                 code = compile(cell["source"], f"<cell {cell['index']}>", "exec")
                 exec(code, namespace.__dict__)
-            except BaseException as error:  # noqa: BLE001 - a cell's failure is reported, not fatal
+            except BaseException as error:
                 report = describe_error(error, [self.directory])
                 report["cell"] = cell["index"]
                 self.cell_reports.append(report)
@@ -213,7 +213,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     except NotImplementedError as error:
         send({"ok": False, "kind": "not_started", **describe_error(error, []), "output": output.take()})
         return
-    except BaseException as error:  # noqa: BLE001 - anything the student raises is theirs
+    except BaseException as error:
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": "raised", **report, "output": output.take()})
         return
@@ -254,7 +254,7 @@ def main() -> None:
     sys.path.insert(0, config["submission_dir"])
     sys.argv = [config.get("script_name") or "submission"]
     output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
-    sys.stdout = sys.stderr = output  # type: ignore[assignment]
+    sys.stdout = sys.stderr = output
     submission = Submission(config)
     send({"ok": True, "ready": True, "notices": notices})
     while True:

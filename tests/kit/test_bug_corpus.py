@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from bug_corpus import BUGS
 from conftest import dependents, function_scores, grade, outcomes
 

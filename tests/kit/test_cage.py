@@ -12,7 +12,6 @@ import subprocess
 import time
 
 import pytest
-
 from conftest import SOLUTIONS, function_scores, grade, snapshot
 
 from autograder.worker.cage import namespaces_available
@@ -126,18 +125,18 @@ def merge_pair(tokens, pair):
         os._exit(0)
     return ["cheat"]
 """,
-    "printing fake results and writing results files": f"""
+    "printing fake results and writing results files": """
 import json, os
-print(json.dumps({{"score": 100, "max_score": 100, "tests": []}}))
+print(json.dumps({"score": 100, "max_score": 100, "tests": []}))
 
 def merge_pair(tokens, pair):
     for path in ("results.json", "../results.json", "/tmp/results.json", OUTSIDE):
         try:
             with open(path, "w") as handle:
-                handle.write('{{"score": 100}}')
+                handle.write('{"score": 100}')
         except OSError:
             pass
-    os.write(1, b'{{"ok": true, "value": ["aa", "a"]}}')
+    os.write(1, b'{"ok": true, "value": ["aa", "a"]}')
     return ["cheat"]
 """,
     "flooding stdout": """

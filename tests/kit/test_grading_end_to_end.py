@@ -7,8 +7,8 @@ import shutil
 import subprocess
 import sys
 import zipfile
-import pytest
 
+import pytest
 from conftest import SOLUTIONS, SUBMISSIONS, grade, outcomes, snapshot
 
 from autograder.suites import KIT_ROOT

@@ -1,0 +1,68 @@
+"""How long one `grade` run takes, and what the cage costs over plain in-process pytest.
+
+Grades the reference solutions and the untouched stubs several times with the
+real CLI, prints the median wall time of each, then times the same hidden
+suite run in-process by plain pytest against the reference (no worker), and
+prints the ratio. Figures are from one run on this machine: compare ratios.
+
+    python benchmarks/grade_latency.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parent.parent
+
+PLAIN_CONFTEST = '''
+import pytest
+from autograder.reference import reference
+
+class _Direct:
+    def __getattr__(self, module):
+        return reference(module)
+
+@pytest.fixture
+def submission():
+    return _Direct()
+'''
+
+
+def wall(command: list[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, cwd=cwd, capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    grade = [sys.executable, "-m", "autograder.cli", "--format", "json"]
+    solutions = [wall([*grade, str(KIT / "solutions")], KIT) for _ in range(runs)]
+    stubs = [wall([*grade, str(KIT / "student_template")], KIT) for _ in range(runs)]
+    # Plain pytest: the same hidden tests, the reference called directly in-process.
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        suite = Path(scratch) / "hidden"
+        shutil.copytree(KIT / "tests" / "hidden", suite)
+        (suite / "conftest.py").write_text(PLAIN_CONFTEST)
+        plain_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
+                         "-c", str(KIT / "autograder" / "grading.ini"), "--rootdir", str(suite), str(suite)]
+        plain = [wall(plain_command, KIT) for _ in range(runs)]
+    median_solutions, median_stubs, median_plain = map(statistics.median, (solutions, stubs, plain))
+    print(f"grade solutions (hidden suite), median of {runs}: {median_solutions:.2f} s (target < 1.5 s)")
+    print(f"grade student_template (all not started), median of {runs}: {median_stubs:.2f} s")
+    print(f"plain pytest, same tests in-process against the reference: {median_plain:.2f} s")
+    print(f"cost of the cage: {median_solutions / median_plain:.2f}x plain pytest (target < 2x)")
+
+
+if __name__ == "__main__":
+    main()

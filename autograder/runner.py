@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import tempfile
 import time
@@ -89,12 +90,20 @@ def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
     # the tests or the submission.
     was_prefix = sys.pycache_prefix
     sys.pycache_prefix = str(Path(tempfile.gettempdir()) / "bpe-kit-pycache")
+    # Only our plugin: whatever else is installed (pytest-benchmark writes a
+    # .benchmarks folder into the working directory) must not touch grading.
+    was_autoload = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     log = io.StringIO()
     try:
         with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
             code = pytest.main(arguments, plugins=[plugin])
     finally:
         sys.pycache_prefix = was_prefix
+        if was_autoload is None:
+            os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+        else:
+            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = was_autoload
     errors = list(plugin.collection_errors)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
         errors.append(f"pytest ended with {code!r}:\n{log.getvalue()[-2000:]}")

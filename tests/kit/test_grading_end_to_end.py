@@ -9,12 +9,13 @@ import sys
 import zipfile
 
 import pytest
+from bug_corpus import BUGS
 from conftest import SOLUTIONS, SUBMISSIONS, grade, outcomes, snapshot
 
 from autograder.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
-CORRECT = sorted(path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir())
+CORRECT = sorted(path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir() and not path.name.startswith("."))
 
 
 def test_reference_solutions_score_full_marks():
@@ -133,35 +134,25 @@ def test_a_misnamed_function_is_named_with_a_suggestion(reference_with):
     assert any("did you mean merge_pairs" in detail for detail in details)
 
 
-def test_grading_writes_nothing_into_or_next_to_the_submission(tmp_path):
+@pytest.mark.parametrize("working_directory", ["inside", "beside"])
+def test_grading_writes_nothing_into_or_next_to_the_submission(tmp_path, working_directory):
     folder = tmp_path / "student"
     shutil.copytree(SOLUTIONS, folder)
     before = snapshot(tmp_path)
-    subprocess.run([sys.executable, "-m", "autograder.cli", str(folder)], capture_output=True, timeout=120, cwd=folder)
+    cwd = folder if working_directory == "inside" else tmp_path
+    subprocess.run([sys.executable, "-m", "autograder.cli", str(folder)], capture_output=True, timeout=120, cwd=cwd)
     assert snapshot(tmp_path) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["student"]
 
 
 def test_same_submission_same_score(reference_with):
-    folder = reference_with(bpe=BUGGY_TRAIN)
+    folder = reference_with(bpe=BUGS["train_bpe never stops early"][2])
     first = grade(folder)[1]
     second = grade(folder)[1]
     strip = lambda document: [(t["name"], t["score"], t["output"]) for t in document["tests"]]  # noqa: E731
     assert strip(first) == strip(second)
 
 
-BUGGY_TRAIN = """
-def train_bpe(text, num_merges=20):
-    tokens = list(text)
-    merges = []
-    for _ in range(num_merges):
-        counts = get_pair_counts(tokens)
-        if not counts:
-            break
-        pair = max(counts, key=counts.get)
-        tokens = merge_pair(tokens, pair)
-        merges.append(pair)
-    return tokens, merges
-"""
 
 
 def test_help_and_version():

@@ -1,0 +1,80 @@
+"""The plain-data codec: exact built-in values only, with limits, never code."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter, OrderedDict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.worker import codec
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
+    | st.frozensets(st.integers(), max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(value=plain)
+def test_plain_values_round_trip_with_their_exact_types(value):
+    message = codec.dump_message({"value": codec.to_plain(value)})
+    back = codec.from_plain(codec.read_message(io.BytesIO(message))["value"])
+    assert back == value
+    assert same_types(back, value)
+
+
+def same_types(left, right) -> bool:
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, list | tuple):
+        return all(same_types(a, b) for a, b in zip(left, right, strict=True))
+    if isinstance(left, dict):
+        return all(same_types(left[key], right[key]) for key in left)
+    return True
+
+
+def test_subclasses_arrive_as_their_plain_base_type():
+    class AlwaysEqual(list):
+        def __eq__(self, other):
+            return True
+
+    for value, base in ((AlwaysEqual([1]), list), (Counter({"a": 2}), dict), (OrderedDict(a=1), dict)):
+        back = codec.from_plain(codec.to_plain(value))
+        assert type(back) is base
+
+
+def test_objects_that_are_not_plain_data_are_refused():
+    with pytest.raises(codec.CodecError, match="not plain data"):
+        codec.to_plain(object())
+
+
+def test_nesting_past_the_limit_is_refused_both_ways():
+    deep: list = []
+    for _ in range(codec.MAX_DEPTH + 5):
+        deep = [deep]
+    with pytest.raises(codec.CodecError, match="deeper"):
+        codec.to_plain(deep)
+    with pytest.raises(codec.CodecError):
+        tree: list = []
+        for _ in range(codec.MAX_DEPTH + 5):
+            tree = [tree]
+        codec.from_plain(tree)
+
+
+@pytest.mark.parametrize("tree", [{"x": 1}, {"t": 1}, {"d": [[[], 1]]}, {"b": "%%%"}, {"s": [[1]]}])
+def test_malformed_trees_are_refused(tree):
+    with pytest.raises(codec.CodecError):
+        codec.from_plain(tree)
+
+
+def test_oversized_message_is_refused_before_it_is_read():
+    header = codec.HEADER.pack(codec.MAX_MESSAGE_BYTES + 1)
+    with pytest.raises(codec.CodecError, match="exceeds"):
+        codec.read_message(io.BytesIO(header))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 from collections import defaultdict
 from pathlib import Path
 
@@ -25,15 +23,10 @@ class _Collector:
 
 
 def points_per_function(suite: str = "hidden") -> dict[tuple[str, str], float]:
-    from autograder.runner import GRADING_INI
+    from autograder.runner import run_suite_session
 
     collector = _Collector()
-    with contextlib.redirect_stdout(io.StringIO()):
-        pytest.main(
-            [str(suite_path(suite)), "-c", str(GRADING_INI), "--collect-only", "-q",
-             "-p", "no:cacheprovider", "--import-mode=importlib"],
-            plugins=[collector],
-        )
+    run_suite_session(suite_path(suite), collector, "--collect-only")
     return dict(collector.points)
 
 

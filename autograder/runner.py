@@ -10,6 +10,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -77,37 +78,45 @@ def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
 
     # Hypothesis keeps caches under its home folder, by default in the working
     # directory: that would be the student's folder.
-    home = Path(tempfile.gettempdir()) / "bpe-kit-hypothesis"
-    configuration.set_hypothesis_home_dir(str(home))
-    arguments = [
-        str(suite), "-c", str(GRADING_INI), "--rootdir", str(suite),
-        "-p", "no:cacheprovider", "-p", "no:stepwise", "--capture=sys", "-q", "--tb=line", "--import-mode=importlib",
+    configuration.set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "bpe-kit-hypothesis"))
+    code, log = run_suite_session(
+        suite, plugin, "--capture=sys", "--tb=line", "-p", "no:stepwise",
         # These two run gc.collect() several times per session: a third of a second.
         "-p", "no:unraisableexception", "-p", "no:threadexception",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
-    ]
-    # Rewritten test modules are cached under the temp folder, never beside
-    # the tests or the submission.
-    was_prefix = sys.pycache_prefix
-    sys.pycache_prefix = str(Path(tempfile.gettempdir()) / "bpe-kit-pycache")
-    # Only our plugin: whatever else is installed (pytest-benchmark writes a
-    # .benchmarks folder into the working directory) must not touch grading.
-    was_autoload = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    log = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-            code = pytest.main(arguments, plugins=[plugin])
-    finally:
-        sys.pycache_prefix = was_prefix
-        if was_autoload is None:
-            os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
-        else:
-            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = was_autoload
+    )
     errors = list(plugin.collection_errors)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
-        errors.append(f"pytest ended with {code!r}:\n{log.getvalue()[-2000:]}")
+        errors.append(f"pytest ended with {code!r}:\n{log[-2000:]}")
     return errors
+
+
+def run_suite_session(suite: Path, plugin: object, *arguments: str) -> tuple[int | pytest.ExitCode, str]:
+    """One quiet in-process pytest session over a graded suite, with only ``plugin`` added.
+
+    Returns pytest's exit code and what it printed. Nothing from the kit's
+    pyproject.toml, a student's folder or other installed pytest plugins
+    applies (pytest-benchmark, for one, writes a .benchmarks folder into the
+    working directory), and rewritten test modules are cached under the
+    temp folder, never beside the tests or the submission.
+    """
+    command = [
+        str(suite), "-c", str(GRADING_INI), "--rootdir", str(suite), "-q",
+        "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
+    ]
+    was_prefix = sys.pycache_prefix
+    sys.pycache_prefix = str(Path(tempfile.gettempdir()) / "bpe-kit-pycache")
+    log = io.StringIO()
+    try:
+        with (
+            mock.patch.dict(os.environ, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}),
+            contextlib.redirect_stdout(log),
+            contextlib.redirect_stderr(log),
+        ):
+            code = pytest.main(command, plugins=[plugin])
+    finally:
+        sys.pycache_prefix = was_prefix
+    return code, log.getvalue()
 
 
 def _load_report(worker: Worker) -> list[str]:

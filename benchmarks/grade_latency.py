@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-KIT = Path(__file__).resolve().parent.parent
+from autograder.runner import GRADING_INI
+from autograder.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = '''
 import pytest
@@ -55,7 +56,7 @@ def main() -> None:
         shutil.copytree(KIT / "tests" / "hidden", suite)
         (suite / "conftest.py").write_text(PLAIN_CONFTEST)
         plain_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
-                         "-c", str(KIT / "autograder" / "grading.ini"), "--rootdir", str(suite), str(suite)]
+                         "-c", str(GRADING_INI), "--rootdir", str(suite), str(suite)]
         plain = [wall(plain_command, KIT) for _ in range(runs)]
     median_solutions, median_stubs, median_plain = map(statistics.median, (solutions, stubs, plain))
     print(f"grade solutions (hidden suite), median of {runs}: {median_solutions:.2f} s (target < 1.5 s)")

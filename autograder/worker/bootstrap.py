@@ -158,7 +158,7 @@ class Submission:
 
         try:
             return importlib.import_module(name)
-        except BaseException as error:
+        except BaseException as error:  # SystemExit at import is the student's too
             report = describe_error(error, [self.directory])
             report["kind"] = "import_failed"
             raise LoadFailed(report) from None
@@ -171,7 +171,7 @@ class Submission:
             try:
                 code = compile(cell["source"], f"<cell {cell['index']}>", "exec")
                 exec(code, namespace.__dict__)
-            except BaseException as error:
+            except BaseException as error:  # a cell that fails is reported; later cells still run
                 report = describe_error(error, [self.directory])
                 report["cell"] = cell["index"]
                 self.cell_reports.append(report)
@@ -200,6 +200,11 @@ def find_function(submission: Submission, module_name: str, function_name: str) 
     raise LoadFailed({"kind": "missing_function", "message": message})
 
 
+def send_unreadable(message: str, printed: str) -> None:
+    """Tell the grader the function ran but its answer cannot cross as plain data."""
+    send({"ok": False, "kind": "unreadable", "message": message, "output": printed})
+
+
 def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> None:
     try:
         function = find_function(submission, request["module"], request["function"])
@@ -213,7 +218,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     except NotImplementedError as error:
         send({"ok": False, "kind": "not_started", **describe_error(error, []), "output": output.take()})
         return
-    except BaseException as error:
+    except BaseException as error:  # anything the student raises, SystemExit included, is theirs
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": "raised", **report, "output": output.take()})
         return
@@ -221,9 +226,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         reply = {"ok": True, "value": codec.to_plain(value)}
         after = [codec.to_plain(args), codec.to_plain(kwargs)]
     except (codec.CodecError, RecursionError) as error:
-        message = f"{request['function']} returned a value the grader cannot read: {error}"
-        send({"ok": False, "kind": "unreadable", "type": "TypeError", "message": message,
-              "where": "", "traceback": "", "output": output.take()})
+        send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
         return
     if after != [request["args"], request["kwargs"]]:
         # The grader decides whether this is a mutation: a set may come back
@@ -233,9 +236,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     try:
         send(reply)
     except codec.CodecError as error:
-        message = f"{request['function']} returned a value too large to send back: {error}"
-        send({"ok": False, "kind": "unreadable", "type": "ValueError", "message": message,
-              "where": "", "traceback": "", "output": ""})
+        send_unreadable(f"{request['function']} returned a value too large to send back: {error}", "")
 
 
 def main() -> None:

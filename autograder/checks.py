@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -24,16 +25,18 @@ def hint(text: str) -> str:
     return text
 
 
-def examples(count: int) -> Any:
-    """Hypothesis settings for a graded property: ``@examples(50)``.
+def examples(count: int) -> Callable[[Any], Any]:
+    """Hypothesis settings for a graded property: ``@examples(50)`` above its ``@given``.
 
     Derandomized so a submission always gets the same score; no example
     database, so nothing is written beside the submission; no deadline,
-    because the cage's per-call limit is the one that counts.
+    because the cage's per-call limit is the one that counts. Because the
+    examples are the same for every submission, a grader that grades many
+    replays them instead of drawing them again (``autograder.replay``).
     """
     from hypothesis import HealthCheck, settings
 
-    return settings(
+    chosen = settings(
         max_examples=count,
         derandomize=True,
         database=None,
@@ -42,3 +45,12 @@ def examples(count: int) -> Any:
         report_multiple_bugs=False,
         suppress_health_check=list(HealthCheck),
     )
+
+    def decorate(test: Any) -> Any:
+        from autograder import replay
+
+        test = chosen(test)
+        replay.install(test)
+        return test
+
+    return decorate

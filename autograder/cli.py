@@ -101,6 +101,64 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
 
 
 @main.command()
+@click.argument("submissions", type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder for results, feedback, gradebook.csv and the summary (created; reused to resume).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Submissions graded at once [default: the number of cores].")
+@click.option("--roster", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="CSV of the class (an id column, a name column) to add names and find who handed nothing in.")
+@click.option("--assignment", default=None,
+              help="The nbgrader assignment: which one to grade in submitted/, and where --nbgrader-db writes.")
+@click.option("--suite", type=click.Choice(["hidden", "public"]), default=None,
+              help="Which tests to run [default: hidden where the kit has it, else public].")
+@click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
+@click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write JUnit XML for the whole batch to this file.")
+@click.option("--title", default="BPE exercises", show_default=True,
+              help="The assignment's name in the summary and the Canvas import column.")
+@click.option("--nbgrader-db", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
+@click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
+def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, assignment: str | None,
+          suite: str | None, force: bool, junit: Path | None, title: str, nbgrader_db: Path | None,
+          quiet: bool, limit_values: tuple[str, ...]) -> None:
+    """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
+    import contextlib
+    import os
+
+    from autograder.batch.discover import DiscoveryError
+    from autograder.batch.nbgrader_export import NbgraderExportError
+    from autograder.batch.progress import BarProgress
+    from autograder.batch.roster import RosterError
+    from autograder.batch.run import BatchOptions, run_batch
+    from autograder.suites import SuiteMissing
+
+    options = BatchOptions(suite=suite, limits=parse_limits(limit_values), jobs=jobs or os.cpu_count() or 1,
+                           force=force, roster=roster, assignment=assignment, title=title, junit=junit,
+                           nbgrader_db=nbgrader_db)
+    progress = None if quiet else BarProgress()
+    try:
+        with progress or contextlib.nullcontext():
+            result = run_batch(submissions, out, options, progress)
+    except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError) as error:
+        click.echo(f"grade batch: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    counts: dict[str, int] = {}
+    for record in result.records:
+        counts[record.status] = counts.get(record.status, 0) + 1
+    click.echo(", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+               + f" ({result.graded_now} graded now, {result.reused} up to date)", err=True)
+    for ignored in result.discovery.ignored[:10]:
+        click.echo(f"ignored {ignored}: not a submission", err=True)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for path in result.written:
+        click.echo(f"wrote {path}")
+
+
+@main.command()
 @click.option("--into", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Folder to write the stubs to [default: the kit's student_template/].")
 def stubs(into: Path | None) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from autograder import checks
+from autograder import checks, replay
 from autograder.outcomes import Outcome, TestOutcome
 from autograder.proxy import (
     CallTimedOut,
@@ -23,6 +23,7 @@ from autograder.proxy import (
     GradingSession,
     NotStarted,
     StudentRaised,
+    StudentStopped,
     SubmissionProxy,
     WorkerCrashed,
     short_repr,
@@ -60,7 +61,27 @@ class GradingPlugin:
         self.session.begin_test()
         checks.notes.hint = ""
         self._compared = None
-        return (yield)
+        if not replay.replayable(getattr(item, "obj", None)):
+            return (yield)
+        replay.begin(_replay_key(item))
+        try:
+            result = yield
+        except BaseException:
+            replay.end(_replay_key(item), passed=False)
+            raise
+        replay.end(_replay_key(item), passed=True)
+        return result
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
+        """A property that passed before in this process: try the examples it was given then (see replay)."""
+        test = pyfuncitem.obj
+        if not replay.replayable(test):
+            return None
+        fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(test).parameters}
+        if replay.replay(_replay_key(pyfuncitem), test, fixtures, StudentStopped):
+            return True
+        return None  # run under hypothesis, as without replay
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
@@ -116,6 +137,10 @@ class GradingPlugin:
             unusable = f"the value returned cannot be used as the contract says ({detail})"
             return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def _replay_key(item: pytest.Item) -> str:
+    return f"{item.path}::{item.name}"
 
 
 def _raised_in_test_file(excinfo: pytest.ExceptionInfo[BaseException], item: pytest.Item) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.worker import codec
-from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
+from autograder.worker.client import Worker, WorkerGone, WorkerNotLoaded, WorkerTimedOut
 from autograder.worker.limits import Limits
 
 _short = reprlib.Repr()
@@ -21,6 +21,10 @@ _short.maxstring = 60
 _short.maxother = 60
 _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
 _short.maxlevel = 4
+
+
+# How a crash reads in a test's detail; the class summary counts crashes by it.
+CRASHED = "ended the worker"
 
 
 def short_repr(value: Any) -> str:
@@ -92,6 +96,10 @@ class GradingSession:
     started: float = field(default_factory=time.monotonic)
     test_started: float = field(default_factory=time.monotonic)
     calls: list[CallRecord] = field(default_factory=list)
+    # A function that ran out of time is not called again in this run: a
+    # hang would otherwise cost its full limit once per test, and one
+    # submission would hold a batch slot for minutes.
+    timed_out: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def begin_test(self) -> None:
         self.test_started = time.monotonic()
@@ -108,6 +116,9 @@ class GradingSession:
         test_left = self.limits.test_seconds - (now - self.test_started)
         submission_left = self.limits.submission_seconds - (now - self.started)
         budget = min(self.limits.call_seconds, test_left, submission_left)
+        earlier = self.timed_out.get((module, function))
+        if earlier is not None:
+            raise CallTimedOut(f"{record.text} was not run: {function} ran out of time in an earlier test ({earlier})")
         if budget <= 0:
             which = "this test's" if test_left <= submission_left else "the submission's"
             raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up")
@@ -120,9 +131,12 @@ class GradingSession:
         try:
             reply = self.worker.request(request, budget)
         except WorkerTimedOut:
+            self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
+        except WorkerNotLoaded as failure:
+            raise CannotLoad(str(failure)) from None
         except WorkerGone as gone:
-            raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
+            raise WorkerCrashed(f"{record.text} {CRASHED}: {gone}") from None
         message = reply.message
         output = str(message.get("output", ""))
         if reply.ok:

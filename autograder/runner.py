@@ -85,6 +85,8 @@ def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
         "-p", "no:unraisableexception", "-p", "no:threadexception",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
     )
+    if code == pytest.ExitCode.INTERRUPTED:
+        raise KeyboardInterrupt  # Ctrl-C: no report at all rather than one of a half-run
     errors = list(plugin.collection_errors)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
         errors.append(f"pytest ended with {code!r}:\n{log[-2000:]}")

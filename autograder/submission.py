@@ -7,9 +7,9 @@ links are never followed, and sizes are bounded.
 
 from __future__ import annotations
 
-import io
 import stat
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -60,12 +60,12 @@ def load(path: Path) -> LoadedSubmission:
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder; give the folder, .py, .ipynb or .zip to grade")
     if path.is_dir():
-        return _from_files(path, _read_folder(path))
+        return from_files(path, _read_folder(path))
     suffix = path.suffix.lower()
     if suffix == ".zip":
-        return _from_files(path, _read_zip(path))
+        return from_files(path, read_zip(path))
     if suffix in (".py", ".ipynb"):
-        return _from_files(path, {path.name: _read_bytes(path)})
+        return from_files(path, {path.name: _read_bytes(path)})
     raise SubmissionError(f"{path}: cannot grade a {suffix or 'file without extension'}; hand in {GRADABLE}")
 
 
@@ -97,11 +97,14 @@ def _read_folder(root: Path) -> dict[str, bytes]:
     return files
 
 
-def _read_zip(path: Path) -> dict[str, bytes]:
+def read_zip(path: Path, rename: Callable[[str], str | None] | None = None) -> dict[str, bytes]:
+    """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(_read_bytes(path)))
+        archive = zipfile.ZipFile(path)  # read member by member: a class's bulk download can be large
     except zipfile.BadZipFile:
         raise SubmissionError(f"{path}: is not a valid .zip; zip the folder again") from None
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
     files: dict[str, bytes] = {}
     total = 0
     with archive:
@@ -116,6 +119,9 @@ def _read_zip(path: Path) -> dict[str, bytes]:
                 )
             if any(part in SKIPPED_FOLDERS for part in name.parts):
                 continue
+            kept = name.as_posix() if rename is None else rename(name.as_posix())
+            if kept is None:
+                continue
             total += info.file_size
             if len(files) >= MAX_FILES or total > MAX_TOTAL_BYTES:
                 raise SubmissionError(
@@ -123,16 +129,18 @@ def _read_zip(path: Path) -> dict[str, bytes]:
                     "hand in only your code and notebooks"
                 )
             try:
-                files[name.as_posix()] = archive.read(info)
+                files[kept] = archive.read(info)
             except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
                 raise SubmissionError(f"{path}: member {info.filename!r} cannot be read ({error}); zip again") from None
     return files
 
 
-def _from_files(source: Path, files: dict[str, bytes]) -> LoadedSubmission:
+def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None) -> LoadedSubmission:
+    """A submission from files already read (an LMS bulk download's members for one student)."""
     files = _strip_single_folder(files)
-    top_level = [name for name in files if "/" not in name]
-    name = source.stem if source.is_file() else source.name
+    top_level = [entry for entry in files if "/" not in entry]
+    if name is None:
+        name = source.stem if source.is_file() else source.name
     if any(f"{module}.py" in top_level for module in MODULES):
         return LoadedSubmission(name=name, source=source, kind="modules", files=files)
     notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
@@ -156,7 +164,7 @@ def _strip_single_folder(files: dict[str, bytes]) -> dict[str, bytes]:
         heads = {name.split("/", 1)[0] for name in files}
         if len(heads) != 1:
             break
-        files = {name.split("/", 1)[1]: content for name, content in files.items()}
+        files = {entry.split("/", 1)[1]: content for entry, content in files.items()}
     return files
 
 

@@ -21,12 +21,39 @@ from autograder.runner import GRADING_INI
 from autograder.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = '''
+import copy
+
 import pytest
+from autograder.proxy import CallRecord
 from autograder.reference import reference
+
+
+class _Function:
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+        self.function = getattr(reference(module), name)
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+    def call(self, *args, **kwargs):
+        after_args, after_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+        returned = self.function(*after_args, **after_kwargs)
+        return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
+
+
+class _Module:
+    def __init__(self, module):
+        self.module = module
+
+    def __getattr__(self, name):
+        return _Function(self.module, name)
+
 
 class _Direct:
     def __getattr__(self, module):
-        return reference(module)
+        return _Module(module)
+
 
 @pytest.fixture
 def submission():
@@ -34,10 +61,14 @@ def submission():
 '''
 
 
-def wall(command: list[str], cwd: Path) -> float:
+def wall(command: list[str], cwd: Path, *, must_pass: bool = False) -> float:
     started = time.perf_counter()
-    subprocess.run(command, cwd=cwd, capture_output=True, check=False)
-    return time.perf_counter() - started
+    process = subprocess.run(command, cwd=cwd, capture_output=True, check=False, text=True)
+    seconds = time.perf_counter() - started
+    if must_pass and process.returncode != 0:
+        # A failing test shrinks: the baseline must run the same work as grading the reference.
+        raise SystemExit(f"the plain-pytest baseline failed: {process.stdout[-1500:]}")
+    return seconds
 
 
 def main() -> None:
@@ -57,7 +88,7 @@ def main() -> None:
         (suite / "conftest.py").write_text(PLAIN_CONFTEST)
         plain_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
                          "-c", str(GRADING_INI), "--rootdir", str(suite), str(suite)]
-        plain = [wall(plain_command, KIT) for _ in range(runs)]
+        plain = [wall(plain_command, KIT, must_pass=True) for _ in range(runs)]
     median_solutions, median_stubs, median_plain = map(statistics.median, (solutions, stubs, plain))
     print(f"grade solutions (hidden suite), median of {runs}: {median_solutions:.2f} s (target < 1.5 s)")
     print(f"grade student_template (all not started), median of {runs}: {median_stubs:.2f} s")

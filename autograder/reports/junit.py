@@ -1,18 +1,35 @@
-"""JUnit XML, for CI dashboards: one test case per graded test."""
+"""JUnit XML, for CI dashboards: one test case per graded test, one test suite per submission."""
 
 from __future__ import annotations
 
 from typing import Any
 from xml.etree import ElementTree
 
+DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
+
 
 def render(document: dict[str, Any]) -> str:
+    suite = suite_element(document, str(document.get("extra_data", {}).get("submission", "submission")))
+    return _serialise(suite)
+
+
+def render_batch(documents: list[tuple[str, dict[str, Any]]]) -> str:
+    """A whole batch: ``documents`` are (student id, results document) pairs."""
+    root = ElementTree.Element("testsuites", name="bpe-kit batch")
+    for student, document in documents:
+        root.append(suite_element(document, student))
+    for total in ("tests", "failures", "errors"):
+        root.set(total, str(sum(int(suite.get(total, "0")) for suite in root)))
+    return _serialise(root)
+
+
+def suite_element(document: dict[str, Any], name: str) -> ElementTree.Element:
     tests = document["tests"]
     failures = [test for test in tests if test["extra_data"]["outcome"] == "failed"]
     errors = [test for test in tests if test["status"] != "passed" and test not in failures]
     suite = ElementTree.Element(
         "testsuite",
-        name=str(document.get("extra_data", {}).get("submission", "submission")),
+        name=name,
         tests=str(len(tests)),
         failures=str(len(failures)),
         errors=str(len(errors)),
@@ -26,5 +43,9 @@ def render(document: dict[str, Any]) -> str:
             tag = "failure" if test in failures else "error"
             element = ElementTree.SubElement(case, tag, message=f"{extra['outcome']}: {extra['doc']}")
             element.text = test["output"]
-    ElementTree.indent(suite)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
+    return suite
+
+
+def _serialise(element: ElementTree.Element) -> str:
+    ElementTree.indent(element)
+    return DECLARATION + ElementTree.tostring(element, encoding="unicode") + "\n"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,29 @@ from autograder.worker import codec
 from autograder.worker.cage import Cage
 from autograder.worker.limits import Limits
 
-START_SECONDS = 30.0
+
+def parent_death_signal() -> Callable[[], None] | None:
+    """A preexec function asking Linux to kill the worker when its grader dies.
+
+    A grader killed with SIGKILL (a batch stopped with kill -9) cannot clean
+    up; without this its worker, perhaps stuck in a student's loop, would run
+    on until its CPU limit. The libc function is looked up here, before the
+    fork: the child only calls it.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def set_signal() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+    return set_signal
 
 
 class WorkerGone(Exception):
@@ -25,6 +48,10 @@ class WorkerGone(Exception):
 
 class WorkerTimedOut(Exception):
     """The worker did not answer in time and was killed."""
+
+
+class WorkerNotLoaded(WorkerGone):
+    """The submission did not finish loading within its limit; it is not tried again."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +81,9 @@ class Worker:
         self.notices: list[str] = []
         self.stray_output: list[bytes] = []
         self.starts = 0
+        self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
+        self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
+        self.imported: set[str] = set()  # modules the running worker has imported (or tried to)
 
     # -- life cycle -------------------------------------------------------
     def start(self) -> None:
@@ -63,6 +93,7 @@ class Worker:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
+        kwargs["preexec_fn"] = parent_death_signal()
         self.process = subprocess.Popen(
             self.cage.command(),
             stdin=subprocess.PIPE,
@@ -73,6 +104,7 @@ class Worker:
             **kwargs,
         )
         self.starts += 1
+        self.imported = set()
         self.replies = queue.Queue()
         threading.Thread(target=self._read_replies, args=(self.process, self.replies), daemon=True).start()
         threading.Thread(target=self._drain_output, args=(self.process,), daemon=True).start()
@@ -86,16 +118,34 @@ class Worker:
         self._send(config)
         self._pending_ready = True
 
-    def _ensure_ready(self, deadline: float) -> None:
+    def _ensure_ready(self) -> None:
+        """Start the worker if it is not running, and wait for it to load the submission.
+
+        Loading has its own limit, apart from the calls', and is waited for
+        before a call's clock starts.
+        """
+        if self.load_failure:
+            raise WorkerNotLoaded(self.load_failure)
         if self.process is None or self.process.poll() is not None:
             self.stop()
             self.start()
         if getattr(self, "_pending_ready", False):
-            reply = self._receive(min(START_SECONDS, max(deadline - time.monotonic(), 0.1) + START_SECONDS))
+            try:
+                reply = self._receive(self.limits.load_seconds)
+            except WorkerTimedOut:
+                self.stop()
+                self.load_failure = (
+                    f"your code did not finish loading in {self.limits.load_seconds:g} s: look for a loop or a "
+                    "long computation at the top level of a module or notebook cell"
+                )
+                raise WorkerNotLoaded(self.load_failure) from None
             self._pending_ready = False
             for notice in reply.get("notices", []):
                 if notice not in self.notices:
                     self.notices.append(notice)
+            printed = str(reply.get("output", ""))
+            if printed.strip() and self.starts == 1:
+                self.notices.append("your code printed this while loading:\n" + printed.rstrip()[-2000:])
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
@@ -123,10 +173,30 @@ class Worker:
 
     # -- calls -------------------------------------------------------------
     def request(self, message: dict[str, Any], timeout: float) -> Reply:
-        """Send one request and wait at most ``timeout`` seconds for its answer."""
-        deadline = time.monotonic() + timeout
-        self._ensure_ready(deadline)
+        """Send one request and wait at most ``timeout`` seconds for its answer.
+
+        A call into a module the worker has not imported yet waits first for
+        the import (the worker says when it is done), under its own limit.
+        """
+        self._ensure_ready()
+        module = str(message.get("module", "")) if self.script.get("kind") == "modules" else ""
+        if module in self.module_failures:
+            raise WorkerNotLoaded(self.module_failures[module])
         self._send(message)
+        if module and message.get("op") == "call" and module not in self.imported:
+            try:
+                notice = self._receive(self.limits.load_seconds)
+            except WorkerTimedOut:
+                self.stop()
+                self.module_failures[module] = (
+                    f"{module}.py did not finish importing in {self.limits.load_seconds:g} s: look for a loop "
+                    "or a long computation at its top level"
+                )
+                raise WorkerNotLoaded(self.module_failures[module]) from None
+            self.imported.add(module)
+            if "imported" not in notice:
+                return Reply(notice)
+        deadline = time.monotonic() + timeout
         try:
             answer = self._receive(max(deadline - time.monotonic(), 0.0))
         except WorkerTimedOut:

@@ -125,6 +125,32 @@ def test_a_broken_module_costs_only_its_own_part(reference_with):
     assert any("bpe.py" in detail and "line" in detail for detail in details)
 
 
+def test_a_module_that_never_finishes_importing_costs_only_its_part(reference_with):
+    folder = reference_with(bpe="while True:\n    pass\n")
+    process, document = grade(folder, "--limit", "load_seconds=2")
+    by_module = {}
+    for test in document["tests"]:
+        by_module.setdefault(test["extra_data"]["module"], []).append(test)
+    assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])
+    assert all("did not finish importing in 2 s" in test["extra_data"]["detail"] for test in by_module["bpe"])
+    assert document["execution_time"] < 30, "the import is waited for once, not once per test"
+
+
+def test_slow_loading_is_not_charged_to_the_first_call(reference_with, tmp_path):
+    """Imports and notebook cells have their own limit: a slow top level is no timeout of a call."""
+    slow = "import time\ntime.sleep(1.5)\n"
+    folder = reference_with(simple_tokenizers=slow, bpe=slow)
+    _, document = grade(folder, "--limit", "call_seconds=1")
+    assert document["score"] == document["max_score"], outcomes(document)
+    notebook = json.loads((SUBMISSIONS / "correct" / "notebook" / "bpe_homework.ipynb").read_text(encoding="utf-8"))
+    notebook["cells"].insert(0, {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                                 "source": slow})
+    path = tmp_path / "slow.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    _, document = grade(path, "--limit", "call_seconds=1")
+    assert document["score"] == document["max_score"], outcomes(document)
+
+
 def test_a_misnamed_function_is_named_with_a_suggestion(reference_with):
     source = (SOLUTIONS / "bpe.py").read_text(encoding="utf-8").replace("def merge_pair(", "def merge_pairs(")
     folder = reference_with()
@@ -172,6 +198,14 @@ def test_points_table_in_readme_matches_the_tests():
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     assert points_table() in readme, "run `grade points` and paste its table into README.md"
+
+
+def test_limits_table_in_readme_matches_the_defaults():
+    from autograder.worker.limits import Limits
+
+    readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
+    rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())
+    assert "| limit | default |\n| --- | --- |\n" + rows + "\n" in readme
 
 
 def test_committed_stubs_are_what_the_generator_makes():

@@ -1,0 +1,285 @@
+"""Find the submissions in what an instructor hands to ``grade batch``.
+
+Accepted layouts, looked at in this order:
+
+- an LMS bulk download (Canvas, Moodle), as the .zip the LMS gave or
+  unpacked into a folder: file names carry the student id, and one
+  student's files are grouped into one submission;
+- nbgrader's ``submitted/<student>/<assignment>/`` (the course folder, or
+  its ``submitted`` folder);
+- a folder holding one entry per student: a sub-folder, a notebook, a .py
+  file or a .zip, named after the student.
+
+Nothing is read here but names: each submission is loaded when its turn
+comes, so a class of 500 never sits in memory at once.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from autograder import submission as submissions
+from autograder.parts import MODULES
+from autograder.submission import SKIPPED_FOLDERS, LoadedSubmission
+
+GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
+# Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>
+CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?:_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
+# Moodle: <Full Name>_<participant id>_assignsubmission_<plugin>_[<original name>]
+MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<file>.*)$")
+# Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
+RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
+SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
+
+
+class DiscoveryError(Exception):
+    """The folder cannot be read as a batch; the message names it and the fix."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One student's submission, not yet read."""
+
+    student: str  # the id: a folder name under OUT, a gradebook key
+    origin: str  # where it came from, for messages
+    reader: Callable[[], LoadedSubmission]
+    name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
+
+    def load(self) -> LoadedSubmission:
+        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
+        try:
+            return self.reader()
+        except submissions.SubmissionError:
+            raise
+        except (OSError, ValueError, zipfile.BadZipFile) as error:
+            raise submissions.SubmissionError(
+                f"{self.origin}: cannot be read ({type(error).__name__}: {error}); hand it in again"
+            ) from None
+
+
+@dataclass
+class Discovery:
+    layout: str
+    found: list[Found] = field(default_factory=list)
+    assignment: str = ""  # nbgrader's assignment name, when the layout says it
+    conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
+    ignored: list[str] = field(default_factory=list)
+
+
+def discover(path: Path, *, assignment: str | None = None) -> Discovery:
+    if not path.exists():
+        raise DiscoveryError(f"{path}: no such folder or file; give the folder (or LMS .zip) of submissions")
+    if path.is_file():
+        if path.suffix.lower() != ".zip":
+            raise DiscoveryError(f"{path}: is a single file; give the folder of submissions, or the LMS's bulk .zip")
+        return _lms_zip(path)
+    nbgrader_root = path / "submitted" if (path / "submitted").is_dir() else path
+    if nbgrader_root.name == "submitted":
+        return _nbgrader(nbgrader_root, assignment)
+    entries = _listing(path)
+    if _looks_like_lms(entry.name for entry in entries):
+        return _lms_folder(path, entries)
+    return _per_student(path, entries)
+
+
+def student_id(text: str) -> str:
+    """A name safe as a folder and a CSV key: runs of other characters become one underscore."""
+    cleaned = SAFE_ID.sub("_", text.strip()).strip("._")
+    return cleaned or "unnamed"
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return sorted(entry for entry in folder.iterdir() if not entry.name.startswith("."))
+    except OSError as error:
+        raise DiscoveryError(f"{folder}: cannot be listed ({error.strerror}); check its permissions") from None
+
+
+def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discovery:
+    by_id: dict[str, list[Found]] = defaultdict(list)
+    for candidate in candidates:
+        by_id[candidate.student].append(candidate)
+    discovery = Discovery(layout=layout, ignored=ignored)
+    for student in sorted(by_id):
+        same = by_id[student]
+        if len(same) == 1:
+            discovery.found.append(same[0])
+        else:
+            discovery.conflicts[student] = [candidate.origin for candidate in same]
+    return discovery
+
+
+# -- one entry per student ------------------------------------------------------
+def _per_student(folder: Path, entries: list[Path]) -> Discovery:
+    candidates: list[Found] = []
+    ignored: list[str] = []
+    for entry in entries:
+        if entry.is_symlink() or entry.name in SKIPPED_FOLDERS:
+            ignored.append(entry.name)
+        elif entry.is_dir() or entry.suffix.lower() in GRADABLE_SUFFIXES:
+            name = entry.name if entry.is_dir() else entry.stem
+            candidates.append(Found(student_id(name), str(entry), _loader(entry)))
+        else:
+            ignored.append(entry.name)
+    if not candidates:
+        raise DiscoveryError(
+            f"{folder}: holds no submissions; put one folder, notebook, .py or .zip per student in it"
+        )
+    return _collect("one entry per student", candidates, ignored)
+
+
+def _loader(path: Path) -> Callable[[], LoadedSubmission]:
+    def load() -> LoadedSubmission:
+        return submissions.load(path)
+
+    return load
+
+
+# -- nbgrader --------------------------------------------------------------------
+def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
+    candidates: list[Found] = []
+    ignored: list[str] = []
+    for student in _listing(submitted):
+        if not student.is_dir() or student.is_symlink():
+            ignored.append(student.name)
+            continue
+        listing = _listing(student)
+        assignments = [entry for entry in listing if entry.is_dir() and entry.name not in SKIPPED_FOLDERS]
+        has_files = any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in listing if entry.is_file())
+        if assignment is not None:
+            chosen = student / assignment
+            if not chosen.is_dir():
+                ignored.append(f"{student.name} (no {assignment}/)")
+                continue
+        elif len(assignments) == 1 and not has_files:
+            chosen = assignments[0]
+        elif has_files or not assignments:
+            chosen = student  # a plain folder of submissions that happens to be called "submitted"
+        else:
+            names = ", ".join(entry.name for entry in assignments)
+            raise DiscoveryError(f"{student}: holds assignments {names}; choose one with --assignment NAME")
+        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen)))
+    if not candidates:
+        raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
+    discovery = _collect("nbgrader submitted/", candidates, ignored)
+    chosen_names = {Path(candidate.origin).name for candidate in candidates}
+    discovery.assignment = assignment or (chosen_names.pop() if len(chosen_names) == 1 else "")
+    return discovery
+
+
+# -- LMS bulk downloads ------------------------------------------------------------
+def _lms_name(name: str) -> tuple[str, str, str] | None:
+    """(id, name hint, original file name) from an LMS download's file or folder name."""
+    for pattern in (MOODLE, CANVAS):
+        match = pattern.match(name)
+        if match:
+            original = match.group("file")
+            resubmitted = RESUBMITTED.match(original)
+            if resubmitted and resubmitted.group("stem") in MODULES:
+                original = resubmitted.group("stem") + resubmitted.group("suffix")
+            hint = match.group("slug").replace("_", " ")
+            return match.group("id"), hint, original
+    return None
+
+
+def _looks_like_lms(names: object) -> bool:
+    listed = [str(name) for name in names]  # type: ignore[attr-defined]
+    matching = sum(1 for name in listed if _lms_name(name) is not None)
+    return bool(listed) and matching * 2 > len(listed)
+
+
+def _lms_groups(items: list[tuple[str, str]]) -> tuple[dict[str, dict[str, str]], dict[str, str], list[str]]:
+    """Group (item, the name that carries the id) pairs by student.
+
+    Returns, per student id, each item with its name inside the submission;
+    the name each LMS put in the file names; and the items that carry no id.
+    """
+    groups: dict[str, dict[str, str]] = defaultdict(dict)
+    hints: dict[str, str] = {}
+    ignored: list[str] = []
+    for item, head in items:
+        parsed = _lms_name(head)
+        if parsed is None:
+            ignored.append(item)
+            continue
+        student, hint, original = parsed
+        inner = PurePosixPath(item).relative_to(head).as_posix() if item != head else ""
+        groups[student][item] = inner or original
+        hints[student] = hint
+    return groups, hints, ignored
+
+
+def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict[str, str],
+                    loader: Callable[[str, dict[str, str]], Callable[[], LoadedSubmission]]) -> list[Found]:
+    return [
+        Found(student_id(student), f"{source} ({len(members)} file(s) of {student})", loader(student, members),
+              hints[student])
+        for student, members in groups.items()
+    ]
+
+
+def _lms_folder(folder: Path, entries: list[Path]) -> Discovery:
+    usable = [entry for entry in entries if not entry.is_symlink()]
+    groups, hints, ignored = _lms_groups([(entry.name, entry.name) for entry in usable])
+    ignored += [entry.name for entry in entries if entry.is_symlink()]
+
+    def loader(student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
+        return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
+
+    return _collect("LMS bulk download", _lms_candidates(folder, groups, hints, loader), ignored)
+
+
+def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Callable[[], LoadedSubmission]:
+    def load() -> LoadedSubmission:
+        files: dict[str, bytes] = {}
+        for path, original in members:
+            if path.is_dir():  # Moodle's "one folder per student" option
+                inner = submissions.load(path)
+                files.update(inner.files)
+            elif path.suffix.lower() == ".zip":
+                files.update(submissions.read_zip(path))
+            else:
+                try:
+                    files[original or path.name] = path.read_bytes()
+                except OSError as error:
+                    raise submissions.SubmissionError(
+                        f"{path}: cannot be read ({error.strerror}); check its permissions"
+                    ) from None
+        return submissions.from_files(folder / student, files, name=student)
+
+    return load
+
+
+def _lms_zip(archive_path: Path) -> Discovery:
+    try:
+        with zipfile.ZipFile(archive_path) as archive:
+            names = [info.filename for info in archive.infolist() if not info.is_dir()]
+    except zipfile.BadZipFile:
+        raise DiscoveryError(f"{archive_path}: is not a valid .zip; download it from the LMS again") from None
+    except OSError as error:
+        raise DiscoveryError(f"{archive_path}: cannot be read ({error.strerror}); check its permissions") from None
+    heads = {PurePosixPath(name).parts[0] for name in names}
+    if not _looks_like_lms(heads):
+        raise DiscoveryError(
+            f"{archive_path}: its file names carry no student ids (Canvas or Moodle style); "
+            "unzip it and give the folder instead"
+        )
+    groups, hints, ignored = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names])
+
+    def loader(student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
+        return _zip_group_loader(archive_path, student, members)
+
+    return _collect("LMS bulk download (.zip)", _lms_candidates(archive_path, groups, hints, loader), ignored)
+
+
+def _zip_group_loader(archive_path: Path, student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
+    def load() -> LoadedSubmission:
+        files = submissions.read_zip(archive_path, rename=members.get)
+        return submissions.from_files(archive_path.parent / student, files, name=student)
+
+    return load

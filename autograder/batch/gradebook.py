@@ -1,0 +1,104 @@
+"""The gradebook: one row per student, and the same scores shaped for an LMS import.
+
+Only scores and statuses go in, never timings, so a resumed batch writes a
+byte-identical gradebook to an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from autograder.parts import PARTS
+
+GRADED = "graded"
+NO_SUBMISSION = "no submission"
+CANNOT_GRADE = "could not grade"
+NOT_ON_ROSTER = "not on the roster"
+
+
+@dataclass(frozen=True)
+class StudentRecord:
+    """Where one student of the batch stands."""
+
+    id: str
+    name: str
+    status: str
+    reason: str = ""
+    note: str = ""
+    origin: str = ""
+    document: dict[str, Any] | None = None
+    roster_row: dict[str, str] | None = None
+
+
+def function_scores(document: dict[str, Any]) -> dict[tuple[str, str], float]:
+    scores: dict[tuple[str, str], float] = {}
+    for test in document["tests"]:
+        key = (test["extra_data"]["module"], test["extra_data"]["function"])
+        scores[key] = scores.get(key, 0.0) + test["score"]
+    return scores
+
+
+def reason_for(record: StudentRecord) -> str:
+    """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
+    if record.document is None:
+        return record.reason
+    troubled = sum(1 for test in record.document["tests"] if test["extra_data"]["outcome"] == "grader error")
+    return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
+
+
+def _number(value: float) -> str:
+    return f"{round(value, 4):g}"
+
+
+def gradebook_csv(records: Iterable[StudentRecord], points: dict[tuple[str, str], float]) -> str:
+    total_max = sum(points.values())
+    part_max = {part.number: sum(points.get((part.module, f), 0.0) for f in part.functions) for part in PARTS}
+    header = ["id", "name", "total", "max", "percent"]
+    header += [f"Part {part.number} ({_number(part_max[part.number])})" for part in PARTS]
+    header += [f"{part.module}.{function} ({_number(points.get((part.module, function), 0.0))})"
+               for part in PARTS for function in part.functions]
+    header += ["status", "reason", "note"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for record in sorted(records, key=lambda record: record.id):
+        row: list[str] = [record.id, record.name]
+        if record.document is not None:
+            scores = function_scores(record.document)
+            total = record.document["score"]
+            row += [_number(total), _number(total_max), f"{100 * total / total_max:.1f}" if total_max else ""]
+            row += [_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in PARTS]
+            row += [_number(scores.get((part.module, f), 0.0)) for part in PARTS for f in part.functions]
+        else:
+            blank = 1 + sum(len(part.functions) for part in PARTS) + len(PARTS)
+            row += ["", _number(total_max), "", *[""] * (blank - 1)]
+        row += [record.status, reason_for(record), record.note]
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -> str:
+    """Canvas's gradebook import: its five leading columns, one assignment column, a points-possible row.
+
+    Canvas matches rows by its user ID or the SIS ids: a numeric id (as Canvas's
+    bulk download names files) goes in ID, any other in SIS Login ID, unless
+    the roster has Canvas's own columns.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
+    writer.writerow(["Points Possible", "", "", "", "", _number(total_max)])
+    for record in sorted(records, key=lambda record: record.id):
+        if record.document is None:
+            continue
+        roster = record.roster_row or {}
+        canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
+        sis_user = roster.get("SIS User ID", "")
+        sis_login = roster.get("SIS Login ID") or ("" if canvas_id or sis_user else record.id)
+        writer.writerow([record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
+                         _number(record.document["score"])])
+    return buffer.getvalue()

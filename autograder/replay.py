@@ -1,0 +1,85 @@
+"""Give the next submission the examples hypothesis drew for the last one, without drawing them again.
+
+A graded property runs derandomized with no example database, so hypothesis
+draws the same examples, in the same order, for every submission on which
+they all pass. Drawing them costs several times more than grading them
+(hypothesis's engine, not the student's code, is most of a correct
+submission's grading time), and ``grade batch`` grades hundreds of
+submissions in one process.
+
+So a property's examples are recorded during a run in which the property
+passes, and the next time the property runs in this process its test body
+is called on those same examples directly:
+
+- all pass: the property passes, as hypothesis would have found, since it
+  would have drawn exactly these examples;
+- one fails: the property is run under hypothesis after all, which draws the
+  same examples up to that one, fails there and shrinks as usual: the same
+  outcome, the same shrunk example, as a run without replay;
+- student code stops (not started, timed out, crashed): that ends the test
+  under hypothesis too (such stops are BaseExceptions it does not retry), so
+  it is raised as it is.
+
+``tests/kit/test_batch.py`` grades the bug corpus both ways and compares.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+_recorded: dict[str, list[dict[str, Any]]] = {}
+_recording: list[dict[str, Any]] | None = None
+
+
+def install(test: Any) -> None:
+    """Record the examples a ``@given`` test is called with (hypothesis's documented ``inner_test`` hook)."""
+    inner = test.hypothesis.inner_test
+    drawn = set(inspect.signature(inner).parameters) - set(inspect.signature(test).parameters)
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        if _recording is not None:
+            _recording.append(copy.deepcopy({name: kwargs[name] for name in drawn if name in kwargs}))
+        return inner(*args, **kwargs)
+
+    recording.__name__ = getattr(inner, "__name__", "test")
+    recording.replays = inner  # type: ignore[attr-defined]
+    test.hypothesis.inner_test = recording
+
+
+def replayable(test: Any) -> bool:
+    return hasattr(getattr(getattr(test, "hypothesis", None), "inner_test", None), "replays")
+
+
+def begin(key: str) -> None:
+    global _recording
+    _recording = [] if key not in _recorded else None
+
+
+def end(key: str, passed: bool) -> None:
+    global _recording
+    if _recording is not None and passed:
+        _recorded[key] = _recording
+    _recording = None
+
+
+def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseException]) -> bool:
+    """Run the recorded examples; True when all passed, False when hypothesis must run after all.
+
+    ``stop`` is the kind of exception that ends a test under hypothesis
+    without a retry; it is raised as it is.
+    """
+    examples = _recorded.get(key)
+    if examples is None:
+        return False
+    inner: Callable[..., Any] = test.hypothesis.inner_test.replays
+    for example in examples:
+        try:
+            inner(**fixtures, **copy.deepcopy(example))
+        except stop:
+            raise
+        except Exception:
+            return False
+    return True

@@ -1,0 +1,79 @@
+"""Build a class of submissions, as an instructor receives them, for batch tests and benchmarks.
+
+Every submission is the reference solutions with at most one function
+swapped for a student's version (a later ``def`` replaces an earlier one),
+or the untouched stubs: so each one's score is known from the corpus.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.parts import PARTS
+from autograder.suites import KIT_ROOT
+
+SOLUTIONS = KIT_ROOT / "solutions"
+TEMPLATE = KIT_ROOT / "student_template"
+
+# Misbehaviour the cage must contain without slowing the rest of the class.
+HANGS = ("bpe", "train_bpe", '''
+def train_bpe(text, num_merges):
+    while True:
+        pass
+''')
+CRASHES = ("bpe", "encode", '''
+def encode(text, merges, vocab):
+    import os
+    os._exit(3)
+''')
+FLOODS = ("simple_tokenizers", "char_tokenize", '''
+def char_tokenize(text):
+    print("x" * 10_000_000)
+    return list(text)
+''')
+
+
+@dataclass(frozen=True)
+class Student:
+    id: str
+    kind: str  # correct, buggy, not started, hangs, crashes, floods
+    change: tuple[str, str, str] | None = None  # (module, function, code appended)
+
+
+def write_submission(folder: Path, student: Student) -> Path:
+    """The student's folder: the stubs for "not started", else the solutions with one change."""
+    target = folder / student.id
+    target.mkdir(parents=True)
+    source = TEMPLATE if student.kind == "not started" else SOLUTIONS
+    for part in PARTS:
+        text = (source / f"{part.module}.py").read_text(encoding="utf-8")
+        if student.change is not None and student.change[0] == part.module:
+            text += "\n\n" + student.change[2]
+        (target / f"{part.module}.py").write_text(text, encoding="utf-8")
+    return target
+
+
+def mixed_class(size: int, *, hanging: int = 2, crashing: int = 2, not_started: int | None = None) -> Iterator[Student]:
+    """``size`` students: half correct, most of the rest with one corpus bug, some not started, a few misbehaving."""
+    from bug_corpus import BUGS  # tests/kit is on sys.path for tests and benchmarks alike
+
+    idle = size // 8 if not_started is None else not_started
+    bugs = itertools.cycle(sorted(BUGS.items()))
+    number = itertools.count(1)
+
+    def student(kind: str, change: tuple[str, str, str] | None = None) -> Student:
+        return Student(f"s{next(number):04d}", kind, change)
+
+    special = [student("hangs", HANGS) for _ in range(hanging)] + [student("crashes", CRASHES) for _ in range(crashing)]
+    special += [student("not started") for _ in range(idle)]
+    remaining = size - len(special)
+    correct = remaining // 2
+    yield from special
+    for _ in range(correct):
+        yield student("correct")
+    for _ in range(remaining - correct):
+        name, change = next(bugs)
+        yield student("buggy", change)

@@ -1,0 +1,288 @@
+"""``grade batch`` end to end: a class with misbehaving submissions, a roster, kill -9 and resume."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from bug_corpus import BUGS
+from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
+from conftest import SUBMISSIONS, function_scores, grade, snapshot
+
+from autograder.batch import gradebook
+
+
+def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", *arguments],
+        capture_output=True, text=True, timeout=timeout, cwd=out.parent,
+    )
+
+
+def gradebook_rows(out: Path) -> dict[str, dict[str, str]]:
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as stream:
+        return {row["id"]: row for row in csv.DictReader(stream)}
+
+
+def results(out: Path, student: str) -> dict:
+    return json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+
+
+def told(document: dict) -> dict[str, tuple]:
+    """What a student is told per test: outcome, call, expected, got, hint (not timings)."""
+    return {
+        test["extra_data"]["test"] + "@" + test["extra_data"]["function"]: (
+            test["extra_data"]["outcome"], test["extra_data"]["call"], test["extra_data"]["expected"],
+            test["extra_data"]["got"], test["extra_data"]["hint"], test["score"],
+        )
+        for test in document["tests"]
+    }
+
+
+# A bug per graded property that hypothesis must find and shrink.
+SHRUNK_BUGS = ("merge_pair forgets to skip past a merged pair", "pair counts skip overlapping pairs")
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    """One class graded once for several tests: every kind of hand-in, a roster that does not match."""
+    root = tmp_path_factory.mktemp("class")
+    submissions = root / "submissions"
+    write_submission(submissions, Student("ada", "correct"))
+    write_submission(submissions, Student("bea", "not started"))
+    write_submission(submissions, Student("cyd", "hangs", HANGS))
+    write_submission(submissions, Student("dan", "crashes", CRASHES))
+    write_submission(submissions, Student("eve", "floods", FLOODS))
+    for number, name in enumerate(SHRUNK_BUGS):
+        write_submission(submissions, Student(f"bug{number}", "buggy", BUGS[name]))
+    shutil.copy(SUBMISSIONS / "correct" / "notebook" / "bpe_homework.ipynb", submissions / "fay.ipynb")
+    with zipfile.ZipFile(submissions / "gus.zip", "w") as archive:
+        for path in SOLUTIONS.glob("*.py"):
+            archive.write(path, f"gus/{path.name}")
+    (submissions / "hal.zip").write_bytes(b"not a zip")
+    (submissions / "notes.txt").write_text("the TA's notes", encoding="utf-8")
+    roster = root / "roster.csv"
+    roster.write_text("Student,ID\nAda Lovelace,ada\nBea Bee,bea\nIan Absent,ian\n", encoding="utf-8")
+    before = snapshot(submissions)
+    out = root / "out"
+    process = run_batch(submissions, out, "--roster", str(roster), "--junit", str(root / "batch.xml"), "--jobs", "2")
+    assert snapshot(submissions) == before, "grading wrote into the submissions"
+    return root, out, process
+
+
+def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
+    root, out, process = graded_class
+    assert process.returncode == 0, process.stderr
+    rows = gradebook_rows(out)
+    assert rows["ada"]["total"] == "100" and rows["ada"]["status"] == gradebook.GRADED
+    assert rows["fay"]["total"] == "100", "a notebook hand-in"
+    assert rows["gus"]["total"] == "100", "a .zip of a folder"
+    assert rows["bea"]["total"] == "0"
+    assert rows["eve"]["total"] == "100", "printing a lot is not wrong"
+    assert (out / "eve" / "results.json").stat().st_size < 200_000, "what a flood printed is cut short"
+    assert FLOODS[1] == "char_tokenize"
+    for student, (module, function, _) in (("cyd", HANGS), ("dan", CRASHES)):
+        scores = function_scores(results(out, student))
+        lost = {key for key, (score, most) in scores.items() if score < most}
+        assert lost == {(module, function)}, f"{student} lost points beyond {function}: {lost}"
+    hung = [test["extra_data"]["detail"] for test in results(out, "cyd")["tests"]
+            if test["extra_data"]["outcome"] == "timed out"]
+    assert len(hung) > 1 and sum("was not run" in detail for detail in hung) == len(hung) - 1, (
+        "a function that hung once is not called again")
+    assert rows["hal"]["status"] == gradebook.CANNOT_GRADE and "hal.zip" in rows["hal"]["reason"]
+    assert "hal.zip" in (out / "hal" / "feedback.md").read_text(encoding="utf-8"), "the student is told why"
+    assert "notes.txt" in process.stderr
+
+
+def test_roster_names_and_mismatches(graded_class):
+    _, out, _ = graded_class
+    rows = gradebook_rows(out)
+    assert rows["ada"]["name"] == "Ada Lovelace"
+    assert rows["ian"]["status"] == gradebook.NO_SUBMISSION and rows["ian"]["total"] == ""
+    assert rows["cyd"]["note"] == gradebook.NOT_ON_ROSTER
+    assert rows["ada"]["note"] == ""
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "| ian | no submission |" in summary and "| cyd | not on the roster |" in summary
+
+
+def test_every_output_is_written(graded_class):
+    root, out, _ = graded_class
+    for student in ("ada", "cyd", "fay"):
+        for name in ("results.json", "feedback.md", "feedback.html"):
+            assert (out / student / name).is_file()
+    page = (out / "summary.html").read_text(encoding="utf-8")
+    assert '<img alt="Distribution of scores" src="data:image/png;base64,' in page
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "## Hardest tests first" in summary and "## Timeouts and crashes" in summary
+    hardest = [line for line in summary.splitlines() if line.startswith("| `")]
+    assert hardest, "item analysis rows"
+    assert "| cyd |" in summary.split("## Timeouts and crashes")[1].split("##")[0]
+    assert "| dan |" in summary.split("## Timeouts and crashes")[1].split("##")[0]
+    suites = ElementTree.parse(root / "batch.xml").getroot()
+    assert {suite.get("name") for suite in suites} == {"ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus"}
+    canvas = list(csv.reader((out / "canvas.csv").read_text(encoding="utf-8").splitlines()))
+    assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    assert canvas[1][0] == "Points Possible" and canvas[1][5] == "100"
+
+
+def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
+    _, out, _ = graded_class
+    section = (out / "summary.md").read_text(encoding="utf-8").split("## Identical code")[1].split("##")[0]
+    assert "ada, gus" in section  # both handed in the reference solutions
+    assert "bea" not in section
+
+
+def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
+    """The batch's graders replay hypothesis's examples (autograder.replay); a lone `grade` draws them."""
+    root, out, _ = graded_class
+    for student in ("bug0", "bug1", "ada", "cyd"):
+        _, alone = grade(root / "submissions" / student)
+        assert told(results(out, student)) == told(alone), student
+
+
+def test_a_second_run_grades_nothing_and_a_change_is_regraded(graded_class, tmp_path):
+    root, out, _ = graded_class
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    again = run_batch(root / "submissions", copy, "--roster", str(root / "roster.csv"))
+    assert "(0 graded now" in again.stderr, again.stderr
+    assert (copy / "gradebook.csv").read_bytes() == (out / "gradebook.csv").read_bytes()
+    changed = tmp_path / "submissions"
+    shutil.copytree(root / "submissions", changed)
+    (changed / "bea" / "simple_tokenizers.py").write_text(
+        (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8")
+    third = run_batch(changed, copy, "--roster", str(root / "roster.csv"))
+    assert "(1 graded now" in third.stderr, third.stderr
+    assert gradebook_rows(copy)["bea"]["total"] == "30"
+    forced = run_batch(changed, copy, "--force", "--roster", str(root / "roster.csv"))
+    assert "(9 graded now" in forced.stderr, forced.stderr
+
+
+def _descendants(root: int) -> set[int]:
+    """Every process under ``root``, from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found: set[int] = set()
+    frontier = [root]
+    while frontier:
+        current = frontier.pop()
+        children = [pid for pid, parent in parents.items() if parent == current]
+        found.update(children)
+        frontier.extend(children)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
+def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(tmp_path):
+    submissions = tmp_path / "submissions"
+    kinds = ["correct", "not started"] * 3
+    for number, kind in enumerate(kinds):
+        write_submission(submissions, Student(f"s{number}", kind))
+    for number, name in enumerate(sorted(BUGS)[:4]):
+        write_submission(submissions, Student(f"b{number}", "buggy", BUGS[name]))
+    write_submission(submissions, Student("h0", "hangs", HANGS))
+    uninterrupted = tmp_path / "uninterrupted"
+    assert run_batch(submissions, uninterrupted, "--jobs", "2").returncode == 0
+
+    killed = tmp_path / "killed"
+    command = [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(killed), "--quiet",
+               "--jobs", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(list(killed.glob("*/results.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    tree = _descendants(process.pid)
+    assert tree, "graders and workers were running"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    done_before = len(list(killed.glob("*/results.json")))
+    assert 3 <= done_before < len(kinds) + 5, "killed mid-batch"
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in tree) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in tree if _alive(pid)], "the killed batch left processes behind"
+
+    resumed = run_batch(submissions, killed, "--jobs", "2")
+    assert resumed.returncode == 0, resumed.stderr
+    graded_now = int(resumed.stderr.split("(")[1].split(" graded now")[0])
+    assert graded_now == len(kinds) + 5 - done_before
+    assert (killed / "gradebook.csv").read_bytes() == (uninterrupted / "gradebook.csv").read_bytes()
+    assert not list(killed.rglob(".partial-*")), "half-written files are swept"
+
+
+def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
+    """nbgrader's submitted/ layout in, scores out through nbgrader's own API (what its formgrader reads)."""
+    api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
+    course = tmp_path / "course"
+    for student, kind in (("ada", "correct"), ("bea", "not started")):
+        write_submission(course / "submitted" / student, Student("ps1", kind))
+    notebook_hand_in = course / "submitted" / "cyd" / "ps1"
+    notebook_hand_in.mkdir(parents=True)
+    shutil.copy(SUBMISSIONS / "correct" / "notebook" / "bpe_homework.ipynb", notebook_hand_in)
+    database = course / "gradebook.db"
+    with api.Gradebook(f"sqlite:///{database}") as book:  # as generate_assignment leaves it, cut down
+        book.add_assignment("ps1")
+        book.add_notebook("bpe", "ps1")
+        book.add_grade_cell("test_encode", "bpe", "ps1", max_score=2, cell_type="code")
+        book.add_grade_cell("written_answer", "bpe", "ps1", max_score=3, cell_type="markdown")
+    out = tmp_path / "out"
+    process = run_batch(course, out, "--nbgrader-db", str(database))
+    assert process.returncode == 0, process.stderr
+    assert "nbgrader cell bpe/written_answer names no function" in process.stderr
+    with api.Gradebook(f"sqlite:///{database}") as book:
+        assert book.find_grade("test_encode", "bpe", "ps1", "ada").auto_score == 2
+        assert book.find_grade("test_encode", "bpe", "ps1", "cyd").auto_score == 2
+        assert book.find_grade("test_encode", "bpe", "ps1", "bea").auto_score == 0
+        assert book.find_grade("written_answer", "bpe", "ps1", "ada").auto_score is None, "left for the TA"
+    assert set(gradebook_rows(out)) == {"ada", "bea", "cyd"}
+
+
+def test_nbgrader_assignment_is_created_when_missing(tmp_path):
+    api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
+    submissions = tmp_path / "submissions"
+    write_submission(submissions, Student("ada", "correct"))
+    database = tmp_path / "gradebook.db"
+    process = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(database), "--assignment", "bpe1")
+    assert process.returncode == 0, process.stderr
+    with api.Gradebook(f"sqlite:///{database}") as book:
+        assert book.find_submission("bpe1", "ada").score == 100
+        assert {notebook.name for notebook in book.find_assignment("bpe1").notebooks} == {"simple_tokenizers", "bpe"}
+
+
+def test_bad_batch_input_is_one_line_naming_the_fix(tmp_path):
+    submissions = tmp_path / "submissions"
+    write_submission(submissions, Student("ada", "correct"))
+    inside = run_batch(submissions, submissions / "graded")
+    assert inside.returncode == 2 and "choose an output folder outside" in inside.stderr
+    assert inside.stderr.count("\n") == 1
+    no_name = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(tmp_path / "gradebook.db"))
+    assert no_name.returncode == 2 and "--assignment NAME" in no_name.stderr
+    assert not (tmp_path / "out").exists(), "refused before grading anything"
+    roster = tmp_path / "roster.csv"
+    roster.write_text("who\nada\n", encoding="utf-8")
+    bad_roster = run_batch(submissions, tmp_path / "out", "--roster", str(roster))
+    assert bad_roster.returncode == 2 and "roster.csv: has no id column" in bad_roster.stderr
+    assert sorted(path.name for path in submissions.iterdir()) == ["ada"]

@@ -1,0 +1,138 @@
+"""What ``grade batch`` accepts: folder layouts, LMS downloads, nbgrader, rosters (no grading here)."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from classroom import SOLUTIONS
+
+from autograder.batch import gradebook
+from autograder.batch.discover import DiscoveryError, discover
+from autograder.batch.roster import RosterError, read_roster
+
+BPE = (SOLUTIONS / "bpe.py").read_bytes()
+TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
+
+
+def test_one_entry_per_student_of_every_kind(tmp_path):
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "ada" / "bpe.py").write_bytes(BPE)
+    (tmp_path / "bea.py").write_bytes(BPE)
+    (tmp_path / "cyd.ipynb").write_text("{}", encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "dan.zip", "w") as archive:
+        archive.writestr("dan/bpe.py", BPE)
+    (tmp_path / "README.txt").write_text("ignore me", encoding="utf-8")
+    discovery = discover(tmp_path)
+    assert [entry.student for entry in discovery.found] == ["ada", "bea", "cyd", "dan"]
+    assert discovery.ignored == ["README.txt"]
+    assert found_files(discovery, "dan") == {"bpe.py": BPE}
+
+
+def found_files(discovery, student: str) -> dict[str, bytes]:
+    return next(entry for entry in discovery.found if entry.student == student).load().files
+
+
+def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "ada" / "bpe.py").write_bytes(BPE)
+    (tmp_path / "ada.zip").write_bytes(b"")
+    discovery = discover(tmp_path)
+    assert not discovery.found
+    assert sorted(Path(origin).name for origin in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
+
+
+def test_a_canvas_download_is_grouped_by_user_id(tmp_path):
+    (tmp_path / "lovelaceada_1001_5001_bpe.py").write_bytes(BPE)
+    (tmp_path / "lovelaceada_1001_5002_simple_tokenizers-1.py").write_bytes(TOKENIZERS)
+    (tmp_path / "beebea_LATE_1002_5003_bpe.py").write_bytes(BPE)
+    discovery = discover(tmp_path)
+    assert discovery.layout.startswith("LMS")
+    assert found_files(discovery, "1001") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
+    assert found_files(discovery, "1002") == {"bpe.py": BPE}
+    assert {entry.student: entry.name_hint for entry in discovery.found} == {"1001": "lovelaceada", "1002": "beebea"}
+
+
+def test_a_moodle_zip_with_a_folder_per_student(tmp_path):
+    archive_path = tmp_path / "moodle.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("Ada Lovelace_301_assignsubmission_file_/bpe.py", BPE)
+        archive.writestr("Ada Lovelace_301_assignsubmission_file_/simple_tokenizers.py", TOKENIZERS)
+        archive.writestr("Bea Bee_302_assignsubmission_file_bpe.py", BPE)
+    discovery = discover(archive_path)
+    assert found_files(discovery, "301") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
+    assert found_files(discovery, "302") == {"bpe.py": BPE}
+    assert {entry.name_hint for entry in discovery.found} == {"Ada Lovelace", "Bea Bee"}
+
+
+def test_a_zip_without_student_ids_is_refused_with_the_fix(tmp_path):
+    archive_path = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr("bpe.py", BPE)
+    with pytest.raises(DiscoveryError, match="unzip it and give the folder"):
+        discover(archive_path)
+
+
+def test_nbgrader_submitted_layout(tmp_path):
+    for student in ("ada", "bea"):
+        folder = tmp_path / "course" / "submitted" / student / "ps1"
+        folder.mkdir(parents=True)
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]), folder / "bpe.ipynb")
+        (folder / "timestamp.txt").write_text("2026-11-20 10:00:00", encoding="utf-8")
+    (tmp_path / "course" / "submitted" / "bea" / "ps2").mkdir()
+    with pytest.raises(DiscoveryError, match="--assignment"):
+        discover(tmp_path / "course")
+    discovery = discover(tmp_path / "course", assignment="ps1")
+    assert [entry.student for entry in discovery.found] == ["ada", "bea"]
+    assert discovery.layout == "nbgrader submitted/"
+    assert "bpe.ipynb" in found_files(discovery, "ada")
+
+
+def test_ids_are_safe_folder_names(tmp_path):
+    (tmp_path / "ada lovelace (late)").mkdir()
+    (tmp_path / "ada lovelace (late)" / "bpe.py").write_bytes(BPE)
+    assert [entry.student for entry in discover(tmp_path).found] == ["ada_lovelace_late"]
+
+
+def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
+    with pytest.raises(DiscoveryError, match="no such folder"):
+        discover(tmp_path / "missing")
+    with pytest.raises(DiscoveryError, match=r"one folder, notebook, \.py or \.zip per student"):
+        discover(tmp_path)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("id,name\nada,Ada Lovelace\n", {"ada": "Ada Lovelace"}),
+    ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
+    ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
+    ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
+])
+def test_roster_columns_are_found_by_their_usual_names(tmp_path, text, expected):
+    path = tmp_path / "roster.csv"
+    path.write_text(text, encoding="utf-8")
+    assert {key: student.name for key, student in read_roster(path).items()} == expected
+
+
+def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("who,score\nada,1\n", encoding="utf-8")
+    with pytest.raises(RosterError, match=r"roster.csv: has no id column .*'who'.*name the column"):
+        read_roster(path)
+
+
+def test_gradebook_is_sorted_and_free_of_timings():
+    document = {"score": 5.0, "max_score": 100.0, "execution_time": 1.234, "tests": [
+        {"score": 5.0, "max_score": 5.0, "extra_data": {"module": "simple_tokenizers", "function": "char_tokenize",
+                                                        "outcome": "passed"}}]}
+    records = [
+        gradebook.StudentRecord("zed", "", gradebook.GRADED, document=document),
+        gradebook.StudentRecord("amy", "Amy", gradebook.NO_SUBMISSION),
+    ]
+    points = {("simple_tokenizers", "char_tokenize"): 5.0, ("bpe", "encode"): 95.0}
+    text = gradebook.gradebook_csv(records, points)
+    lines = text.splitlines()
+    assert lines[1].startswith("amy,Amy,,100,")
+    assert lines[2].startswith("zed,,5,100,5.0,5,0,5,")
+    assert "1.234" not in text

@@ -171,6 +171,15 @@ def stubs(into: Path | None) -> None:
 
 
 @main.command()
+def notebooks() -> None:
+    """Regenerate the exercise notebooks (student and nbgrader versions) from exercises/src and solutions/."""
+    from autograder.exercises import write_notebooks
+
+    for path in write_notebooks():
+        click.echo(f"wrote {path}")
+
+
+@main.command()
 @click.option("--suite", type=click.Choice(["hidden", "public"]), default="hidden", show_default=True)
 def points(suite: str) -> None:
     """Print the points per function as a Markdown table (for the README)."""

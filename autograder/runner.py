@@ -36,7 +36,9 @@ class GradingRun:
     seconds: float
 
 
-def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits, kit_root: Path) -> GradingRun:
+def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits, kit_root: Path,
+                     only: tuple[Path, ...] = ()) -> GradingRun:
+    """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     started = time.monotonic()
     hidden = hidden_paths([kit_root, submission.source.resolve().parent], needed=interpreter_paths())
     cage = Cage.create(submission.files, hidden=hidden)
@@ -48,7 +50,7 @@ def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limit
     try:
         worker.start()  # the interpreter boots while pytest collects
         plugin = GradingPlugin(GradingSession(worker, limits))
-        errors = run_pytest(suite, plugin)
+        errors = run_pytest(suite, plugin, only)
         notes.extend(_load_report(worker))
         notes.extend(worker.notices)
         stray = b"".join(worker.stray_output).decode("utf-8", "replace").strip()
@@ -72,8 +74,8 @@ def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limit
     )
 
 
-def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
-    """Run a graded suite in this process; return collection errors (ours)."""
+def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
+    """Run a graded suite (or some of its files) in this process; return collection errors (ours)."""
     from hypothesis import configuration
 
     # Hypothesis keeps caches under its home folder, by default in the working
@@ -84,6 +86,7 @@ def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
         # These two run gc.collect() several times per session: a third of a second.
         "-p", "no:unraisableexception", "-p", "no:threadexception",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        only=only,
     )
     if code == pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt  # Ctrl-C: no report at all rather than one of a half-run
@@ -93,8 +96,9 @@ def run_pytest(suite: Path, plugin: GradingPlugin) -> list[str]:
     return errors
 
 
-def run_suite_session(suite: Path, plugin: object, *arguments: str) -> tuple[int | pytest.ExitCode, str]:
-    """One quiet in-process pytest session over a graded suite, with only ``plugin`` added.
+def run_suite_session(suite: Path, plugin: object, *arguments: str,
+                      only: tuple[Path, ...] = ()) -> tuple[int | pytest.ExitCode, str]:
+    """One quiet in-process pytest session over a graded suite (or its files ``only``), with only ``plugin`` added.
 
     Returns pytest's exit code and what it printed. Nothing from the kit's
     pyproject.toml, a student's folder or other installed pytest plugins
@@ -103,7 +107,7 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str) -> tuple[int
     temp folder, never beside the tests or the submission.
     """
     command = [
-        str(suite), "-c", str(GRADING_INI), "--rootdir", str(suite), "-q",
+        *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite), "-q",
         "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
     ]
     was_prefix = sys.pycache_prefix

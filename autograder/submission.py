@@ -21,7 +21,10 @@ SKIPPED_FOLDERS = frozenset(
     {"__pycache__", ".ipynb_checkpoints", ".git", ".hypothesis", ".pytest_cache",
      ".venv", "venv", "env", "node_modules", "__MACOSX", ".mypy_cache", ".ruff_cache"}
 )
-GRADABLE = "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + "), a notebook, or a .zip of them"
+GRADABLE = (
+    "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + ", or notebooks named so), "
+    "one notebook, or a .zip of them"
+)
 
 
 class SubmissionError(Exception):
@@ -45,14 +48,21 @@ class LoadedSubmission:
     script_name: str = ""
     cells: tuple[Cell, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    # Part modules handed in as notebooks named after them (bpe.ipynb is the module bpe): their code cells.
+    module_cells: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
 
     def worker_script(self) -> dict[str, object]:
         """How the worker loads this submission (sent in its first message)."""
         return {
             "kind": self.kind,
             "script_name": self.script_name,
-            "cells": [{"index": cell.index, "source": cell.source} for cell in self.cells],
+            "cells": _plain_cells(self.cells),
+            "module_cells": {module: _plain_cells(cells) for module, cells in self.module_cells},
         }
+
+
+def _plain_cells(cells: tuple[Cell, ...]) -> list[dict[str, object]]:
+    return [{"index": cell.index, "source": cell.source} for cell in cells]
 
 
 def load(path: Path) -> LoadedSubmission:
@@ -141,8 +151,17 @@ def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
         name = source.stem if source.is_file() else source.name
-    if any(f"{module}.py" in top_level for module in MODULES):
-        return LoadedSubmission(name=name, source=source, kind="modules", files=files)
+    as_notebooks = [module for module in MODULES
+                    if f"{module}.ipynb" in top_level and f"{module}.py" not in top_level]
+    if as_notebooks or any(f"{module}.py" in top_level for module in MODULES):
+        module_cells: list[tuple[str, tuple[Cell, ...]]] = []
+        notes: list[str] = []
+        for module in as_notebooks:
+            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb")
+            module_cells.append((module, cells))
+            notes += [f"{module}.ipynb {note}" for note in skipped]
+        return LoadedSubmission(name=name, source=source, kind="modules", files=files,
+                                notes=tuple(notes), module_cells=tuple(module_cells))
     notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
     scripts = [entry for entry in top_level if entry.endswith(".py")]
     if len(notebooks) == 1:
@@ -178,6 +197,15 @@ def _decode(source: Path, name: str, content: bytes) -> str:
 
 
 def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], notebook: str) -> LoadedSubmission:
+    cells, notes = _notebook_cells(source, files, notebook)
+    return LoadedSubmission(
+        name=name, source=source, kind="script", files=files,
+        script_name=notebook, cells=cells, notes=tuple(notes),
+    )
+
+
+def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str) -> tuple[tuple[Cell, ...], list[str]]:
+    """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
     import nbformat
 
     text = _decode(source, notebook, files[notebook])
@@ -198,10 +226,7 @@ def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], note
         if skipped:
             notes.append(f"cell {index}: skipped IPython-only lines: {', '.join(skipped)}")
         cells.append(Cell(index, code))
-    return LoadedSubmission(
-        name=name, source=source, kind="script", files=files,
-        script_name=notebook, cells=tuple(cells), notes=tuple(notes),
-    )
+    return tuple(cells), notes
 
 
 def strip_ipython(source: str) -> tuple[str, list[str]]:

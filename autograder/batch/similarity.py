@@ -16,8 +16,13 @@ from autograder.submission import LoadedSubmission
 
 def code_hash(loaded: LoadedSubmission) -> str:
     if loaded.kind == "modules":
-        sources = [loaded.files[f"{module}.py"].decode("utf-8", "replace")
-                   for module in MODULES if f"{module}.py" in loaded.files]
+        notebooks = dict(loaded.module_cells)
+        sources = []
+        for module in MODULES:
+            if module in notebooks:
+                sources += [cell.source for cell in notebooks[module]]
+            elif f"{module}.py" in loaded.files:
+                sources.append(loaded.files[f"{module}.py"].decode("utf-8", "replace"))
     else:
         sources = [cell.source for cell in loaded.cells]
     digest = hashlib.sha256()

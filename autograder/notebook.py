@@ -1,0 +1,94 @@
+"""``check(merge_pair)``: a notebook's check cell, grading one function through the same cage as ``grade``.
+
+The code checked is what the notebook's kernel has run so far, in the order
+it ran (IPython's input history, magics left out), so a check sees exactly
+the definitions the student sees, saved or not. That code runs in a caged
+worker like any submission; the tests run here, in the kernel, and print the
+same feedback as the ``grade`` command. Outside IPython the function's own
+module file is checked.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from autograder.parts import PARTS
+
+
+class CheckFailed(AssertionError):
+    """Raised by ``check(..., strict=True)`` (nbgrader's test cells) when a test did not pass."""
+
+
+def check(function: Callable[..., Any] | str, *, suite: str = "public", strict: bool = False) -> None:
+    """Grade ``function`` with its tests from ``suite`` and print the feedback.
+
+    ``strict=True`` raises CheckFailed after printing when a test did not pass,
+    which is how nbgrader's autograder tells a failing cell.
+    """
+    from rich.console import Console
+
+    from autograder import suites
+    from autograder.reports.text import renderables
+    from autograder.results import build_document
+    from autograder.runner import grade_submission
+    from autograder.submission import LoadedSubmission
+    from autograder.worker.limits import Limits
+
+    name = function if isinstance(function, str) else function.__name__
+    module = _module_of(name)
+    suite_dir = suites.resolve(suite)
+    test_file = suite_dir / module / f"test_{name}.py"
+    if not test_file.is_file():
+        raise ValueError(f"the {suite} tests have no file for {name} ({test_file}); check the function's name")
+    cells = _kernel_cells() if _in_ipython() else _module_cells(function)
+    submission = LoadedSubmission(
+        name=f"check of {name}", source=Path.cwd() / "notebook", kind="script", files={},
+        script_name="notebook.ipynb", cells=cells,
+    )
+    run = grade_submission(submission, suite_dir, limits=Limits(), kit_root=suites.KIT_ROOT, only=(test_file,))
+    document = build_document(run)
+    document["output"] = ""  # notes on other cells (an exploration that raised) are not this check's business
+    Console(highlight=False).print(renderables(document))
+    if strict and document["score"] < document["max_score"]:
+        raise CheckFailed(f"{name}: {document['score']:g} / {document['max_score']:g}; see the feedback above")
+
+
+def _module_of(function: str) -> str:
+    for part in PARTS:
+        if function in part.functions:
+            return part.module
+    known = ", ".join(name for part in PARTS for name in part.functions)
+    raise ValueError(f"{function} is not one of the exercise functions ({known})")
+
+
+def _in_ipython() -> bool:
+    shell = sys.modules.get("IPython")
+    return shell is not None and getattr(shell, "get_ipython", lambda: None)() is not None
+
+
+def _kernel_cells() -> tuple[Any, ...]:
+    """Every cell the kernel has run, oldest first, as plain Python; check cells are left out."""
+    from IPython import get_ipython
+
+    from autograder.submission import Cell, strip_ipython
+
+    history = get_ipython().history_manager.input_hist_raw
+    cells = []
+    for index, source in enumerate(history[1:], start=1):
+        if "check(" in source and "def " not in source:
+            continue  # another check cell: the worker skips it anyway, so save it the work
+        code, _ = strip_ipython(source)
+        cells.append(Cell(index, code))
+    return tuple(cells)
+
+
+def _module_cells(function: Callable[..., Any] | str) -> tuple[Any, ...]:
+    from autograder.submission import Cell
+
+    if isinstance(function, str):
+        raise ValueError("outside a notebook, pass the function itself: check(merge_pair)")
+    return (Cell(1, inspect.getsource(sys.modules[function.__module__])),)

@@ -25,6 +25,21 @@ def hint(text: str) -> str:
     return text
 
 
+def raised(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, str] | None:
+    """Call a student's function that should raise: ``(exception name, message)``, or None if it returned.
+
+    ``assert raised(f, x) == ...`` reads better in a graded test than
+    ``pytest.raises``, whose own failure would look like the grader's.
+    """
+    from autograder.proxy import StudentRaised
+
+    try:
+        function(*args, **kwargs)
+    except StudentRaised as error:
+        return error.error_type, error.error_message
+    return None
+
+
 def examples(count: int) -> Callable[[Any], Any]:
     """Hypothesis settings for a graded property: ``@examples(50)`` above its ``@given``.
 

@@ -116,7 +116,7 @@ def function_sources(solution: str) -> tuple[str, dict[str, str]]:
             setup.append(text)
     head = "\n".join(imports) + "\n\n" if imports else ""
     body = "\n\n" + "\n".join(setup) if setup else ""
-    return f"{head}from autograder.notebook import check{body}", functions
+    return f"{head}from autograder.notebook import checker{body}", functions
 
 
 def _solved(function: str) -> str:
@@ -149,7 +149,7 @@ def build(part: Part, flavour: str, *, points: dict[tuple[str, str], float]) -> 
         elif block.kind == "code":
             cells.append(nbformat.v4.new_code_cell(block.text))
         elif block.kind == "setup":
-            cells.append(nbformat.v4.new_code_cell(setup))
+            cells.append(nbformat.v4.new_code_cell(f'{setup}\n\ncheck = checker("{part.module}")'))
         else:
             if block.text not in functions:
                 raise ExerciseSourceError(f"{source_path}: @exercise {block.text}: no such function in solutions")

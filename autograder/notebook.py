@@ -10,6 +10,7 @@ module file is checked.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 from collections.abc import Callable
@@ -23,11 +24,14 @@ class CheckFailed(AssertionError):
     """Raised by ``check(..., strict=True)`` (nbgrader's test cells) when a test did not pass."""
 
 
-def check(function: Callable[..., Any] | str, *, suite: str = "public", strict: bool = False) -> None:
+def check(function: Callable[..., Any] | str, *, module: str | None = None, suite: str = "public",
+          strict: bool = False) -> None:
     """Grade ``function`` with its tests from ``suite`` and print the feedback.
 
-    ``strict=True`` raises CheckFailed after printing when a test did not pass,
-    which is how nbgrader's autograder tells a failing cell.
+    ``module`` names the part when the function's name is in several
+    (``merge_pair``); each notebook's first cell binds it with ``checker``.
+    ``strict=True`` raises CheckFailed after printing when a test did not
+    pass, which is how nbgrader's autograder tells a failing cell.
     """
     from rich.console import Console
 
@@ -39,15 +43,15 @@ def check(function: Callable[..., Any] | str, *, suite: str = "public", strict: 
     from autograder.worker.limits import Limits
 
     name = function if isinstance(function, str) else function.__name__
-    module = _module_of(name)
+    part_module = _module_of(name, module)
     suite_dir = suites.resolve(suite)
-    test_file = suite_dir / module / f"test_{name}.py"
+    test_file = suite_dir / part_module / f"test_{name}.py"
     if not test_file.is_file():
         raise ValueError(f"the {suite} tests have no file for {name} ({test_file}); check the function's name")
     cells = _kernel_cells() if _in_ipython() else _module_cells(function)
     submission = LoadedSubmission(
-        name=f"check of {name}", source=Path.cwd() / "notebook", kind="script", files={},
-        script_name="notebook.ipynb", cells=cells,
+        name=f"check of {name}", source=Path.cwd() / "notebook", kind="modules", files={},
+        module_cells=((part_module, cells),),
     )
     run = grade_submission(submission, suite_dir, limits=Limits(), kit_root=suites.KIT_ROOT, only=(test_file,))
     document = build_document(run)
@@ -57,12 +61,25 @@ def check(function: Callable[..., Any] | str, *, suite: str = "public", strict: 
         raise CheckFailed(f"{name}: {document['score']:g} / {document['max_score']:g}; see the feedback above")
 
 
-def _module_of(function: str) -> str:
-    for part in PARTS:
-        if function in part.functions:
-            return part.module
-    known = ", ".join(name for part in PARTS for name in part.functions)
-    raise ValueError(f"{function} is not one of the exercise functions ({known})")
+def checker(module: str) -> Callable[..., None]:
+    """``check`` for the functions of one part: ``check = checker("word_bpe")`` in a notebook's first cell."""
+    _module_of(None, module)
+    return functools.partial(check, module=module)
+
+
+def _module_of(function: str | None, module: str | None) -> str:
+    parts = [part for part in PARTS if module is None or part.module == module]
+    if not parts:
+        raise ValueError(f"{module} is not a part's module ({', '.join(part.module for part in PARTS)})")
+    if function is None:
+        return parts[0].module
+    holding = [part.module for part in parts if function in part.functions]
+    if len(holding) == 1:
+        return holding[0]
+    if not holding:
+        known = ", ".join(name for part in parts for name in part.functions)
+        raise ValueError(f"{function} is not one of the exercise functions ({known})")
+    raise ValueError(f"{function} is in several parts ({', '.join(holding)}): say which with module=...")
 
 
 def _in_ipython() -> bool:

@@ -26,6 +26,18 @@ PARTS: tuple[Part, ...] = (
         "Character-level BPE",
         ("get_pair_counts", "merge_pair", "train_bpe", "build_bpe_vocab", "encode", "decode"),
     ),
+    Part(
+        3,
+        "word_bpe",
+        "Word-level BPE",
+        ("pre_tokenize", "word_frequencies", "get_pair_counts", "merge_pair", "train_bpe", "encode", "decode"),
+    ),
+    Part(
+        4,
+        "byte_bpe",
+        "Byte-level BPE",
+        ("get_pair_counts", "merge_pair", "train_bpe", "encode", "decode"),
+    ),
 )
 
 MODULES: tuple[str, ...] = tuple(part.module for part in PARTS)
@@ -36,3 +48,20 @@ def part_of(module: str) -> Part:
         if part.module == module:
             return part
     raise KeyError(f"no part has the module {module!r}")
+
+
+def _script_modules() -> tuple[str, ...]:
+    """The parts one notebook or script can hold together: those whose function names do not clash.
+
+    Parts 2 to 4 each have a merge_pair (and more): one namespace cannot hold
+    two of them, so Parts 3 and 4 are handed in as their own modules (or
+    notebooks named after them).
+    """
+    chosen: list[Part] = []
+    for part in PARTS:
+        if not any(set(part.functions) & set(other.functions) for other in chosen):
+            chosen.append(part)
+    return tuple(part.module for part in chosen)
+
+
+SCRIPT_MODULES: tuple[str, ...] = _script_modules()

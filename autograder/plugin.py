@@ -37,6 +37,7 @@ class GradingPlugin:
         self.session = session
         self.outcomes: list[TestOutcome] = []
         self.collection_errors: list[str] = []
+        self.interrupted = False
         self._compared: tuple[Any, Any] | None = None
 
     # -- fixtures --------------------------------------------------------
@@ -49,6 +50,10 @@ class GradingPlugin:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        # Collection errors also end the session as "interrupted"; only Ctrl-C counts here.
+        self.interrupted = type(excinfo.value) is KeyboardInterrupt
 
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
         # Pytest asks this hook to explain a failed comparison: remember the

@@ -35,6 +35,11 @@ def short_repr(value: Any) -> str:
 class StudentRaised(Exception):
     """The student's function raised; hypothesis may shrink the input that did it."""
 
+    def __init__(self, text: str, *, error_type: str = "", error_message: str = "") -> None:
+        super().__init__(text)
+        self.error_type = error_type  # the student's exception, by name ("ValueError")
+        self.error_message = error_message
+
 
 class StudentStopped(BaseException):
     """Student code could not run at all for this call.
@@ -166,7 +171,8 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == "import_failed":
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
     if kind == "raised":
-        return StudentRaised(f"{record.text} raised {message.get('type')}: {text}{at}")
+        return StudentRaised(f"{record.text} raised {message.get('type')}: {text}{at}",
+                             error_type=str(message.get("type", "")), error_message=text)
     if kind == "unreadable":
         return StudentRaised(text)
     return WorkerCrashed(f"the worker answered {record.text} with an unknown reply")

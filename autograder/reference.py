@@ -7,6 +7,7 @@ folder. Not shipped in the student release, where ``solutions/`` is absent.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from types import ModuleType
 
@@ -20,5 +21,6 @@ def reference(module: str) -> ModuleType:
     if spec is None or spec.loader is None or not path.exists():
         raise FileNotFoundError(f"{path}: the reference solution is missing from this copy of the kit")
     loaded = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = loaded  # dataclasses (and pickling) look their module up there
     spec.loader.exec_module(loaded)
     return loaded

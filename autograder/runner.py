@@ -88,7 +88,7 @@ def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) 
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         only=only,
     )
-    if code == pytest.ExitCode.INTERRUPTED:
+    if plugin.interrupted:
         raise KeyboardInterrupt  # Ctrl-C: no report at all rather than one of a half-run
     errors = list(plugin.collection_errors)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:

@@ -37,7 +37,8 @@ def make_stub(source: str, *, name: str = "solution") -> str:
                 raise MarkerError(f"{name}:{number}: {BEGIN} inside another; close the first with {END}")
             inside = True
             indent = line[: len(line) - len(line.lstrip())]
-            out.append(f"{indent}raise NotImplementedError\n")
+            if indent:  # a region at module level (helpers) is left out whole: a raise there would stop the import
+                out.append(f"{indent}raise NotImplementedError\n")
         elif stripped == END:
             if not inside:
                 raise MarkerError(f"{name}:{number}: {END} without {BEGIN}")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.parts import MODULES
+from autograder.parts import MODULES, SCRIPT_MODULES
 
 MAX_FILES = 2000
 MAX_TOTAL_BYTES = 50 * 1024 * 1024
@@ -56,6 +56,7 @@ class LoadedSubmission:
         return {
             "kind": self.kind,
             "script_name": self.script_name,
+            "script_modules": list(SCRIPT_MODULES),
             "cells": _plain_cells(self.cells),
             "module_cells": {module: _plain_cells(cells) for module, cells in self.module_cells},
         }

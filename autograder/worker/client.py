@@ -199,6 +199,8 @@ class Worker:
         deadline = time.monotonic() + timeout
         try:
             answer = self._receive(max(deadline - time.monotonic(), 0.0))
+            while "imported" in answer:  # a notice this side did not wait for: the answer comes next
+                answer = self._receive(max(deadline - time.monotonic(), 0.0))
         except WorkerTimedOut:
             self.stop()
             raise

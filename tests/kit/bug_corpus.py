@@ -199,4 +199,222 @@ def decode(ids, vocab):
     token_of = {i: t for t, i in vocab.items()}
     return [token_of[i] for i in ids]
 '''),
+    # -- Part 3: word-level BPE ------------------------------------------------------------
+    "pre_tokenize lowercases the text": ("word_bpe", "pre_tokenize", '''
+def pre_tokenize(text):
+    return re.findall(r"\\w+|[^\\s\\w]+", text.lower())
+'''),
+    "pre_tokenize splits on whitespace only": ("word_bpe", "pre_tokenize", '''
+def pre_tokenize(text):
+    return text.split()
+'''),
+    "word_frequencies glues the marker to the last character": ("word_bpe", "word_frequencies", '''
+def word_frequencies(text):
+    counts = {}
+    for word in pre_tokenize(text):
+        key = tuple(word[:-1]) + (word[-1] + "</w>",)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+'''),
+    "word_frequencies counts each distinct word once": ("word_bpe", "word_frequencies", '''
+def word_frequencies(text):
+    return {tuple(word) + ("</w>",): 1 for word in set(pre_tokenize(text))}
+'''),
+    "word pair counts ignore the frequencies": ("word_bpe", "get_pair_counts", '''
+def get_pair_counts(word_freqs):
+    counts = Counter()
+    for word in word_freqs:
+        for pair in zip(word, word[1:]):
+            counts[pair] += 1
+    return counts
+'''),
+    "word pair counts run across words": ("word_bpe", "get_pair_counts", '''
+def get_pair_counts(word_freqs):
+    symbols = []
+    for word, frequency in word_freqs.items():
+        symbols.extend(list(word) * frequency)
+    return Counter(zip(symbols, symbols[1:]))
+'''),
+    "word merge_pair with str.replace on spaced symbols": ("word_bpe", "merge_pair", '''
+def merge_pair(word_freqs, pair):
+    merged = {}
+    for word, frequency in word_freqs.items():
+        spaced = " ".join(word).replace(pair[0] + " " + pair[1], pair[0] + pair[1])
+        merged[tuple(spaced.split(" "))] = frequency
+    return merged
+'''),
+    "word merge_pair edits the table in place": ("word_bpe", "merge_pair", '''
+def merge_pair(word_freqs, pair):
+    for word in list(word_freqs):
+        symbols, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+                symbols.append(word[i] + word[i + 1])
+                i += 2
+            else:
+                symbols.append(word[i])
+                i += 1
+        frequency = word_freqs.pop(word)
+        word_freqs[tuple(symbols)] = word_freqs.get(tuple(symbols), 0) + frequency
+    return word_freqs
+'''),
+    "word merge_pair overwrites the count of words that become equal": ("word_bpe", "merge_pair", '''
+def merge_pair(word_freqs, pair):
+    merged = {}
+    for word, frequency in word_freqs.items():
+        symbols, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+                symbols.append(word[i] + word[i + 1])
+                i += 2
+            else:
+                symbols.append(word[i])
+                i += 1
+        merged[tuple(symbols)] = frequency
+    return merged
+'''),
+    "word train_bpe counts the pairs only once": ("word_bpe", "train_bpe", '''
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    counts = get_pair_counts(word_freqs)
+    merges = []
+    for pair, count in counts.most_common(num_merges):
+        if count < 2:
+            break
+        word_freqs = merge_pair(word_freqs, pair)
+        merges.append(pair)
+    return merges
+'''),
+    "word train_bpe merges pairs seen once": ("word_bpe", "train_bpe", '''
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(word_freqs)
+        if not counts:
+            break
+        pair = counts.most_common(1)[0][0]
+        word_freqs = merge_pair(word_freqs, pair)
+        merges.append(pair)
+    return merges
+'''),
+    "word encode forgets the end-of-word marker": ("word_bpe", "encode", '''
+def encode(text, merges):
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = {tuple(word): 1}
+        for pair in merges:
+            symbols = merge_pair(symbols, pair)
+        tokens.extend(next(iter(symbols)))
+    return tokens
+'''),
+    "word encode sorts the merges": ("word_bpe", "encode", '''
+def encode(text, merges):
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = {tuple(word) + ("</w>",): 1}
+        for pair in sorted(merges):
+            symbols = merge_pair(symbols, pair)
+        tokens.extend(next(iter(symbols)))
+    return tokens
+'''),
+    "word decode glues the words together": ("word_bpe", "decode", '''
+def decode(tokens):
+    return "".join(tokens).replace("</w>", "")
+'''),
+    "word decode leaves a trailing space": ("word_bpe", "decode", '''
+def decode(tokens):
+    return "".join(tokens).replace("</w>", " ")
+'''),
+    # -- Part 4: byte-level BPE ------------------------------------------------------------
+    "byte pair counts step two ids at a time": ("byte_bpe", "get_pair_counts", '''
+def get_pair_counts(ids):
+    counts = Counter()
+    for i in range(0, len(ids) - 1, 2):
+        counts[(ids[i], ids[i + 1])] += 1
+    return counts
+'''),
+    "byte merge_pair steps by one after a merge": ("byte_bpe", "merge_pair", '''
+def merge_pair(ids, pair, new_id):
+    merged = []
+    i = 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            merged.append(new_id)
+        else:
+            merged.append(ids[i])
+        i += 1
+    return merged
+'''),
+    "byte train_bpe starts from ord() of each character": ("byte_bpe", "train_bpe", '''
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    ids = [ord(character) for character in text]
+    merges = {}
+    for new_id in range(256, vocab_size):
+        counts = get_pair_counts(ids)
+        if not counts or counts.most_common(1)[0][1] < 2:
+            break
+        pair = counts.most_common(1)[0][0]
+        ids = merge_pair(ids, pair, new_id)
+        merges[pair] = new_id
+    return merges
+'''),
+    "byte train_bpe numbers merges from 257": ("byte_bpe", "train_bpe", '''
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for i in range(vocab_size - 256):
+        counts = get_pair_counts(ids)
+        if not counts or counts.most_common(1)[0][1] < 2:
+            break
+        pair = counts.most_common(1)[0][0]
+        ids = merge_pair(ids, pair, 257 + i)
+        merges[pair] = 257 + i
+    return merges
+'''),
+    "byte train_bpe accepts any vocab_size": ("byte_bpe", "train_bpe", '''
+def train_bpe(text, vocab_size):
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for new_id in range(256, vocab_size):
+        counts = get_pair_counts(ids)
+        if not counts or counts.most_common(1)[0][1] < 2:
+            break
+        pair = counts.most_common(1)[0][0]
+        ids = merge_pair(ids, pair, new_id)
+        merges[pair] = new_id
+    return merges
+'''),
+    "byte encode applies merges in pair order": ("byte_bpe", "encode", '''
+def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    for pair in sorted(merges):
+        ids = merge_pair(ids, pair, merges[pair])
+    return ids
+'''),
+    "byte encode uses ord() instead of UTF-8": ("byte_bpe", "encode", '''
+def encode(text, merges):
+    ids = [ord(character) for character in text]
+    for pair, new_id in sorted(merges.items(), key=lambda item: item[1]):
+        ids = merge_pair(ids, pair, new_id)
+    return ids
+'''),
+    "byte decode with errors=strict": ("byte_bpe", "decode", '''
+def decode(ids, merges):
+    token_bytes = {i: bytes([i]) for i in range(256)}
+    for (a, b), new_id in sorted(merges.items(), key=lambda item: item[1]):
+        token_bytes[new_id] = token_bytes[a] + token_bytes[b]
+    return b"".join(token_bytes[i] for i in ids).decode("utf-8")
+'''),
+    "byte decode decodes each token on its own": ("byte_bpe", "decode", '''
+def decode(ids, merges):
+    token_bytes = {i: bytes([i]) for i in range(256)}
+    for (a, b), new_id in sorted(merges.items(), key=lambda item: item[1]):
+        token_bytes[new_id] = token_bytes[a] + token_bytes[b]
+    return "".join(token_bytes[i].decode("utf-8", errors="replace") for i in ids)
+'''),
 }

@@ -17,9 +17,10 @@ from xml.etree import ElementTree
 import pytest
 from bug_corpus import BUGS
 from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
-from conftest import SUBMISSIONS, function_scores, grade, snapshot
+from conftest import SUBMISSIONS, full_marks, function_scores, grade, snapshot
 
 from autograder.batch import gradebook
+from autograder.parts import MODULES
 
 
 def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -84,11 +85,11 @@ def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     root, out, process = graded_class
     assert process.returncode == 0, process.stderr
     rows = gradebook_rows(out)
-    assert rows["ada"]["total"] == "100" and rows["ada"]["status"] == gradebook.GRADED
-    assert rows["fay"]["total"] == "100", "a notebook hand-in"
-    assert rows["gus"]["total"] == "100", "a .zip of a folder"
+    assert rows["ada"]["total"] == full_marks() and rows["ada"]["status"] == gradebook.GRADED
+    assert rows["fay"]["total"] == full_marks("simple_tokenizers", "bpe"), "a notebook hand-in of Parts 1-2"
+    assert rows["gus"]["total"] == full_marks(), "a .zip of a folder"
     assert rows["bea"]["total"] == "0"
-    assert rows["eve"]["total"] == "100", "printing a lot is not wrong"
+    assert rows["eve"]["total"] == full_marks(), "printing a lot is not wrong"
     assert (out / "eve" / "results.json").stat().st_size < 200_000, "what a flood printed is cut short"
     assert FLOODS[1] == "char_tokenize"
     for student, (module, function, _) in (("cyd", HANGS), ("dan", CRASHES)):
@@ -132,7 +133,7 @@ def test_every_output_is_written(graded_class):
     assert {suite.get("name") for suite in suites} == {"ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus"}
     canvas = list(csv.reader((out / "canvas.csv").read_text(encoding="utf-8").splitlines()))
     assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    assert canvas[1][0] == "Points Possible" and canvas[1][5] == "100"
+    assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks()
 
 
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
@@ -268,8 +269,8 @@ def test_nbgrader_assignment_is_created_when_missing(tmp_path):
     process = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(database), "--assignment", "bpe1")
     assert process.returncode == 0, process.stderr
     with api.Gradebook(f"sqlite:///{database}") as book:
-        assert book.find_submission("bpe1", "ada").score == 100
-        assert {notebook.name for notebook in book.find_assignment("bpe1").notebooks} == {"simple_tokenizers", "bpe"}
+        assert f"{book.find_submission('bpe1', 'ada').score:g}" == full_marks()
+        assert {notebook.name for notebook in book.find_assignment("bpe1").notebooks} == set(MODULES)
 
 
 def test_bad_batch_input_is_one_line_naming_the_fix(tmp_path):

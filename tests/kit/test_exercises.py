@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, grade
+from conftest import SOLUTIONS, full_marks, grade
 
 from autograder import exercises
 from autograder.parts import PARTS
@@ -91,7 +91,7 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
     from nbclient import NotebookClient
 
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("from autograder.notebook import check"),
+        nbformat.v4.new_code_cell('from autograder.notebook import checker\n\ncheck = checker("bpe")'),
         nbformat.v4.new_code_cell("def merge_pair(tokens, pair):\n    return list(tokens)"),
         nbformat.v4.new_code_cell("check(merge_pair)"),
     ])
@@ -107,7 +107,7 @@ def _write(notebook, path: Path) -> None:
 
 
 def test_notebooks_named_after_the_modules_are_graded_as_the_modules(points, tmp_path):
-    for flavour, score in (("solved", 100), ("student", 0)):
+    for flavour, score in (("solved", float(full_marks())), ("student", 0)):
         folder = tmp_path / flavour
         for part in PARTS:
             _write(exercises.build(part, flavour, points=points), folder / f"{part.module}.ipynb")
@@ -158,7 +158,7 @@ def test_nbgrader_round_trip(tmp_path):
     _nbgrader("autograde", exercises.NBGRADER_ASSIGNMENT, course=course)
     database = f"sqlite:///{course / 'gradebook.db'}"
     with api.Gradebook(database) as book:
-        assert book.find_submission("bpe", "alice").score == 100
+        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_submission("bpe", "bob").score == 0
 
     # The kit's own path: the same submitted/ folder graded in the cage, partial credit into the same gradebook.
@@ -169,9 +169,9 @@ def test_nbgrader_round_trip(tmp_path):
     assert process.returncode == 0, process.stderr
     with (out / "gradebook.csv").open(encoding="utf-8") as stream:
         totals = {row["id"]: row["total"] for row in csv.DictReader(stream)}
-    assert totals == {"alice": "100", "bob": "0"}
+    assert totals == {"alice": full_marks(), "bob": "0"}
     with api.Gradebook(database) as book:
-        assert book.find_submission("bpe", "alice").score == 100
+        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_grade("test_merge_pair", "bpe", "bpe", "bob").auto_score == 0
 
 

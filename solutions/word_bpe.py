@@ -1,0 +1,168 @@
+"""Part 3: classic word-level BPE, as Sennrich, Haddow and Birch (2016) trained it.
+
+Part 2 ran BPE over the whole text, so a merge could glue the end of one
+word to the start of the next. Here the text is first cut into words (and
+runs of punctuation), each word is spelled out as its characters followed by
+the end-of-word marker ``"</w>"``, and training works on how often each
+distinct word occurs. Merges therefore never cross a word boundary, and the
+marker lets word endings (``"ing</w>"``, ``"ed</w>"``) become units of their
+own. No function here changes the arguments it is given.
+
+A worked example, the first merges on a tiny corpus:
+
+>>> train_bpe("low lower lowest low", num_merges=3)
+[('l', 'o'), ('lo', 'w'), ('low', '</w>')]
+>>> encode("lowly", [("l", "o"), ("lo", "w"), ("low", "</w>")])
+['low', 'l', 'y', '</w>']
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+END_OF_WORD = "</w>"
+# Words (letters, digits, underscore) or runs of punctuation; whitespace only separates.
+PRE_TOKEN = re.compile(r"\w+|[^\s\w]+")
+
+Word = tuple[str, ...]
+
+
+def pre_tokenize(text: str) -> list[str]:
+    """Cut ``text`` into words and runs of punctuation, in order, case kept.
+
+    Uses the pattern ``r"\\w+|[^\\s\\w]+"``: whitespace only separates, and
+    punctuation never sticks to a word.
+
+    >>> pre_tokenize("Don't stop, now!")
+    ['Don', "'", 't', 'stop', ',', 'now', '!']
+    """
+    ### TODO (guided): one call of re.findall with the pattern above (it is PRE_TOKEN, compiled).
+    ### BEGIN SOLUTION
+    return PRE_TOKEN.findall(text)
+    ### END SOLUTION
+
+
+def word_frequencies(text: str) -> dict[Word, int]:
+    """How often each pre-token occurs, each spelled as its characters plus ``"</w>"``.
+
+    >>> word_frequencies("to be or not to be")
+    {('t', 'o', '</w>'): 2, ('b', 'e', '</w>'): 2, ('o', 'r', '</w>'): 1, ('n', 'o', 't', '</w>'): 1}
+    """
+    ### TODO (guided): count tuple(word) + (END_OF_WORD,) for each word of pre_tokenize(text).
+    ### BEGIN SOLUTION
+    return dict(Counter(tuple(word) + (END_OF_WORD,) for word in pre_tokenize(text)))
+    ### END SOLUTION
+
+
+def get_pair_counts(word_freqs: dict[Word, int]) -> Counter[tuple[str, str]]:
+    """Count the adjacent pairs of symbols inside each word, each weighted by the word's frequency.
+
+    A word that occurs 5 times adds 5 for each of its pairs. Pairs never
+    span two words. Any dict with the same items is accepted.
+
+    >>> get_pair_counts({("a", "b", "</w>"): 3, ("b", "</w>"): 1})
+    Counter({('b', '</w>'): 4, ('a', 'b'): 3})
+    """
+    ### TODO (supported): Part 2's counting, once per word, adding the word's frequency instead of 1.
+    ### BEGIN SOLUTION
+    pair_counts: Counter[tuple[str, str]] = Counter()
+    for word, frequency in word_freqs.items():
+        for pair in zip(word, word[1:], strict=False):
+            pair_counts[pair] += frequency
+    return pair_counts
+    ### END SOLUTION
+
+
+def merge_pair(word_freqs: dict[Word, int], pair: tuple[str, str]) -> dict[Word, int]:
+    """A new table in which ``pair`` is merged in every word, left to right, whole symbols only.
+
+    Within a word this is Part 2's ``merge_pair``: once two symbols are
+    merged, continue after both. Should two words become the same after the
+    merge, their frequencies add up. The table you are given stays as it was.
+
+    >>> merge_pair({("l", "o", "w", "</w>"): 2, ("o", "w", "</w>"): 1}, ("o", "w"))
+    {('l', 'ow', '</w>'): 2, ('ow', '</w>'): 1}
+    """
+    ### TODO (supported): rebuild each word symbol by symbol with an index, as in Part 2, into a new dict.
+    ### BEGIN SOLUTION
+    merged_table: dict[Word, int] = {}
+    for word, frequency in word_freqs.items():
+        symbols: list[str] = []
+        index = 0
+        while index < len(word):
+            if index + 1 < len(word) and word[index] == pair[0] and word[index + 1] == pair[1]:
+                symbols.append(pair[0] + pair[1])
+                index += 2
+            else:
+                symbols.append(word[index])
+                index += 1
+        merged = tuple(symbols)
+        merged_table[merged] = merged_table.get(merged, 0) + frequency
+    return merged_table
+    ### END SOLUTION
+
+
+def train_bpe(text: str, num_merges: int) -> list[tuple[str, str]]:
+    """Learn up to ``num_merges`` merges from the word frequencies of ``text``; return them in order.
+
+    Each step: count the weighted pairs, take the most frequent one, stop
+    early if there is no pair or the best count is below 2, otherwise merge
+    it in every word and record it. Ties: any most frequent pair is
+    correct (this reference takes the first, as ``Counter.most_common``).
+
+    >>> train_bpe("aaa aaa b", num_merges=5)
+    [('a', 'a'), ('aa', 'a'), ('aaa', '</w>')]
+    """
+    ### TODO (independent): Part 2's training loop, over word_frequencies(text) instead of a list of characters.
+    ### BEGIN SOLUTION
+    word_freqs = word_frequencies(text)
+    merges: list[tuple[str, str]] = []
+    for _ in range(num_merges):
+        pair_counts = get_pair_counts(word_freqs)
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        word_freqs = merge_pair(word_freqs, best_pair)
+        merges.append(best_pair)
+    return merges
+    ### END SOLUTION
+
+
+def encode(text: str, merges: list[tuple[str, str]]) -> list[str]:
+    """The tokens of ``text``: each pre-token spelled out with ``"</w>"``, merges applied in learned order.
+
+    The words' token lists are concatenated. A character never seen in
+    training simply stays a token of its own: nothing is unknown.
+
+    >>> encode("low low", [("l", "o"), ("lo", "w")])
+    ['low', '</w>', 'low', '</w>']
+    """
+    ### TODO (supported): for each word, start from list(word) + [END_OF_WORD] and apply each merge in order.
+    ### BEGIN SOLUTION
+    tokens: list[str] = []
+    for word in pre_tokenize(text):
+        symbols = {tuple(word) + (END_OF_WORD,): 1}
+        for pair in merges:
+            symbols = merge_pair(symbols, pair)
+        tokens.extend(next(iter(symbols)))
+    return tokens
+    ### END SOLUTION
+
+
+def decode(tokens: list[str]) -> str:
+    """The text of ``tokens``: joined, each ``"</w>"`` ending a word, words separated by one space.
+
+    No space before the first word or after the last.
+    ``decode(encode(text, merges)) == " ".join(pre_tokenize(text))``.
+
+    >>> decode(["low", "</w>", "er", "</w>"])
+    'low er'
+    """
+    ### TODO (guided): join everything, then turn each END_OF_WORD into a space and strip the last one.
+    ### BEGIN SOLUTION
+    words = "".join(tokens).split(END_OF_WORD)
+    return " ".join(word for word in words if word)
+    ### END SOLUTION

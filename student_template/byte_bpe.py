@@ -1,0 +1,94 @@
+# Part 4: fill in each TODO, then run `grade` in this folder to check your work.
+"""Part 4: byte-level BPE, as GPT-2 and its descendants tokenize.
+
+Parts 2 and 3 started from characters, so a character never seen in
+training had no id. Here training starts from the UTF-8 bytes of the text:
+every string is a sequence of bytes 0 to 255, so the 256 byte values are the
+whole starting vocabulary and any text at all can be encoded. Each merge
+gives a new id, 256 for the first, 257 for the next, and so on. No function
+here changes the arguments it is given.
+
+A worked example, the first merges on a tiny corpus:
+
+>>> merges = train_bpe("aaabdaaabac", vocab_size=259)
+>>> merges
+{(97, 97): 256, (256, 97): 257, (257, 98): 258}
+>>> encode("aaabdaaabac", merges)
+[258, 100, 258, 97, 99]
+>>> decode([258, 100], merges)
+'aaabd'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+BYTE_VALUES = 256
+
+
+def get_pair_counts(ids: list[int]) -> Counter[tuple[int, int]]:
+    """Count how often each adjacent pair of ids occurs; overlapping pairs all count.
+
+    >>> get_pair_counts([1, 2, 1, 2])
+    Counter({(1, 2): 2, (2, 1): 1})
+    """
+    # TODO (guided): Part 2's get_pair_counts works unchanged on ids.
+    raise NotImplementedError
+
+
+def merge_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    """A new list in which each occurrence of ``pair``, scanning left to right, becomes ``new_id``.
+
+    Once two ids are merged, continue after both. The list you are given
+    stays as it was.
+
+    >>> merge_pair([5, 6, 6, 6], (6, 6), 256)
+    [5, 256, 6]
+    """
+    # TODO (supported): Part 2's merge_pair, appending new_id where it appended the joined string.
+    raise NotImplementedError
+
+
+def train_bpe(text: str, vocab_size: int) -> dict[tuple[int, int], int]:
+    """Learn merges from ``text`` until the vocabulary has ``vocab_size`` ids; return ``{pair: new_id}``.
+
+    Start from ``list(text.encode("utf-8"))``. Merge ``i`` (counting from 0)
+    gets the id ``256 + i``, so at most ``vocab_size - 256`` merges are made;
+    stop early when no pair occurs at least twice. Ties: any most frequent
+    pair is correct. A ``vocab_size`` below 256 cannot hold the bytes
+    themselves: raise ``ValueError`` saying so.
+
+    >>> train_bpe("abab", vocab_size=300)
+    {(97, 98): 256}
+    """
+    # TODO (independent): check vocab_size, then Part 2's loop on bytes, recording merges[pair] = 256 + i.
+    raise NotImplementedError
+
+
+def encode(text: str, merges: dict[tuple[int, int], int]) -> list[int]:
+    """The ids of ``text``: its UTF-8 bytes, then every merge applied in order of its new id.
+
+    Order matters: merges are applied by increasing new id (the order they
+    were learned), whatever order the dict happens to list them in.
+
+    >>> encode("abc", {(97, 98): 256})
+    [256, 99]
+    """
+    # TODO (supported): sort merges.items() by the new id, then merge_pair once per merge.
+    raise NotImplementedError
+
+
+def decode(ids: list[int], merges: dict[tuple[int, int], int]) -> str:
+    """The text of ``ids``: each id's bytes, joined, decoded as UTF-8 with ``errors="replace"``.
+
+    Ids 0 to 255 are single bytes; a merged id is the bytes of its pair.
+    Bytes that are not valid UTF-8 (half a character, say) become U+FFFD
+    instead of raising.
+
+    >>> decode([256, 99], {(97, 98): 256})
+    'abc'
+    >>> decode([226, 130], {})
+    '\ufffd'
+    """
+    # TODO (supported): build {id: bytes} for 0..255, then add each merge in id order; join and decode.
+    raise NotImplementedError

@@ -1,0 +1,49 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("byte_bpe")
+MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
+
+
+@pytest.mark.points(3)
+def test_decodes_merged_ids_to_their_bytes(submission):
+    """decode turns merged ids back into their bytes and the bytes into text"""
+    merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    got = submission.byte_bpe.decode([258, 100, 258, 97, 99], merges)
+    assert got == "aaabdaaabac", hint("a merged id stands for the bytes of its two ids, built up in id order")
+
+
+@pytest.mark.points(2)
+def test_invalid_utf8_becomes_the_replacement_character(submission):
+    """decode gives U+FFFD for bytes that are not valid UTF-8, instead of raising"""
+    assert submission.byte_bpe.decode([226, 130], {}) == "\ufffd", hint('decode with errors="replace"')
+    assert submission.byte_bpe.decode([104, 255, 105], {}) == "h\ufffdi", hint('decode with errors="replace"')
+
+
+@pytest.mark.points(1)
+def test_no_ids_give_empty_text(submission):
+    """decode of [] is the empty string"""
+    assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes, no text")
+
+
+@pytest.mark.points(1)
+@pytest.mark.parametrize("text", ["naïve café, e\u0301", "日本語 שלום مرحبا", "a\x00b\n\n \r\n", "🙂👍🏽🇫🇷"])
+def test_round_trips_every_kind_of_text(submission, text):
+    """decode(encode(text)) gives back the text: accents, CJK, right-to-left, emoji, NUL, newlines"""
+    assert submission.byte_bpe.decode(ref.encode(text, MERGES), MERGES) == text, hint(
+        "join the bytes of all ids first, then decode once: a character's bytes may span several ids"
+    )
+
+
+@pytest.mark.points(2)
+@examples(50)
+@given(text=st.text(max_size=20))
+def test_hyp_inverts_encode_on_any_string(submission, text):
+    """decode(encode(s)) == s for any string"""
+    assert submission.byte_bpe.decode(ref.encode(text, MERGES), MERGES) == text, hint(
+        'join the bytes of every id, then bytes.decode("utf-8", errors="replace")'
+    )

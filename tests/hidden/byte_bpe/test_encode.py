@@ -1,0 +1,47 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("byte_bpe")
+MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
+
+
+@pytest.mark.points(3)
+def test_encodes_a_well_known_worked_example(submission):
+    """encode("aaabdaaabac") with its three merges gives [258, 100, 258, 97, 99]"""
+    merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    got = submission.byte_bpe.encode("aaabdaaabac", merges)
+    assert got == [258, 100, 258, 97, 99], hint("start from the UTF-8 bytes, then apply every merge with merge_pair")
+
+
+@pytest.mark.points(3)
+def test_applies_merges_in_order_of_their_new_id(submission):
+    """encode applies merges by increasing new id, whatever the dict's order or the pairs' values"""
+    merges = {(97, 256): 257, (98, 99): 256}
+    got = submission.byte_bpe.encode("abc", merges)
+    assert got == [257], hint("sort the merges by their new id (the order they were learned), not by pair")
+
+
+@pytest.mark.points(2)
+def test_starts_from_utf8_bytes(submission):
+    """encode starts from the UTF-8 bytes: é is two ids, 🙂 is four"""
+    assert submission.byte_bpe.encode("é🙂", {}) == [195, 169, 240, 159, 153, 130], hint(
+        'use list(text.encode("utf-8")), not ord() of each character'
+    )
+    assert submission.byte_bpe.encode("", MERGES) == [], hint("no bytes, no ids")
+
+
+@pytest.mark.points(3)
+@examples(50)
+@given(text=st.text(max_size=20))
+def test_hyp_matches_the_contract_on_any_text(submission, text):
+    """encode gives the same ids as the contract on any text, each id one decode knows"""
+    got = submission.byte_bpe.encode(text, MERGES)
+    known = set(range(256)) | set(MERGES.values())
+    assert isinstance(got, list) and all(value in known for value in got), hint(
+        "every id must be a byte (0-255) or one of the merges' new ids"
+    )
+    assert got == ref.encode(text, MERGES), hint("UTF-8 bytes, then each merge in order of its new id")

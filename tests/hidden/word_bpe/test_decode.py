@@ -1,0 +1,36 @@
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("word_bpe")
+MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
+
+
+@pytest.mark.points(2)
+def test_ends_words_at_the_marker(submission):
+    """decode joins the tokens and puts one space between words"""
+    got = submission.word_bpe.decode(["low", "</w>", "e", "r</w>", "!", "</w>"])
+    assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space")
+
+
+@pytest.mark.points(1)
+def test_no_space_at_the_ends(submission):
+    """decode puts no space before the first word or after the last"""
+    assert submission.word_bpe.decode(["a", "</w>"]) == "a", hint("strip the space the last marker leaves")
+    assert submission.word_bpe.decode([]) == "", hint("no tokens, no text")
+
+
+@pytest.mark.points(3)
+@examples(50)
+@given(text=st.text(max_size=30))
+def test_hyp_inverts_encode_up_to_spacing(submission, text):
+    """decode(encode(text)) is the words of text joined by single spaces, for any text"""
+    got = submission.word_bpe.decode(ref.encode(text, MERGES))
+    assert got == " ".join(re.findall(r"\w+|[^\s\w]+", text)), hint(
+        "split the joined tokens at each '</w>' and join the words with single spaces"
+    )

@@ -1,0 +1,43 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("word_bpe")
+MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
+
+
+@pytest.mark.points(3)
+def test_encodes_each_word_with_learned_merges(submission):
+    """encode spells each word with "</w>" and applies the merges"""
+    merges = [("l", "o"), ("lo", "w"), ("low", "</w>")]
+    got = submission.word_bpe.encode("lowly low", merges)
+    assert got == ["low", "l", "y", "</w>", "low</w>"], hint("each word: list(word) + ['</w>'], then every merge in order")
+
+
+@pytest.mark.points(2)
+def test_applies_merges_in_learned_order(submission):
+    """encode applies merges[0] everywhere first, then merges[1], and so on"""
+    got = submission.word_bpe.encode("abc", [("b", "c"), ("a", "b")])
+    assert got == ["a", "bc", "</w>"], hint("loop over the merges in the order given")
+
+
+@pytest.mark.points(1)
+def test_unseen_characters_stay_tokens(submission):
+    """encode keeps a character never seen in training as a token of its own"""
+    assert submission.word_bpe.encode("zoë!", MERGES) == ["z", "o", "ë", "</w>", "!", "</w>"], hint(
+        "nothing is unknown: a symbol no merge touches stays as it is"
+    )
+    assert submission.word_bpe.encode("", MERGES) == [], hint("no words, no tokens")
+
+
+@pytest.mark.points(2)
+@examples(40)
+@given(text=st.text(alphabet="lowerndi ,.\n", max_size=30))
+def test_hyp_matches_the_contract(submission, text):
+    """encode gives the same tokens as the contract on any text"""
+    assert submission.word_bpe.encode(text, MERGES) == ref.encode(text, MERGES), hint(
+        "pre_tokenize, spell each word with '</w>', apply the merges in order, concatenate"
+    )

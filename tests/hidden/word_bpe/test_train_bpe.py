@@ -1,0 +1,85 @@
+"""Training is judged by property: any most-frequent pair at each step is right."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+ref = reference("word_bpe")
+
+
+def training_problem(text: str, num_merges: int, merges: object) -> str:
+    """What is wrong with ``merges`` as a training on ``text``, or "" when nothing is."""
+    if not isinstance(merges, list) or not all(isinstance(m, tuple) and len(m) == 2 for m in merges):
+        return "merges must be a list of (str, str) tuples"
+    if len(merges) > num_merges:
+        return f"made {len(merges)} merges, but num_merges is {num_merges}"
+    table = ref.word_frequencies(text)
+    for step, pair in enumerate(merges):
+        counts = ref.get_pair_counts(table)
+        best = max(counts.values(), default=0)
+        if counts.get(pair, 0) != best:
+            return (f"merge {step} is {pair!r}, seen {counts.get(pair, 0)} times (counting each word's frequency), "
+                    f"but the most frequent pair is seen {best} times")
+        if best < 2:
+            return f"merge {step} is {pair!r}, seen only once: training must stop when no pair repeats"
+        table = ref.merge_pair(table, pair)
+    if len(merges) < num_merges and max(ref.get_pair_counts(table).values(), default=0) >= 2:
+        return f"stopped after {len(merges)} merges although a pair still occurs twice or more"
+    return ""
+
+
+@pytest.mark.points(2)
+def test_returns_the_merges_in_order(submission):
+    """train_bpe returns the list of merges, in the order they were made"""
+    got = submission.word_bpe.train_bpe("aaa aaa b", 5)
+    assert got == [("a", "a"), ("aa", "a"), ("aaa", "</w>")], hint("return only the merges, as (str, str) tuples")
+
+
+@pytest.mark.points(1)
+@pytest.mark.parametrize(
+    ("text", "num_merges"),
+    [("low lower lowest low", 6), ("the then there the the", 8), ("ab ab ab ba", 4), ("Ça va? Ça va! Ça", 5)],
+)
+def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
+    """train_bpe takes a most frequent pair (counted with word frequencies) at every step"""
+    problem = training_problem(text, num_merges, submission.word_bpe.train_bpe(text, num_merges))
+    assert problem == "", hint(problem + "; recount the weighted pairs after every merge")
+
+
+@pytest.mark.points(1)
+def test_repeated_words_count_as_often_as_they_occur(submission):
+    """train_bpe weights each word by its frequency, as training on the repeated words would"""
+    merges = submission.word_bpe.train_bpe("ab ab ab cd cd", 1)
+    assert merges != [], hint("ab occurs 3 times, so (a, b) is seen 3 times: weight every pair by its word's frequency")
+    problem = training_problem("ab ab ab cd cd", 1, merges)
+    assert problem == "", hint(problem)
+
+
+@pytest.mark.points(1)
+def test_merges_never_cross_words(submission):
+    """train_bpe never merges across a space: every merge stays inside a word"""
+    merges = submission.word_bpe.train_bpe("a b a b a b", 5)
+    assert all(" " not in first + second for first, second in merges), hint("train on word_frequencies(text), not on the raw text")
+    assert merges == [("a", "</w>"), ("b", "</w>")] or merges == [("b", "</w>"), ("a", "</w>")], hint(
+        "the only repeated pairs are (a, </w>) and (b, </w>)"
+    )
+
+
+@pytest.mark.points(1)
+def test_stops_when_no_pair_repeats(submission):
+    """train_bpe stops early when the best pair occurs fewer than two times, and makes none for 0"""
+    assert submission.word_bpe.train_bpe("abc def", 5) == [], hint("every pair is seen once: stop at once")
+    assert submission.word_bpe.train_bpe("aa aa", 0) == [], hint("num_merges=0 makes no merge")
+    assert submission.word_bpe.train_bpe("", 3) == [], hint("no words, no pairs, no merges")
+
+
+@pytest.mark.points(1)
+@examples(40)
+@given(text=st.text(alphabet="ab c.\n", max_size=40), num_merges=st.integers(0, 8))
+def test_hyp_training_is_valid_on_any_text(submission, text, num_merges):
+    """train_bpe makes valid merges on any text"""
+    problem = training_problem(text, num_merges, submission.word_bpe.train_bpe(text, num_merges))
+    assert problem == "", hint(problem)

@@ -1,0 +1,128 @@
+"""The reference solutions against implementations no one here wrote.
+
+- subword-nmt's ``learn_bpe`` (Sennrich et al.'s own code) is a recount
+  trainer over word frequencies, like Part 3, that breaks ties towards the
+  largest pair and glues the end-of-word marker to the last character (its
+  version 0.2). Given those two conventions through a small adapter, the kit's
+  references make the very same merges.
+- tiktoken's educational trainer (``tiktoken._educational.bpe_train``) is
+  byte-level BPE, like Part 4, whose ties go to the pair seen first, as in the
+  reference. With a pattern that keeps the text whole, both learn the same
+  byte sequences.
+- minbpe's well-known worked example, by its published numbers.
+
+Hugging Face ``tokenizers`` is deliberately not an oracle here: its trainer
+breaks ties by token id, and with an end-of-word suffix its merges differ from
+run to run; ``benchmarks/train_speed.py`` uses it for speed only.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.reference import reference
+from autograder.suites import KIT_ROOT
+
+word_bpe = reference("word_bpe")
+byte_bpe = reference("byte_bpe")
+fast_bpe = reference("fast_bpe")
+CORPUS = KIT_ROOT.parent / "shared" / "corpora" / "tinyshakespeare.txt"
+if not CORPUS.is_file():  # a clone outside the workspace: the notebooks' excerpt of the same text
+    CORPUS = KIT_ROOT / "exercises" / "data" / "shakespeare.txt"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> str:
+    return CORPUS.read_text(encoding="utf-8")
+
+
+def subword_nmt_merges(text: str, count: int) -> list[tuple[str, str]]:
+    learn_bpe = pytest.importorskip("subword_nmt.learn_bpe", reason="subword-nmt is in the dev extra").learn_bpe
+    out = io.StringIO()
+    learn_bpe(io.StringIO(text), out, count)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("#version: 0.2")
+    return [tuple(line.split(" ")) for line in lines[1:]]  # type: ignore[misc]
+
+
+def subword_nmt_words(text: str) -> dict[tuple[str, ...], int]:
+    """The word table as learn_bpe builds it: words split on single spaces, the marker glued to the last character."""
+    words = Counter(word for line in text.splitlines() for word in line.strip("\r\n ").split(" ") if word)
+    return {(*word[:-1], word[-1] + "</w>"): count for word, count in words.items()}
+
+
+def naive_largest_tie(table: dict[tuple[str, ...], int], count: int) -> list[tuple[str, str]]:
+    """Part 3's reference primitives, with the largest pair winning ties."""
+    merges: list[tuple[str, str]] = []
+    for _ in range(count):
+        pair_counts = word_bpe.get_pair_counts(table)
+        if not pair_counts:
+            break
+        best = max(pair_counts, key=lambda pair: (pair_counts[pair], pair))
+        if pair_counts[best] < 2:
+            break
+        table = word_bpe.merge_pair(table, best)
+        merges.append(best)
+    return merges
+
+
+def test_part_3_reference_makes_subword_nmts_first_merges(corpus):
+    """The naive recount (Part 3's primitives) against learn_bpe: the first 60 merges, one by one."""
+    assert naive_largest_tie(subword_nmt_words(corpus), 60) == subword_nmt_merges(corpus, 60)
+
+
+def test_fast_reference_makes_subword_nmts_first_1000_merges(corpus):
+    """Part 5's incremental trainer against learn_bpe: the first 1,000 merges on the whole corpus."""
+    assert fast_bpe.train_on_symbols(subword_nmt_words(corpus), 1000) == subword_nmt_merges(corpus, 1000)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    words=st.dictionaries(st.text(alphabet="aab", min_size=1, max_size=7), st.integers(1, 6), max_size=7),
+    count=st.integers(0, 12),
+)
+def test_fast_reference_equals_the_naive_recount_ties_included(words, count):
+    """Part 5's trainer and Part 3's recount (largest pair on ties) agree on any table: the bridge to 1,000 merges."""
+    table = {(*word, "</w>"): frequency for word, frequency in words.items()}
+    assert fast_bpe.train_bpe(words, count) == naive_largest_tie(table, count)
+
+
+def test_part_4_reference_learns_tiktokens_educational_merges(corpus):
+    """Byte-level training against tiktoken's educational trainer: the same byte sequences, in the same order."""
+    educational = pytest.importorskip("tiktoken._educational", reason="tiktoken is in the dev extra")
+    excerpt = corpus[:6000]
+    vocab_size = 256 + 60
+    ranks = educational.bpe_train(excerpt, vocab_size, r"[\s\S]+", visualise=None)
+    theirs = [token for token, rank in sorted(ranks.items(), key=lambda item: item[1]) if rank >= 256]
+    merges = byte_bpe.train_bpe(excerpt, vocab_size)
+    token_bytes = {value: bytes([value]) for value in range(256)}
+    for (first, second), new_id in sorted(merges.items(), key=lambda item: item[1]):
+        token_bytes[new_id] = token_bytes[first] + token_bytes[second]
+    ours = [token_bytes[new_id] for new_id in sorted(merges.values())]
+    assert len(ours) == 60
+    assert ours == theirs
+
+
+def test_part_4_reference_round_trips_the_whole_corpus(corpus):
+    merges = byte_bpe.train_bpe(corpus[:3000], 256 + 12)
+    ids = byte_bpe.encode(corpus, merges)
+    assert len(ids) < len(corpus.encode("utf-8"))
+    assert byte_bpe.decode(ids, merges) == corpus
+
+
+def test_minbpes_worked_example():
+    """karpathy/minbpe: "aaabdaaabac" with three merges encodes to [258, 100, 258, 97, 99]."""
+    merges = byte_bpe.train_bpe("aaabdaaabac", 256 + 3)
+    assert byte_bpe.encode("aaabdaaabac", merges) == [258, 100, 258, 97, 99]
+
+
+def test_corpus_is_the_published_one():
+    text = CORPUS.read_text(encoding="utf-8")
+    assert text.startswith("First Citizen:\nBefore we proceed any further, hear me speak.")
+    assert Path(CORPUS).stat().st_size > 30_000

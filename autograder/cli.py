@@ -75,7 +75,7 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
           fail_under: float | None, limit_values: tuple[str, ...]) -> None:
     """Grade one submission (the default command)."""
     from autograder.grading import CannotGrade, grade_path
-    from autograder.reports.text import percent
+    from autograder.results import percent
 
     limits = parse_limits(limit_values)
     try:
@@ -158,7 +158,9 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
         click.echo(f"wrote {path}")
 
 
-@main.command()
+# Instructor commands that write files are verbs (make-...): a student's `grade notebooks` must
+# grade the release's notebooks/ folder, never regenerate anything.
+@main.command("make-stubs")
 @click.option("--into", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Folder to write the stubs to [default: the kit's student_template/].")
 def stubs(into: Path | None) -> None:
@@ -170,13 +172,43 @@ def stubs(into: Path | None) -> None:
         click.echo(f"wrote {path}")
 
 
-@main.command()
+@main.command("make-notebooks")
 def notebooks() -> None:
     """Regenerate the exercise notebooks (student and nbgrader versions) from exercises/src and solutions/."""
     from autograder.exercises import write_notebooks
 
     for path in write_notebooks():
         click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("out", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--github-classroom", is_flag=True,
+              help="Add a GitHub Classroom workflow that grades the public tests and reports the points.")
+def release(out: Path, github_classroom: bool) -> None:
+    """Build the student release in OUT: stubs, notebooks, public tests and the grader (instructors)."""
+    from autograder.release import ReleaseError, build_release
+
+    try:
+        written = build_release(out, github_classroom=github_classroom)
+    except ReleaseError as error:
+        click.echo(f"grade release: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
+def gradescope(out: Path) -> None:
+    """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests)."""
+    from autograder.release import ReleaseError, build_gradescope
+
+    try:
+        click.echo(f"wrote {build_gradescope(out)}")
+    except ReleaseError as error:
+        click.echo(f"grade gradescope: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
 
 
 @main.command()

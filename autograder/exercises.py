@@ -28,11 +28,14 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder.parts import PARTS, Part
-from autograder.stubs import BEGIN, END, TODO, make_stub
+from autograder.stubs import BEGIN, END, make_stub, todo_lines
 from autograder.suites import KIT_ROOT
+
+if TYPE_CHECKING:
+    from autograder.points import SuitePoints
 
 EXERCISES = KIT_ROOT / "exercises"
 NBGRADER_COURSE = EXERCISES / "nbgrader"
@@ -92,17 +95,23 @@ def parse(source: str, *, name: str) -> list[Block]:
     return blocks
 
 
-def function_sources(solution: str) -> tuple[str, dict[str, str]]:
-    """The notebook's set-up cell (the module's imports, ``check``, its constants) and each function's text."""
+def function_sources(solution: str) -> tuple[str, dict[str, str], str]:
+    """The notebook's set-up cell (the module's imports, ``check``, its constants), each function's text,
+    and the module-level solution regions (helpers the solutions share), markers included.
+    """
     tree = ast.parse(solution)
     lines = solution.splitlines()
+    regions = _module_regions(lines)
     imports: list[str] = []
     setup: list[str] = []
     functions: dict[str, str] = {}
     starts = [min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) for node in tree.body]
     for index, node in enumerate(tree.body):
+        if any(first < starts[index] < last for first, last in regions):
+            continue  # a helper: in its own cell, never in the set-up students get
         # A node runs to the next one: trailing comments (### END SOLUTION) are not in the syntax tree.
         end = starts[index + 1] - 1 if index + 1 < len(tree.body) else len(lines)
+        end = min([end, *(first - 1 for first, _ in regions if starts[index] < first <= end)])
         text = "\n".join(lines[starts[index] - 1:end]).rstrip()
         if isinstance(node, ast.FunctionDef):
             functions[node.name] = text
@@ -116,32 +125,63 @@ def function_sources(solution: str) -> tuple[str, dict[str, str]]:
             setup.append(text)
     head = "\n".join(imports) + "\n\n" if imports else ""
     body = "\n\n" + "\n".join(setup) if setup else ""
-    return f"{head}from autograder.notebook import checker{body}", functions
+    helpers = "\n\n\n".join("\n".join(lines[first - 1:last]) for first, last in regions)
+    return f"{head}from autograder.notebook import checker{body}", functions, helpers
+
+
+def _with_helpers(function: str, helpers: str) -> str:
+    """A function whose solution calls the module's helpers, with them nested at the top of its solution.
+
+    A notebook cell must stand alone, and nbgrader turns every solution
+    region into ``raise NotImplementedError()``, which at a cell's top level
+    would stop "Run All": inside the function's own region they are safe.
+    """
+    names = re.findall(r"^(?:def|class) (\w+)", helpers, flags=re.MULTILINE)
+    lines = function.splitlines()
+    if not any(re.search(rf"\b{name}\b", function) for name in names):
+        return function
+    at = next(index for index, line in enumerate(lines) if line.strip() == BEGIN)
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    nested = [indent + line if line.strip() else "" for line in helpers.splitlines()
+              if line.strip() not in (BEGIN, END)]
+    return "\n".join([*lines[: at + 1], *nested, *lines[at + 1:]])
+
+
+def _module_regions(lines: list[str]) -> list[tuple[int, int]]:
+    """(BEGIN line, END line), numbered from 1, of each solution region at module level."""
+    regions, start = [], 0
+    for number, line in enumerate(lines, start=1):
+        if line.rstrip() == BEGIN:
+            start = number
+        elif line.rstrip() == END and start:
+            regions.append((start, number))
+            start = 0
+    return regions
 
 
 def _solved(function: str) -> str:
     """The solution without markers or TODO lines: what a student who finished would have."""
-    kept = [line for line in function.splitlines()
-            if line.strip() not in (BEGIN, END) and not TODO.match(line)]
-    return "\n".join(kept)
+    lines = function.splitlines()
+    todos = todo_lines(lines)
+    return "\n".join(line for index, line in enumerate(lines)
+                     if line.strip() not in (BEGIN, END) and index not in todos)
 
 
 def _nbgrader_solution(function: str) -> str:
-    """The solution with its markers, the TODO line a plain comment (nbgrader keeps it in the release)."""
-    lines = []
-    for line in function.splitlines():
-        todo = TODO.match(line)
-        lines.append(f"{todo['indent']}# {todo['todo']}" if todo else line)
-    return "\n".join(lines)
+    """The solution with its markers, the TODO lines plain comments (nbgrader keeps them in the release)."""
+    lines = function.splitlines()
+    todos = todo_lines(lines)
+    return "\n".join(todos.get(index, line) for index, line in enumerate(lines))
 
 
-def build(part: Part, flavour: str, *, points: dict[tuple[str, str], float]) -> Any:
+def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
     """The notebook of ``part`` in ``flavour``, as an nbformat node."""
     import nbformat
 
     source_path = EXERCISES / "src" / f"{part.module}.md"
     blocks = parse(source_path.read_text(encoding="utf-8"), name=str(source_path))
-    setup, functions = function_sources((KIT_ROOT / "solutions" / f"{part.module}.py").read_text(encoding="utf-8"))
+    solution = (KIT_ROOT / "solutions" / f"{part.module}.py").read_text(encoding="utf-8")
+    setup, functions, helpers = function_sources(solution)
     cells = []
     for block in blocks:
         if block.kind == "markdown":
@@ -153,7 +193,8 @@ def build(part: Part, flavour: str, *, points: dict[tuple[str, str], float]) -> 
         else:
             if block.text not in functions:
                 raise ExerciseSourceError(f"{source_path}: @exercise {block.text}: no such function in solutions")
-            cells += _exercise_cells(block.text, functions[block.text], part, flavour, points)
+            function = _with_helpers(functions[block.text], helpers)
+            cells += _exercise_cells(block.text, function, part, flavour, points)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
@@ -165,7 +206,7 @@ def build(part: Part, flavour: str, *, points: dict[tuple[str, str], float]) -> 
 
 
 def _exercise_cells(name: str, function: str, part: Part, flavour: str,
-                    points: dict[tuple[str, str], float]) -> list[Any]:
+                    points: SuitePoints) -> list[Any]:
     import nbformat
 
     if flavour == "student":
@@ -181,8 +222,12 @@ def _exercise_cells(name: str, function: str, part: Part, flavour: str,
     )
     from autograder.batch.nbgrader_export import grade_cell_name
 
+    key = (part.module, name)
+
     tests.metadata["nbgrader"] = {"grade": True, "grade_id": grade_cell_name(name), "locked": True,
-                                  "points": points.get((part.module, name), 0.0),
+                                  # nbgrader has no extra-credit cell: a bonus is worth 0 here,
+                                  # and `grade batch --nbgrader-db` records it as extra credit
+                                  "points": 0.0 if key in points.bonus else points.of(key),
                                   "schema_version": SCHEMA_VERSION, "solution": False}
     return [solution, tests]
 
@@ -207,9 +252,9 @@ def expected_notebooks() -> dict[Path, str]:
     The nbgrader assignment also gets a copy of the data the notebooks read,
     since nbgrader releases and grades from that folder alone.
     """
-    from autograder.points import points_per_function
+    from autograder.points import suite_points
 
-    points = points_per_function("hidden")
+    points = suite_points("hidden")
     expected: dict[Path, str] = {}
     for part in PARTS:
         if not (EXERCISES / "src" / f"{part.module}.md").exists():

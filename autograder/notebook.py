@@ -57,7 +57,7 @@ def check(function: Callable[..., Any] | str, *, module: str | None = None, suit
     document = build_document(run)
     document["output"] = ""  # notes on other cells (an exploration that raised) are not this check's business
     Console(highlight=False).print(renderables(document))
-    if strict and document["score"] < document["max_score"]:
+    if strict and any(test["status"] != "passed" for test in document["tests"]):
         raise CheckFailed(f"{name}: {document['score']:g} / {document['max_score']:g}; see the feedback above")
 
 

@@ -26,6 +26,7 @@ class TestOutcome:
     points: float
     visibility: str
     outcome: Outcome
+    bonus: bool = False  # extra credit: earned on top, never needed for full marks
     call: str = ""
     expected: str = ""
     got: str = ""

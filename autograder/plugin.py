@@ -3,7 +3,8 @@
 Graded tests live in ``<suite>/<module>/test_<function>.py``: the folder
 names the part's module and the file the function, so the test declares only
 its points (``@pytest.mark.points(2)``), its doc line (the docstring) and its
-hint (``checks.hint`` beside the assertion).
+hint (``checks.hint`` beside the assertion). A stretch exercise's file marks
+its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from autograder.outcomes import Outcome, TestOutcome
 from autograder.proxy import (
     CallTimedOut,
     CannotLoad,
+    FunctionMissing,
     GradingSession,
     NotStarted,
     StudentRaised,
@@ -109,6 +111,7 @@ class GradingPlugin:
             "function": function,
             "points": float(marker.args[0]) if marker else 0.0,
             "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
+            "bonus": item.get_closest_marker("bonus") is not None,
         }
         last = self.session.last_call
         printed = "".join(record.output for record in self.session.calls)
@@ -120,6 +123,9 @@ class GradingPlugin:
             return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
         error = call.excinfo.value
         text = str(error)
+        if isinstance(error, FunctionMissing) and base["bonus"]:
+            detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
         if isinstance(error, NotStarted):
             return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)
         if isinstance(error, CallTimedOut):

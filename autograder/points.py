@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -11,31 +12,60 @@ from autograder.parts import PARTS
 from autograder.plugin import test_location
 from autograder.suites import suite_path
 
+Key = tuple[str, str]  # (module, function)
+
+
+@dataclass(frozen=True)
+class SuitePoints:
+    """What each function's tests are worth, and which functions are extra credit."""
+
+    worth: dict[Key, float]
+    bonus: frozenset[Key]
+
+    def of(self, key: Key) -> float:
+        return self.worth.get(key, 0.0)
+
+    @property
+    def full_marks(self) -> float:
+        """The most a submission can score without bonus: 100%."""
+        return sum(value for key, value in self.worth.items() if key not in self.bonus)
+
+    @property
+    def bonus_total(self) -> float:
+        return sum(value for key, value in self.worth.items() if key in self.bonus)
+
 
 class _Collector:
     def __init__(self) -> None:
-        self.points: dict[tuple[str, str], float] = defaultdict(float)
+        self.worth: dict[Key, float] = defaultdict(float)
+        self.bonus: set[Key] = set()
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
+            key = test_location(Path(str(item.path)))
             marker = item.get_closest_marker("points")
-            self.points[test_location(Path(str(item.path)))] += float(marker.args[0]) if marker else 0.0
+            self.worth[key] += float(marker.args[0]) if marker else 0.0
+            if item.get_closest_marker("bonus") is not None:
+                self.bonus.add(key)
 
 
-def points_per_function(suite: str = "hidden") -> dict[tuple[str, str], float]:
+def suite_points(suite: str = "hidden") -> SuitePoints:
     from autograder.runner import run_suite_session
 
     collector = _Collector()
     run_suite_session(suite_path(suite), collector, "--collect-only")
-    return dict(collector.points)
+    return SuitePoints(dict(collector.worth), frozenset(collector.bonus))
 
 
 def points_table(suite: str = "hidden") -> str:
     """A Markdown table of points per part and function, for the README."""
-    points = points_per_function(suite)
+    points = suite_points(suite)
     lines = ["| part | function | points |", "| --- | --- | ---: |"]
     for part in PARTS:
         for function in part.functions:
-            lines.append(f"| {part.number}. {part.title} | `{function}` | {points.get((part.module, function), 0):g} |")
-    lines.append(f"| | **total** | **{sum(points.values()):g}** |")
+            key = (part.module, function)
+            worth = f"{points.of(key):g}" + (" bonus" if key in points.bonus else "")
+            lines.append(f"| {part.number}. {part.title} | `{function}` | {worth} |")
+    bonus = f" + {points.bonus_total:g} bonus" if points.bonus_total else ""
+    lines.append(f"| | **total** | **{points.full_marks:g}**{bonus} |")
     return "\n".join(lines)

@@ -57,6 +57,10 @@ class CannotLoad(StudentStopped):
     """The module does not import, or the function is not in it."""
 
 
+class FunctionMissing(CannotLoad):
+    """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
+
+
 class CallTimedOut(StudentStopped):
     """A call ran past its time limit; the worker was killed and will restart."""
 
@@ -167,7 +171,7 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == "missing_module":
         return NotStarted(text)
     if kind == "missing_function":
-        return CannotLoad(text)
+        return FunctionMissing(text)
     if kind == "import_failed":
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
     if kind == "raised":

@@ -13,6 +13,8 @@ from autograder.runner import GradingRun
 def build_document(run: GradingRun) -> dict[str, Any]:
     """Gradescope's results.json for one run, with the kit's own fields in ``extra_data``."""
     tests = [_test_entry(outcome) for outcome in _in_contract_order(run.outcomes)]
+    # Gradescope's extra credit: a bonus test is worth 0 and scores above it,
+    # so full marks never need it and what it earns comes on top.
     score = sum(test["score"] for test in tests)
     max_score = sum(test["max_score"] for test in tests)
     return {
@@ -45,7 +47,7 @@ def _test_entry(outcome: TestOutcome) -> dict[str, Any]:
     return {
         "name": f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
         "score": outcome.score,
-        "max_score": outcome.points,
+        "max_score": 0.0 if outcome.bonus else outcome.points,
         "status": "passed" if outcome.outcome is Outcome.PASSED else "failed",
         "output": feedback_text(outcome),
         "visibility": outcome.visibility,
@@ -55,6 +57,8 @@ def _test_entry(outcome: TestOutcome) -> dict[str, Any]:
             "module": outcome.module,
             "function": outcome.function,
             "test": outcome.name,
+            "points": outcome.points,
+            "bonus": outcome.bonus,
             "doc": outcome.doc,
             "outcome": outcome.outcome.value,
             "call": outcome.call,
@@ -89,6 +93,25 @@ def feedback_text(outcome: TestOutcome) -> str:
     return "\n".join(lines)
 
 
+def percent(document: dict[str, Any]) -> float:
+    """The score as a percentage of full marks; bonus points can take it past 100."""
+    return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0
+
+
+def bonus_score(document: dict[str, Any]) -> float:
+    return sum(test["score"] for test in document["tests"] if test["extra_data"]["bonus"])
+
+
+def function_scores(document: dict[str, Any]) -> dict[tuple[str, str], tuple[float, float]]:
+    """Per (module, function): the points earned and the points its tests are worth (bonus included)."""
+    scores: dict[tuple[str, str], tuple[float, float]] = {}
+    for test in document["tests"]:
+        extra = test["extra_data"]
+        earned, worth = scores.get((extra["module"], extra["function"]), (0.0, 0.0))
+        scores[(extra["module"], extra["function"])] = (earned + test["score"], worth + extra["points"])
+    return scores
+
+
 def function_totals(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Per part and function, in contract order: points, outcome counts, failing tests."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
@@ -97,9 +120,9 @@ def function_totals(document: dict[str, Any]) -> list[dict[str, Any]]:
         extra = test["extra_data"]
         key = (extra["part"], extra["function"])
         row = rows.setdefault(key, {"part": extra["part"], "function": extra["function"],
-                                    "score": 0.0, "max_score": 0.0, "failing": []})
+                                    "score": 0.0, "max_score": 0.0, "bonus": extra["bonus"], "failing": []})
         row["score"] += test["score"]
-        row["max_score"] += test["max_score"]
+        row["max_score"] += extra["points"]
         counts[key][extra["outcome"]] += 1
         if test["status"] != "passed":
             row["failing"].append(test)

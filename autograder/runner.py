@@ -106,8 +106,12 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str,
     working directory), and rewritten test modules are cached under the
     temp folder, never beside the tests or the submission.
     """
+    # The root is the folder above the suite: test modules are named after their path from it
+    # (hidden.bpe.test_encode), and pytest's importlib mode reuses a module of the same name
+    # from an earlier session in this process, so the public suite must never name its files
+    # as the hidden one does (a notebook's check runs both, one after the other).
     command = [
-        *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite), "-q",
+        *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite.parent), "-q",
         "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
     ]
     was_prefix = sys.pycache_prefix

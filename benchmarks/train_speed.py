@@ -48,20 +48,12 @@ def main() -> None:
     arguments = parser.parse_args()
     text = corpus_path().read_text(encoding="utf-8")
     words = Counter(word for line in text.splitlines() for word in line.strip("\r\n ").split(" ") if word)
-    word_bpe, fast_bpe = reference("word_bpe"), reference("fast_bpe")
+    fast_bpe = reference("fast_bpe")
     print(f"corpus: {corpus_path().name}, {len(text):,} characters, {len(words):,} distinct words")
 
-    def naive() -> list[tuple[str, str]]:
-        table = {(*word, "</w>"): count for word, count in words.items()}
-        merges = []
-        for _ in range(arguments.naive_merges):
-            counts = word_bpe.get_pair_counts(table)
-            best = max(counts, key=lambda pair: (counts[pair], pair))
-            if counts[best] < 2:
-                break
-            table = word_bpe.merge_pair(table, best)
-            merges.append(best)
-        return merges
+    def naive() -> list[tuple[str, str]]:  # Part 5's oracle: recount after every merge
+        return fast_bpe.train_by_recount({(*word, "</w>"): count for word, count in words.items()},
+                                         arguments.naive_merges)
 
     naive_seconds, _ = timed(naive)
     naive_projected = naive_seconds * arguments.merges / arguments.naive_merges

@@ -1,12 +1,15 @@
-"""Part 5 (stretch, bonus points): train word-level BPE the way production trainers do.
+"""Part 5 (bonus): train word-level BPE the way production trainers do.
 
 Part 3's trainer recounts every pair of every word after each merge, though
 a merge changes only the words that hold the merged pair. Here the pair
 counts are kept up to date instead: after a merge, only those words are
 visited again, their old pairs are taken out of the counts and their new
-pairs put in. The best pair is found with a heap rather than a scan of all
-counts. On a real corpus that is the difference between minutes and
-seconds.
+pairs put in. Finding the best pair must be quick too: a scan of all
+counts after every merge costs as much as the recount it replaces, so keep
+them in a heap (``heapq``) and skip entries that went stale. On a real
+corpus that is the difference between minutes and seconds; the grader
+times your trainer against the naive recount on 1,000 merges and wants it
+at least 10 times faster.
 
 Ties go to the largest ``(count, pair)``, so the answer is unique and a naive
 recount with ``max(counts, key=lambda pair: (counts[pair], pair))`` is its
@@ -19,7 +22,8 @@ oracle:
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 
 END_OF_WORD = "</w>"
 
@@ -97,6 +101,47 @@ def train_on_symbols(words: dict[Symbols, int], num_merges: int) -> list[tuple[s
             if count > 0:
                 heapq.heappush(heap, (-count, _Descending(pair[0]), _Descending(pair[1])))
     return merges
+
+
+def train_by_recount(
+    words: dict[Symbols, int],
+    num_merges: int,
+    *,
+    count_pairs: Callable[[dict[Symbols, int]], Mapping[tuple[str, str], int]] | None = None,
+    merge_pair: Callable[[dict[Symbols, int], tuple[str, str]], dict[Symbols, int]] | None = None,
+) -> list[tuple[str, str]]:
+    """The naive oracle: recount every pair after every merge, and take the largest ``(count, pair)``.
+
+    ``count_pairs`` and ``merge_pair`` default to this module's own; Part 3's
+    reference primitives can stand in, to check them against other trainers.
+    """
+    count_pairs = count_pairs or _count_pairs
+    merge_pair = merge_pair or _merge_words
+    merges: list[tuple[str, str]] = []
+    while len(merges) < num_merges:
+        counts = count_pairs(words)
+        best = max(counts, key=lambda pair: (counts[pair], pair), default=None)
+        if best is None or counts[best] < 2:
+            break
+        words = merge_pair(words, best)
+        merges.append(best)
+    return merges
+
+
+def _count_pairs(words: dict[Symbols, int]) -> Counter[tuple[str, str]]:
+    counts: Counter[tuple[str, str]] = Counter()
+    for symbols, count in words.items():
+        for pair in zip(symbols, symbols[1:], strict=False):
+            counts[pair] += count
+    return counts
+
+
+def _merge_words(words: dict[Symbols, int], pair: tuple[str, str]) -> dict[Symbols, int]:
+    merged: dict[Symbols, int] = {}
+    for symbols, count in words.items():
+        key = tuple(_merge(list(symbols), pair))
+        merged[key] = merged.get(key, 0) + count
+    return merged
 
 
 def _merge(symbols: list[str], pair: tuple[str, str]) -> list[str]:

@@ -10,9 +10,13 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder.parts import PARTS
+from autograder.results import bonus_score, function_scores, percent
+
+if TYPE_CHECKING:
+    from autograder.points import SuitePoints
 
 GRADED = "graded"
 NO_SUBMISSION = "no submission"
@@ -34,14 +38,6 @@ class StudentRecord:
     roster_row: dict[str, str] | None = None
 
 
-def function_scores(document: dict[str, Any]) -> dict[tuple[str, str], float]:
-    scores: dict[tuple[str, str], float] = {}
-    for test in document["tests"]:
-        key = (test["extra_data"]["module"], test["extra_data"]["function"])
-        scores[key] = scores.get(key, 0.0) + test["score"]
-    return scores
-
-
 def reason_for(record: StudentRecord) -> str:
     """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
     if record.document is None:
@@ -54,12 +50,13 @@ def _number(value: float) -> str:
     return f"{round(value, 4):g}"
 
 
-def gradebook_csv(records: Iterable[StudentRecord], points: dict[tuple[str, str], float]) -> str:
-    total_max = sum(points.values())
-    part_max = {part.number: sum(points.get((part.module, f), 0.0) for f in part.functions) for part in PARTS}
-    header = ["id", "name", "total", "max", "percent"]
+def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
+    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many."""
+    part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in PARTS}
+    header = ["id", "name", "total", "max", "percent", "bonus"]
     header += [f"Part {part.number} ({_number(part_max[part.number])})" for part in PARTS]
-    header += [f"{part.module}.{function} ({_number(points.get((part.module, function), 0.0))})"
+    header += [f"{part.module}.{function} ({_number(points.of((part.module, function)))}"
+               f"{' bonus' if (part.module, function) in points.bonus else ''})"
                for part in PARTS for function in part.functions]
     header += ["status", "reason", "note"]
     buffer = io.StringIO()
@@ -68,14 +65,14 @@ def gradebook_csv(records: Iterable[StudentRecord], points: dict[tuple[str, str]
     for record in sorted(records, key=lambda record: record.id):
         row: list[str] = [record.id, record.name]
         if record.document is not None:
-            scores = function_scores(record.document)
-            total = record.document["score"]
-            row += [_number(total), _number(total_max), f"{100 * total / total_max:.1f}" if total_max else ""]
+            scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
+            row += [_number(record.document["score"]), _number(points.full_marks),
+                    f"{percent(record.document):.1f}", _number(bonus_score(record.document))]
             row += [_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in PARTS]
             row += [_number(scores.get((part.module, f), 0.0)) for part in PARTS for f in part.functions]
         else:
-            blank = 1 + sum(len(part.functions) for part in PARTS) + len(PARTS)
-            row += ["", _number(total_max), "", *[""] * (blank - 1)]
+            blank = 2 + sum(len(part.functions) for part in PARTS) + len(PARTS)
+            row += ["", _number(points.full_marks), *[""] * blank]
         row += [record.status, reason_for(record), record.note]
         writer.writerow(row)
     return buffer.getvalue()

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autograder.batch.gradebook import StudentRecord, function_scores
+from autograder.batch.gradebook import StudentRecord
 from autograder.parts import PARTS
+from autograder.results import function_scores
+
+if TYPE_CHECKING:
+    from autograder.points import SuitePoints
 
 
 class NbgraderExportError(Exception):
@@ -43,7 +48,7 @@ def check(database: Path, assignment: str) -> None:
 
 
 def export(database: Path, assignment: str, records: Iterable[StudentRecord],
-           points: dict[tuple[str, str], float]) -> list[str]:
+           points: SuitePoints) -> list[str]:
     """Write every graded student's scores; return warnings (grade cells no function matches)."""
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -62,21 +67,27 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord],
             book.update_or_create_submission(assignment, record.id)
             scores = function_scores(record.document)
             for key, (notebook, cell, cell_points) in cells.items():
-                most = points.get(key, 0.0)
+                earned, worth = scores.get(key, (0.0, 0.0))
                 grade = book.find_grade(cell, notebook, assignment, record.id)
-                grade.auto_score = round(scores.get(key, 0.0) / most * cell_points, 4) if most else 0.0
+                if key in points.bonus:
+                    # nbgrader's own extra credit, on top of the cell's 0 points; it counts only
+                    # beside an auto_score, so that is set too
+                    grade.auto_score, grade.extra_credit = 0.0, earned
+                    continue
+                grade.auto_score = round(earned / worth * cell_points, 4) if worth else 0.0
             book.db.commit()
     return warnings
 
 
-def _create_assignment(book: object, assignment: str, points: dict[tuple[str, str], float]) -> None:
+def _create_assignment(book: object, assignment: str, points: SuitePoints) -> None:
     book.update_or_create_assignment(assignment)  # type: ignore[attr-defined]
     for part in PARTS:
         book.update_or_create_notebook(part.module, assignment)  # type: ignore[attr-defined]
         for function in part.functions:
             book.update_or_create_grade_cell(  # type: ignore[attr-defined]
                 grade_cell_name(function), part.module, assignment,
-                max_score=points.get((part.module, function), 0.0), cell_type="code",
+                max_score=0.0 if (part.module, function) in points.bonus else points.of((part.module, function)),
+                cell_type="code",
             )
 
 

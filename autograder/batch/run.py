@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from autograder import suites
 from autograder.batch import gradebook, nbgrader_export, store, summary
@@ -26,6 +26,9 @@ from autograder.reports import junit
 from autograder.reports import markdown as markdown_report
 from autograder.submission import LoadedSubmission, SubmissionError
 from autograder.worker.limits import Limits
+
+if TYPE_CHECKING:
+    from autograder.points import SuitePoints
 
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
@@ -159,10 +162,10 @@ def _write_failure(results: store.ResultStore, student: str, reason: str) -> Non
         results.write(student, None, {"feedback.md": text, "feedback.html": page})
 
 
-def _points(suite: str | None) -> dict[tuple[str, str], float]:
-    from autograder.points import points_per_function
+def _points(suite: str | None) -> SuitePoints:
+    from autograder.points import suite_points
 
-    return points_per_function(suite or suites.default_suite())
+    return suite_points(suite or suites.default_suite())
 
 
 def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: Outcomes) -> list[StudentRecord]:
@@ -184,7 +187,7 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     return records
 
 
-def _write_class_files(out: Path, records: list[StudentRecord], points: dict[tuple[str, str], float],
+def _write_class_files(out: Path, records: list[StudentRecord], points: SuitePoints,
                        options: BatchOptions) -> list[Path]:
     written: list[Path] = []
 
@@ -193,7 +196,7 @@ def _write_class_files(out: Path, records: list[StudentRecord], points: dict[tup
         written.append(path)
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
-    write(out / CANVAS, gradebook.canvas_csv(records, sum(points.values()), options.title))
+    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
     sections = summary.build_sections(records, stub_hash=_stub_hash())
     histogram = summary.histogram_png(records)
     if histogram is not None:

@@ -16,6 +16,7 @@ from typing import Any
 from autograder.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.proxy import CRASHED
 from autograder.reports.html import STYLE
+from autograder.results import percent
 
 HISTOGRAM = "summary-histogram.png"
 SLOWEST_SHOWN = 10
@@ -27,10 +28,6 @@ class Section:
     lines: list[str] = field(default_factory=list)
     headers: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
-
-
-def percent_of(document: dict[str, Any]) -> float:
-    return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0
 
 
 def build_sections(records: list[StudentRecord], *, stub_hash: str | None) -> list[Section]:
@@ -51,7 +48,7 @@ def _overview(records: list[StudentRecord], documents: list[dict[str, Any]]) -> 
         f"{counts[CANNOT_GRADE]} could not be graded."
     )
     if documents:
-        scores = [percent_of(document) for document in documents]
+        scores = [percent(document) for document in documents]
         spread = statistics.pstdev(scores) if len(scores) > 1 else 0.0
         section.lines.append(
             f"Score (percent): mean {statistics.fmean(scores):.1f}, median {statistics.median(scores):.1f}, "
@@ -70,7 +67,7 @@ def _functions(documents: list[dict[str, Any]]) -> Section:
             extra = test["extra_data"]
             entry = seen[(extra["part"], extra["function"])]
             entry[0] += test["score"]
-            entry[1] += test["max_score"]
+            entry[1] += extra["points"]
             entry[2] = entry[2] and extra["outcome"] == "not started"
         for key, (score, most, not_started) in seen.items():
             per_student[key].append((score, most, not_started))
@@ -99,7 +96,7 @@ def _item_analysis(documents: list[dict[str, Any]]) -> Section:
         for test in document["tests"]:
             extra = test["extra_data"]
             key = (extra["function"], extra["test"])
-            info[key] = (extra["doc"], test["max_score"])
+            info[key] = (extra["doc"], extra["points"])
             seen[key] += 1
             if test["status"] == "passed":
                 passed[key] += 1
@@ -190,7 +187,7 @@ def _not_graded(records: list[StudentRecord]) -> Section:
 
 
 def histogram_png(records: list[StudentRecord]) -> bytes | None:
-    scores = [percent_of(record.document) for record in records if record.document is not None]
+    scores = [percent(record.document) for record in records if record.document is not None]
     if not scores:
         return None
     import matplotlib

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from autograder.reports import html, json_report, junit, markdown, text
+from autograder.reports import classroom, html, json_report, junit, markdown, text
 
 Renderer = Callable[[dict[str, Any]], str]
 
@@ -15,4 +15,5 @@ RENDERERS: dict[str, Renderer] = {
     "markdown": markdown.render,
     "html": html.render,
     "junit": junit.render,
+    "classroom": classroom.render,  # GitHub Classroom's grading reporter
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from autograder.reports.text import percent
+from autograder.reports.text import points_text, score_text
 from autograder.results import function_totals
 
 STYLE = """
@@ -23,7 +23,7 @@ def render(document: dict[str, Any]) -> str:
     rows = "".join(
         f"<tr><td>{escape(row['part'])}</td><td><code>{escape(row['function'])}</code></td>"
         f"<td class=\"{row['status'].replace(' ', '-')}\">{escape(row['status'])}</td>"
-        f"<td>{row['score']:g} / {row['max_score']:g}</td></tr>"
+        f"<td>{escape(points_text(row))}</td></tr>"
         for row in function_totals(document)
     )
     failing = "".join(
@@ -36,7 +36,7 @@ def render(document: dict[str, Any]) -> str:
     return (
         f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
         f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-        f"<p><strong>Score: {document['score']:g} / {document['max_score']:g} ({percent(document):.0f}%)</strong></p>"
+        f"<p><strong>{escape(score_text(document))}</strong></p>"
         f"<table><tr><th>part</th><th>function</th><th>status</th><th>points</th></tr>{rows}</table>"
         f"{'<h2>What to fix</h2>' + failing if failing else ''}{notes}</body></html>\n"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.reports.text import percent
+from autograder.reports.text import points_text, score_text
 from autograder.results import function_totals
 
 
@@ -13,15 +13,14 @@ def render(document: dict[str, Any]) -> str:
     lines = [
         f"# Feedback for {extra.get('submission', 'your submission')}",
         "",
-        f"**Score: {document['score']:g} / {document['max_score']:g} ({percent(document):.0f}%)**",
+        f"**{score_text(document)}**",
         "",
         "| part | function | status | points |",
         "| --- | --- | --- | --- |",
     ]
     rows = function_totals(document)
     for row in rows:
-        points = f"{row['score']:g} / {row['max_score']:g}"
-        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {points} |")
+        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {points_text(row)} |")
     failing = [test for test in document["tests"] if test["status"] != "passed"]
     if failing:
         lines += ["", "## What to fix", ""]

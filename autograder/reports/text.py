@@ -10,7 +10,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.results import function_totals
+from autograder.results import bonus_score, function_totals, percent
 
 STYLES = {
     "passed": "green",
@@ -33,7 +33,7 @@ def renderables(document: dict[str, Any]) -> Group:
         table.add_column("points", justify="right")
         for row in functions:
             status = Text(row["status"], style=STYLES.get(row["status"], ""))
-            table.add_row(row["function"], status, f"{_number(row['score'])} / {_number(row['max_score'])}")
+            table.add_row(row["function"], status, points_text(row))
         parts.append(table)
         parts.append(Text(""))
     failing = [test for test in document["tests"] if test["status"] != "passed"]
@@ -48,21 +48,28 @@ def renderables(document: dict[str, Any]) -> Group:
                           style="dim"))
     if document.get("output"):
         parts.append(Text(document["output"], style="yellow"))
-    total = Text(
-        f"Score: {_number(document['score'])} / {_number(document['max_score'])}"
-        f"  ({percent(document):.0f}%)  in {document['execution_time']:.1f} s",
-        style="bold",
-    )
+    total = Text(f"{score_text(document)}  in {document['execution_time']:.1f} s", style="bold")
     parts.append(total)
     return Group(*parts)
 
 
-def percent(document: dict[str, Any]) -> float:
-    return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0
+def points_text(row: dict[str, Any]) -> str:
+    """A function's points as every report shows them: "3 / 5", or "3 / 5 bonus" for extra credit."""
+    return f"{_number(row['score'])} / {_number(row['max_score'])}" + (" bonus" if row["bonus"] else "")
+
+
+def score_text(document: dict[str, Any]) -> str:
+    """The score line of every report; bonus points are counted in and named."""
+    earned = bonus_score(document)
+    worth = sum(test["extra_data"]["points"] for test in document["tests"])
+    if not document["max_score"] and worth:  # bonus tests alone, as a notebook's check of a bonus function
+        return f"Bonus: {_number(earned)} / {_number(worth)} ({100 * earned / worth:.0f}%)"
+    bonus = f", {_number(earned)} of them bonus" if earned else ""
+    return f"Score: {_number(document['score'])} / {_number(document['max_score'])} ({percent(document):.0f}%{bonus})"
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    return f"{round(value, 4):g}"
 
 
 def render(document: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""Mistakes students really make in Parts 1-2, each as the one function they got wrong.
+"""Mistakes students really make, each as the one function they got wrong.
 
 Each entry: (module, function, the student's version of that function).
 """
@@ -416,5 +416,95 @@ def decode(ids, merges):
     for (a, b), new_id in sorted(merges.items(), key=lambda item: item[1]):
         token_bytes[new_id] = token_bytes[a] + token_bytes[b]
     return "".join(token_bytes[i].decode("utf-8", errors="replace") for i in ids)
+'''),
+    "pieces training counts pairs across pieces": ("byte_bpe", "train_on_pieces", '''
+def train_on_pieces(text, vocab_size):
+    return train_bpe(text, vocab_size)
+'''),
+    "pieces training splits on whitespace instead of the pattern": ("byte_bpe", "train_on_pieces", '''
+def train_on_pieces(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    pieces = [list(word.encode("utf-8")) for word in text.split()]
+    merges = {}
+    for new_id in range(256, vocab_size):
+        counts = Counter()
+        for piece in pieces:
+            counts.update(get_pair_counts(piece))
+        if not counts or counts.most_common(1)[0][1] < 2:
+            break
+        best = counts.most_common(1)[0][0]
+        pieces = [merge_pair(piece, best, new_id) for piece in pieces]
+        merges[best] = new_id
+    return merges
+'''),
+    "specials encoded without the pre-split": ("byte_bpe", "encode_with_specials", '''
+def encode_with_specials(text, merges, special_tokens):
+    pattern = "(" + "|".join(regex.escape(token) for token in special_tokens) + ")"
+    ids = []
+    for index, chunk in enumerate(regex.split(pattern, text) if special_tokens else [text]):
+        ids += [special_tokens[chunk]] if index % 2 else encode(chunk, merges)
+    return ids
+'''),
+    "special tokens tried in dict order, not longest first": ("byte_bpe", "encode_with_specials", '''
+def encode_with_specials(text, merges, special_tokens):
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(token) for token in special_tokens) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(special_tokens[chunk])
+        else:
+            for piece in regex.findall(GPT2_SPLIT_PATTERN, chunk):
+                ids.extend(encode(piece, merges))
+    return ids
+'''),
+    "special ids decoded as if they were merges": ("byte_bpe", "decode_with_specials", '''
+def decode_with_specials(ids, merges, special_tokens):
+    return decode([i for i in ids if i not in special_tokens.values()], merges)
+'''),
+    "fast trainer breaks ties by first seen": ("fast_bpe", "train_bpe", '''
+def train_bpe(word_freqs, num_merges):
+    words = {tuple(word) + ("</w>",): count for word, count in word_freqs.items()}
+    merges = []
+    while len(merges) < num_merges:
+        counts = Counter()
+        for symbols, count in words.items():
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += count
+        if not counts or counts.most_common(1)[0][1] < 2:
+            break
+        best = counts.most_common(1)[0][0]
+        words = {tuple(_merge(list(symbols), best)): count for symbols, count in words.items()}
+        merges.append(best)
+    return merges
+'''),
+    "fast trainer never lowers the counts of a merged word's old pairs": ("fast_bpe", "train_bpe", '''
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        del counts[best]
+        for index, symbols in enumerate(spelled):
+            if best in zip(symbols, symbols[1:]):
+                spelled[index] = _merge(symbols, best)
+                for pair in zip(spelled[index], spelled[index][1:]):
+                    if best[0] + best[1] in pair:
+                        counts[pair] += frequency[index]
+    return merges
+'''),
+    "fast trainer is the naive recount (right, but slow)": ("fast_bpe", "train_bpe", '''
+def train_bpe(word_freqs, num_merges):
+    return train_by_recount({tuple(word) + ("</w>",): count for word, count in word_freqs.items()}, num_merges)
 '''),
 }

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from autograder.parts import PARTS
+from autograder.points import SuitePoints, suite_points
 from autograder.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
@@ -31,25 +32,19 @@ def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess
 
 
 @functools.cache
-def _points() -> dict[tuple[str, str], float]:
-    from autograder.points import points_per_function
-
-    return points_per_function("hidden")
+def hidden_points() -> SuitePoints:
+    return suite_points("hidden")
 
 
-def full_marks(*modules: str) -> str:
-    """The hidden suite's points, of the given part modules or of all, as the gradebook writes them."""
-    return f"{sum(value for (module, _), value in _points().items() if not modules or module in modules):g}"
+def full_marks(*modules: str, bonus: bool = True) -> str:
+    """What a perfect hand-in of these part modules (or of all) scores, as the gradebook writes it.
 
-
-def function_scores(document: dict[str, Any]) -> dict[tuple[str, str], tuple[float, float]]:
-    scores: dict[tuple[str, str], tuple[float, float]] = {}
-    for test in document["tests"]:
-        key = (test["extra_data"]["module"], test["extra_data"]["function"])
-        score, most = scores.get(key, (0.0, 0.0))
-        scores[key] = (score + test["score"], most + test["max_score"])
-    return scores
-
+    Bonus points count unless ``bonus=False`` (the points possible, 100%).
+    """
+    points = hidden_points()
+    chosen = [value for key, value in points.worth.items()
+              if (not modules or key[0] in modules) and (bonus or key not in points.bonus)]
+    return f"{sum(chosen):g}"
 
 def outcomes(document: dict[str, Any]) -> set[str]:
     return {test["extra_data"]["outcome"] for test in document["tests"]}
@@ -83,10 +78,13 @@ def reference_with(tmp_path: Path) -> Callable[..., Path]:
     that one mistake (or cheat) and leaves the rest honest.
     """
 
-    def build(name: str = "student", **appended: str) -> Path:
+    def build(name: str = "student", *, only: tuple[str, ...] = (), **appended: str) -> Path:
+        """``only``: just these part modules (the others are then not started)."""
         folder = tmp_path / name
         folder.mkdir()
         for part in PARTS:
+            if only and part.module not in only:
+                continue
             text = (SOLUTIONS / f"{part.module}.py").read_text(encoding="utf-8")
             if part.module in appended:
                 text += "\n\n" + appended[part.module]

@@ -17,10 +17,11 @@ from xml.etree import ElementTree
 import pytest
 from bug_corpus import BUGS
 from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
-from conftest import SUBMISSIONS, full_marks, function_scores, grade, snapshot
+from conftest import SUBMISSIONS, full_marks, grade, snapshot
 
 from autograder.batch import gradebook
 from autograder.parts import MODULES
+from autograder.results import function_scores
 
 
 def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -133,7 +134,7 @@ def test_every_output_is_written(graded_class):
     assert {suite.get("name") for suite in suites} == {"ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus"}
     canvas = list(csv.reader((out / "canvas.csv").read_text(encoding="utf-8").splitlines()))
     assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks()
+    assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks(bonus=False)
 
 
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):

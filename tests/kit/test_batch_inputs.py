@@ -12,6 +12,7 @@ from classroom import SOLUTIONS
 from autograder.batch import gradebook
 from autograder.batch.discover import DiscoveryError, discover
 from autograder.batch.roster import RosterError, read_roster
+from autograder.points import SuitePoints
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
@@ -125,14 +126,14 @@ def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
 def test_gradebook_is_sorted_and_free_of_timings():
     document = {"score": 5.0, "max_score": 100.0, "execution_time": 1.234, "tests": [
         {"score": 5.0, "max_score": 5.0, "extra_data": {"module": "simple_tokenizers", "function": "char_tokenize",
-                                                        "outcome": "passed"}}]}
+                                                        "outcome": "passed", "points": 5.0, "bonus": False}}]}
     records = [
         gradebook.StudentRecord("zed", "", gradebook.GRADED, document=document),
         gradebook.StudentRecord("amy", "Amy", gradebook.NO_SUBMISSION),
     ]
-    points = {("simple_tokenizers", "char_tokenize"): 5.0, ("bpe", "encode"): 95.0}
+    points = SuitePoints({("simple_tokenizers", "char_tokenize"): 5.0, ("bpe", "encode"): 95.0}, frozenset())
     text = gradebook.gradebook_csv(records, points)
     lines = text.splitlines()
     assert lines[1].startswith("amy,Amy,,100,")
-    assert lines[2].startswith("zed,,5,100,5.0,5,0,0,0,5,")
+    assert lines[2].startswith("zed,,5,100,5.0,0,5,0,0,0,0,5,"), "total, max, percent, bonus, parts, functions"
     assert "1.234" not in text

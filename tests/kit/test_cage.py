@@ -12,8 +12,9 @@ import subprocess
 import time
 
 import pytest
-from conftest import SOLUTIONS, function_scores, grade, snapshot
+from conftest import SOLUTIONS, grade, snapshot
 
+from autograder.results import function_scores
 from autograder.worker.cage import namespaces_available
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
@@ -174,7 +175,7 @@ def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, t
     outside = tmp_path / "outside-the-cage.json"
     kit = str(SOLUTIONS.parent)
     source = CHEATS[name].replace("OUTSIDE", repr(str(outside))).replace("KIT", repr(kit))
-    folder = reference_with(bpe=source)
+    folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=source)  # the parts a cheat can touch
     before = snapshot(folder)
     started = time.monotonic()
     process, document = grade(folder, *FAST, timeout=240)
@@ -187,7 +188,6 @@ def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, t
     for key, (score, most) in scores.items():
         if key[0] == "simple_tokenizers":
             assert score == most, f"{name} cost the honest Part 1 points"
-    assert document["score"] < document["max_score"]
     assert snapshot(folder) == before
     assert not outside.exists()
     assert "grader error" not in {test["extra_data"]["outcome"] for test in document["tests"]}

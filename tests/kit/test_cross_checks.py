@@ -58,18 +58,8 @@ def subword_nmt_words(text: str) -> dict[tuple[str, ...], int]:
 
 
 def naive_largest_tie(table: dict[tuple[str, ...], int], count: int) -> list[tuple[str, str]]:
-    """Part 3's reference primitives, with the largest pair winning ties."""
-    merges: list[tuple[str, str]] = []
-    for _ in range(count):
-        pair_counts = word_bpe.get_pair_counts(table)
-        if not pair_counts:
-            break
-        best = max(pair_counts, key=lambda pair: (pair_counts[pair], pair))
-        if pair_counts[best] < 2:
-            break
-        table = word_bpe.merge_pair(table, best)
-        merges.append(best)
-    return merges
+    """Part 3's reference primitives in Part 5's recount oracle (the largest pair wins ties)."""
+    return fast_bpe.train_by_recount(table, count, count_pairs=word_bpe.get_pair_counts, merge_pair=word_bpe.merge_pair)
 
 
 def test_part_3_reference_makes_subword_nmts_first_merges(corpus):
@@ -93,17 +83,20 @@ def test_fast_reference_equals_the_naive_recount_ties_included(words, count):
     assert fast_bpe.train_bpe(words, count) == naive_largest_tie(table, count)
 
 
-def test_part_4_reference_learns_tiktokens_educational_merges(corpus):
+@pytest.mark.parametrize(
+    ("trainer", "pattern"),
+    [("train_bpe", r"[\s\S]+"), ("train_on_pieces", byte_bpe.GPT2_SPLIT_PATTERN)],
+    ids=["whole text", "GPT-2 pieces"],
+)
+def test_part_4_reference_learns_tiktokens_educational_merges(corpus, trainer, pattern):
     """Byte-level training against tiktoken's educational trainer: the same byte sequences, in the same order."""
     educational = pytest.importorskip("tiktoken._educational", reason="tiktoken is in the dev extra")
     excerpt = corpus[:6000]
     vocab_size = 256 + 60
-    ranks = educational.bpe_train(excerpt, vocab_size, r"[\s\S]+", visualise=None)
+    ranks = educational.bpe_train(excerpt, vocab_size, pattern, visualise=None)
     theirs = [token for token, rank in sorted(ranks.items(), key=lambda item: item[1]) if rank >= 256]
-    merges = byte_bpe.train_bpe(excerpt, vocab_size)
-    token_bytes = {value: bytes([value]) for value in range(256)}
-    for (first, second), new_id in sorted(merges.items(), key=lambda item: item[1]):
-        token_bytes[new_id] = token_bytes[first] + token_bytes[second]
+    merges = getattr(byte_bpe, trainer)(excerpt, vocab_size)
+    token_bytes = byte_bpe._token_bytes(merges)
     ours = [token_bytes[new_id] for new_id in sorted(merges.values())]
     assert len(ours) == 60
     assert ours == theirs

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import csv
 import shutil
 import subprocess
@@ -11,26 +10,26 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, full_marks, grade
+from conftest import full_marks, grade, hidden_points
 
 from autograder import exercises
 from autograder.parts import PARTS
-from autograder.points import points_per_function
-from autograder.stubs import BEGIN, END
-from autograder.suites import KIT_ROOT
+from autograder.points import SuitePoints
+from autograder.release import hidden_test_lines
+from autograder.stubs import BEGIN, END, leaked, solution_lines
 
 
 @pytest.fixture(scope="module")
-def points() -> dict[tuple[str, str], float]:
-    return points_per_function("hidden")
+def points() -> SuitePoints:
+    return hidden_points()
 
 
 def test_committed_notebooks_are_what_the_generator_makes():
     expected = exercises.expected_notebooks()
     assert len(expected) == 2 * len(PARTS) + 1
     for path, text in expected.items():
-        assert path.is_file(), f"{path} is missing: run `grade notebooks`"
-        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `grade notebooks` and commit it"
+        assert path.is_file(), f"{path} is missing: run `grade make-notebooks`"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `grade make-notebooks` and commit it"
 
 
 def test_every_function_is_an_exercise_with_its_check(points):
@@ -51,7 +50,8 @@ def test_nbgrader_cells_carry_schema_3_metadata_and_the_points(points):
         for cell in graded:
             meta = cell.metadata.nbgrader
             assert meta.schema_version == 3 and meta.locked and not meta.solution
-            assert meta.points == points[(part.module, meta.grade_id.removeprefix("test_"))]
+            key = (part.module, meta.grade_id.removeprefix("test_"))
+            assert meta.points == (0.0 if key in points.bonus else points.of(key))
             assert exercises.HIDDEN_BEGIN in cell.source and exercises.HIDDEN_END in cell.source
         solutions = [cell for cell in notebook.cells if cell.metadata.get("nbgrader", {}).get("solution")]
         assert len(solutions) == len(part.functions)
@@ -120,19 +120,6 @@ def test_notebooks_named_after_the_modules_are_graded_as_the_modules(points, tmp
     assert outcomes == {"not started"}
 
 
-def _solution_lines() -> set[str]:
-    """Every line a solution region holds, long enough to be telling."""
-    lines: set[str] = set()
-    for part in PARTS:
-        inside = False
-        for line in (SOLUTIONS / f"{part.module}.py").read_text(encoding="utf-8").splitlines():
-            if line.strip() in (BEGIN, END):
-                inside = line.strip() == BEGIN
-            elif inside and len(line.strip()) >= 12:
-                lines.add(line.strip())
-    return lines
-
-
 def _nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess[str]:
     process = subprocess.run([sys.executable, "-m", "nbgrader", *arguments], cwd=course,
                              capture_output=True, text=True, timeout=600)
@@ -149,16 +136,17 @@ def test_nbgrader_round_trip(tmp_path):
     release = course / "release" / exercises.NBGRADER_ASSIGNMENT
     released = "".join(path.read_text(encoding="utf-8") for path in release.glob("*.ipynb"))
     assert BEGIN not in released and "HIDDEN TESTS" not in released and 'suite=\\"hidden\\"' not in released
-    leaked = [line for line in _solution_lines() if line in released]
-    assert leaked == [], "solution code in the release"
+    sources = "\n".join(cell.source for path in release.glob("*.ipynb")
+                        for cell in nbformat.read(path, as_version=4).cells)
+    assert leaked(sources, solution_lines()) == [], "solution code in the release"
 
     source = course / "source" / exercises.NBGRADER_ASSIGNMENT
     for student, origin in (("alice", source), ("bob", release)):
         shutil.copytree(origin, course / "submitted" / student / exercises.NBGRADER_ASSIGNMENT)
     _nbgrader("autograde", exercises.NBGRADER_ASSIGNMENT, course=course)
     database = f"sqlite:///{course / 'gradebook.db'}"
-    with api.Gradebook(database) as book:
-        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
+    with api.Gradebook(database) as book:  # nbgrader's own autograde: a bonus cell is worth 0 there
+        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks(bonus=False)
         assert book.find_submission("bpe", "bob").score == 0
 
     # The kit's own path: the same submitted/ folder graded in the cage, partial credit into the same gradebook.
@@ -170,23 +158,9 @@ def test_nbgrader_round_trip(tmp_path):
     with (out / "gradebook.csv").open(encoding="utf-8") as stream:
         totals = {row["id"]: row["total"] for row in csv.DictReader(stream)}
     assert totals == {"alice": full_marks(), "bob": "0"}
-    with api.Gradebook(database) as book:
+    with api.Gradebook(database) as book:  # the kit's export adds the bonus as nbgrader's extra credit
         assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_grade("test_merge_pair", "bpe", "bpe", "bob").auto_score == 0
-
-
-def _test_code_lines() -> set[str]:
-    """The statements of every hidden test (not their docstrings, which students are meant to read)."""
-    lines: set[str] = set()
-    for path in (KIT_ROOT / "tests" / "hidden").rglob("test_*.py"):
-        source = path.read_text(encoding="utf-8")
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                body = node.body[1:] if ast.get_docstring(node) else node.body
-                for statement in body:
-                    segment = ast.get_source_segment(source, statement) or ""
-                    lines.update(line.strip() for line in segment.splitlines() if len(line.strip()) >= 20)
-    return lines
 
 
 def test_feedback_never_holds_hidden_test_source(reference_with, tmp_path):
@@ -199,4 +173,4 @@ def test_feedback_never_holds_hidden_test_source(reference_with, tmp_path):
         grade(folder, "--format", output_format, "-o", str(output))
         text = output.read_text(encoding="utf-8")
         assert "merge_pair" in text
-        assert [line for line in _test_code_lines() if line in text] == [], output_format
+        assert [line for line in hidden_test_lines() if line in text] == [], output_format

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, from /autograder/source, when it builds the autograder image.
+# It makes a Python >= 3.11 environment with the kit's dependencies; the kit itself runs from kit/.
+set -euo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+cd "$(dirname "$0")"
+
+PYTHON="${BPE_KIT_PYTHON:-}"
+if [ -z "$PYTHON" ]; then
+  for candidate in python3.13 python3.12 python3.11; do
+    if command -v "$candidate" > /dev/null; then PYTHON="$candidate"; break; fi
+  done
+fi
+if [ -z "$PYTHON" ]; then  # Gradescope's Ubuntu 22.04 image has 3.10: take 3.11 from its packages
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y python3.11 python3.11-venv
+  PYTHON=python3.11
+fi
+
+"$PYTHON" -m venv --system-site-packages "$ROOT/venv"
+"$ROOT/venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt

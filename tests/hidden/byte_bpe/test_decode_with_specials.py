@@ -1,0 +1,32 @@
+"""The stretch (bonus): a special token's id decodes to the token's text."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+
+pytestmark = pytest.mark.bonus
+ref = reference("byte_bpe")
+END = {"<|endoftext|>": 50256}
+
+
+@pytest.mark.points(1)
+def test_a_special_id_decodes_to_its_token(submission):
+    """decode_with_specials turns a special token's id back into its text"""
+    got = submission.byte_bpe.decode_with_specials([104, 50256, 256], {(104, 105): 256}, END)
+    assert got == "h<|endoftext|>hi", hint("add the special ids to the {id: bytes} table, as their UTF-8 bytes")
+
+
+@pytest.mark.points(1)
+@examples(40)
+@given(parts=st.lists(st.one_of(st.text(max_size=8), st.just("<|endoftext|>")), max_size=6))
+def test_hyp_round_trip_with_special_tokens(submission, parts):
+    """decode_with_specials(encode_with_specials(s)) gives back s, special tokens and all"""
+    text = "".join(parts)
+    merges = ref.train_bpe("hello world<|endoftext|> hello", 280)
+    ids = ref.encode_with_specials(text, merges, END)
+    assert submission.byte_bpe.decode_with_specials(ids, merges, END) == text, hint(
+        "join all the bytes first, then decode once with errors=\"replace\""
+    )

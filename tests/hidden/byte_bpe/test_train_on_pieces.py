@@ -1,0 +1,73 @@
+"""The stretch (bonus): training on GPT-2's pieces, judged by property like train_bpe."""
+
+import pytest
+import regex
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint, raised
+from autograder.reference import reference
+
+pytestmark = pytest.mark.bonus
+ref = reference("byte_bpe")
+
+
+def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
+    """What is wrong with ``merges`` as a training on the pieces of ``text``, or "" when nothing is."""
+    if not isinstance(merges, dict) or not all(isinstance(new_id, int) for new_id in merges.values()):
+        return "merges must be a dict {(id, id): new_id}"
+    ordered = sorted(merges.items(), key=lambda item: item[1])
+    if [new_id for _, new_id in ordered] != list(range(256, 256 + len(ordered))) or 256 + len(ordered) > vocab_size:
+        return f"the new ids must be 256, 257, ... and stay below vocab_size {vocab_size}"
+    pieces = [list(piece.encode("utf-8")) for piece in regex.findall(ref.GPT2_SPLIT_PATTERN, text)]
+
+    def best_count() -> int:
+        return max((sum(ref.get_pair_counts(piece)[pair] for piece in pieces) for piece in pieces
+                    for pair in ref.get_pair_counts(piece)), default=0)
+
+    for pair, new_id in ordered:
+        seen, best = sum(ref.get_pair_counts(piece)[pair] for piece in pieces), best_count()
+        if seen != best:
+            return (f"merge {pair!r} -> {new_id} is seen {seen} times inside the pieces, but the most frequent pair "
+                    f"is seen {best} times (pairs that span two pieces do not count)")
+        if best < 2:
+            return f"merge {pair!r} -> {new_id} is seen only once: training must stop when no pair repeats"
+        pieces = [ref.merge_pair(piece, pair, new_id) for piece in pieces]
+    if 256 + len(ordered) < vocab_size and best_count() >= 2:
+        return f"stopped after {len(ordered)} merges although a pair still occurs twice or more"
+    return ""
+
+
+@pytest.mark.points(1)
+def test_no_merge_spans_two_pieces(submission):
+    """train_on_pieces never merges a letter with the space after it: the space starts the next piece"""
+    got = submission.byte_bpe.train_on_pieces("a a a a", 300)
+    assert got == {(32, 97): 256}, hint('"a a a a" splits into "a", " a", " a", " a": only (32, 97) repeats')
+
+
+@pytest.mark.points(1)
+@pytest.mark.parametrize(
+    ("text", "vocab_size"),
+    [("Hello world! Hello world!!", 270), ("it's 2024, it's 2025", 266), ("ééé  éé\n\né", 262)],
+)
+def test_every_merge_was_a_most_frequent_pair_inside_the_pieces(submission, text, vocab_size):
+    """train_on_pieces counts pairs inside GPT-2's pieces and takes a most frequent one each step"""
+    problem = pieces_problem(text, vocab_size, submission.byte_bpe.train_on_pieces(text, vocab_size))
+    assert problem == "", hint(problem + "; split with regex.findall(GPT2_SPLIT_PATTERN, text) first")
+
+
+@pytest.mark.points(1)
+def test_vocab_size_below_256_is_a_value_error(submission):
+    """train_on_pieces raises ValueError when vocab_size is below 256"""
+    assert raised(submission.byte_bpe.train_on_pieces, "abab", 100)[0:1] == ("ValueError",), hint(
+        "a vocabulary smaller than 256 cannot hold the bytes: raise ValueError"
+    )
+
+
+@pytest.mark.points(1)
+@examples(30)
+@given(text=st.text(alphabet="ab !1\n'sé", max_size=40), vocab_size=st.integers(256, 266))
+def test_hyp_training_on_pieces_is_valid_on_any_text(submission, text, vocab_size):
+    """train_on_pieces makes valid merges on any text"""
+    problem = pieces_problem(text, vocab_size, submission.byte_bpe.train_on_pieces(text, vocab_size))
+    assert problem == "", hint(problem)

@@ -1,0 +1,101 @@
+"""Part 5 (bonus): the incremental trainer must equal the naive recount, ties included, and be much faster."""
+
+import time
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.checks import examples, hint
+from autograder.reference import reference
+from autograder.suites import KIT_ROOT
+
+pytestmark = pytest.mark.bonus
+ref = reference("fast_bpe")
+SPEED_MERGES = 1000
+SPEED_WORDS = 1000  # the most frequent words of the notebooks' excerpt: the recount takes about a second
+TARGET_RATIO = 10.0
+
+
+def oracle(word_freqs: dict[str, int], num_merges: int) -> list[tuple[str, str]]:
+    return ref.train_by_recount({(*word, ref.END_OF_WORD): count for word, count in word_freqs.items()}, num_merges)
+
+
+@cache
+def speed_table() -> dict[str, int]:
+    text = (KIT_ROOT / "exercises" / "data" / "shakespeare.txt").read_text(encoding="utf-8")
+    return dict(Counter(reference("word_bpe").pre_tokenize(text)).most_common(SPEED_WORDS))
+
+
+@cache
+def recount_seconds() -> tuple[float, tuple[tuple[str, str], ...]]:
+    """The naive recount's time on the speed table, once per grader process (it is the same for every hand-in)."""
+    started = time.perf_counter()
+    merges = oracle(speed_table(), SPEED_MERGES)
+    return time.perf_counter() - started, tuple(merges)
+
+
+@pytest.mark.points(2)
+def test_a_worked_example(submission):
+    """train_bpe learns the merges of a small table, largest (count, pair) first"""
+    got = submission.fast_bpe.train_bpe({"low": 5, "lower": 2, "newest": 6, "widest": 3}, 4)
+    assert got == [("t", "</w>"), ("s", "t</w>"), ("e", "st</w>"), ("o", "w")], hint(
+        "spell each word as its characters plus '</w>' and weight each pair by the word's count"
+    )
+
+
+@pytest.mark.points(1)
+def test_ties_go_to_the_largest_pair(submission):
+    """train_bpe breaks a tie by taking the largest pair, as max(counts, key=lambda p: (counts[p], p)) does"""
+    got = submission.fast_bpe.train_bpe({"ab": 2, "cd": 2}, 1)
+    assert got == [("d", "</w>")], hint("on equal counts compare the pairs themselves: the largest wins")
+
+
+@pytest.mark.points(1)
+def test_stops_when_no_pair_repeats(submission):
+    """train_bpe stops when the best pair is seen fewer than two times, and makes none for 0 merges"""
+    assert submission.fast_bpe.train_bpe({"abc": 1, "def": 1}, 5) == [], hint("every pair is seen once: stop")
+    assert submission.fast_bpe.train_bpe({"aa": 9}, 0) == [], hint("num_merges=0 makes no merge")
+    assert submission.fast_bpe.train_bpe({}, 3) == [], hint("an empty table has no pairs")
+
+
+@pytest.mark.points(1)
+def test_leaves_the_table_as_it_was(submission):
+    """train_bpe does not change the table it is given"""
+    record = submission.fast_bpe.train_bpe.call({"aaa": 2, "ab": 3}, 3)
+    assert not record.mutated, hint("keep your own copies of the words and counts")
+
+
+@pytest.mark.points(3)
+@examples(60)
+@given(
+    words=st.dictionaries(st.text(alphabet="aabc", min_size=1, max_size=8), st.integers(1, 6), max_size=8),
+    num_merges=st.integers(0, 14),
+)
+def test_hyp_same_merges_as_the_naive_recount(submission, words, num_merges):
+    """train_bpe makes exactly the merges of the naive recount, on any table, ties and overlaps included"""
+    got = submission.fast_bpe.train_bpe(words, num_merges)
+    assert got == oracle(words, num_merges), hint(
+        "after a merge, take each changed word's old pairs out of the counts and its new pairs in"
+    )
+
+
+@pytest.mark.points(4)
+def test_at_least_ten_times_faster_than_the_recount(submission):
+    """train_bpe makes 1,000 merges at least 10 times faster than the naive recount, timed in this run"""
+    table = speed_table()
+    times, answers = [], []
+    for _ in range(3):  # the best of three: a busy machine slows a run, never speeds it up
+        before = time.perf_counter()
+        answers.append(submission.fast_bpe.train_bpe(table, SPEED_MERGES))
+        times.append(time.perf_counter() - before)
+    recount, expected = recount_seconds()  # after the calls: a trainer not started costs no recount
+    for got in answers:
+        assert got == list(expected), hint("on the speed test's table too, the merges must be the recount's")
+    ratio = recount / min(times)
+    assert ratio >= TARGET_RATIO, hint(
+        f"{ratio:.1f}x faster than the recount ({min(times):.2f} s against {recount:.2f} s); aim for "
+        f"{TARGET_RATIO:g}x: revisit only the words that hold the merged pair, and find the best pair with a heap"
+    )

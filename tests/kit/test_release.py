@@ -1,0 +1,211 @@
+"""What leaves the repository: the student release (no leak, works after one install) and the Gradescope package."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from conftest import SOLUTIONS, full_marks
+
+from autograder.parts import PARTS
+from autograder.points import suite_points
+from autograder.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
+from autograder.stubs import expected_stubs, solution_lines
+from autograder.suites import KIT_ROOT
+
+# Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
+RESULT_FIELDS = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
+                 "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
+TEST_FIELDS = {"score", "max_score", "status", "name", "name_format", "number", "output", "output_format",
+               "tags", "visibility", "extra_data"}
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("release")
+    folder, archive = build_release(out, github_classroom=True)
+    assert archive == out / f"{RELEASE_NAME}.zip" and folder == out / RELEASE_NAME
+    return folder
+
+
+def test_the_release_holds_the_stubs_notebooks_public_tests_and_grader(release):
+    names = {path.relative_to(release).as_posix() for path in release.rglob("*") if path.is_file()}
+    assert not any(name.startswith(("solutions/", "tests/hidden/", "tests/kit/")) for name in names)
+    for file_name, text in expected_stubs().items():
+        assert (release / "modules" / file_name).read_text(encoding="utf-8") == text
+    assert {f"notebooks/{part.module}.ipynb" for part in PARTS} <= names
+    assert "notebooks/data/shakespeare.txt" in names and "tests/public/bpe/test_merge_pair.py" in names
+    assert "README.md" in names and "pip install -e ." in (release / "README.md").read_text(encoding="utf-8")
+    assert ".github/workflows/classroom.yml" in names
+    with zipfile.ZipFile(release.parent / f"{RELEASE_NAME}.zip") as archive:
+        assert {name.removeprefix(f"{RELEASE_NAME}/") for name in archive.namelist()} == names
+
+
+def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp_path):
+    """The README's `pip install -e .` in a fresh environment, then `grade` there: stubs 0, solutions full marks."""
+    student = tmp_path / RELEASE_NAME
+    shutil.copytree(release, student)
+    environment = tmp_path / "venv"
+    # Offline: the environment sees this machine's packages, and setuptools builds without isolation.
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(environment)],
+                   check=True)
+    python = environment / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps",
+                              "-e", "."], cwd=student, capture_output=True, text=True, timeout=300)
+    assert install.returncode == 0, install.stderr[-2000:]
+    grade_command = environment / "bin" / "grade"
+
+    def grade_here(*arguments: str) -> dict[str, Any]:
+        process = subprocess.run([str(grade_command), *arguments, "--format", "json"], cwd=student,
+                                 capture_output=True, text=True, timeout=300)
+        assert process.returncode == 0, process.stderr
+        return json.loads(process.stdout)
+
+    where = subprocess.run([str(python), "-c", "import autograder.suites as s; print(s.KIT_ROOT)"], cwd=tmp_path,
+                           capture_output=True, text=True, check=True)
+    assert where.stdout.strip() == str(student), "the release's own grader and public tests"
+    untouched = grade_here()
+    assert untouched["extra_data"]["suite"] == "public"
+    assert untouched["score"] == 0
+    assert {test["extra_data"]["outcome"] for test in untouched["tests"]} == {"not started"}
+    notebooks = grade_here("notebooks")  # the README's command: the folder, never an instructor command
+    assert notebooks["extra_data"]["submission"] == "notebooks" and notebooks["score"] == 0
+    for part in PARTS:
+        shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
+    finished = grade_here()
+    public = suite_points("public")
+    assert finished["score"] == public.full_marks + public.bonus_total
+    assert "the better counts: modules/" in finished["output"]
+
+
+@pytest.mark.parametrize("where", ["a solution line in a public test", "a hidden test's statement in a notebook"])
+def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
+    kit = tmp_path / "kit"
+    for part in ("autograder", "solutions", "tests/public", "tests/hidden", "exercises", "pyproject.toml"):
+        copy = shutil.copytree if (KIT_ROOT / part).is_dir() else shutil.copy2
+        copy(KIT_ROOT / part, kit / part)
+    if where.startswith("a solution"):
+        target = kit / "tests" / "public" / "bpe" / "test_merge_pair.py"
+        with target.open("a", encoding="utf-8") as stream:
+            stream.write(f"\n\ndef helper_copied_from_elsewhere():\n    {sorted(solution_lines())[0]}\n")
+        shown = "tests/public/bpe/test_merge_pair.py"
+    else:
+        target = kit / "exercises" / "bpe.ipynb"
+        notebook = nbformat.read(target, as_version=4)
+        notebook.cells.append(nbformat.v4.new_code_cell(f"# a peek at the grader\n{sorted(hidden_test_lines())[0]}"))
+        nbformat.write(notebook, target)
+        shown = "notebooks/bpe.ipynb"
+    with pytest.raises(ReleaseError, match=f"{shown}: holds"):
+        build_release(tmp_path / "out", kit=kit)
+    assert not (tmp_path / "out" / RELEASE_NAME).exists(), "nothing is written when the build fails"
+
+
+def test_grade_release_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
+    (tmp_path / RELEASE_NAME).mkdir()
+    (tmp_path / RELEASE_NAME / "notes.txt").write_text("mine", encoding="utf-8")
+    process = subprocess.run([sys.executable, "-m", "autograder.cli", "release", str(tmp_path)],
+                             capture_output=True, text=True, timeout=120)
+    assert process.returncode == 2 and "was not made by `grade release`" in process.stderr
+    assert (tmp_path / RELEASE_NAME / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_classroom_format_is_the_grading_reporters_shape(tmp_path):
+    folder = tmp_path / "student"
+    folder.mkdir()
+    shutil.copy2(SOLUTIONS / "simple_tokenizers.py", folder)
+    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(folder), "--format", "classroom"],
+                             capture_output=True, text=True, timeout=300)
+    result = json.loads(base64.b64decode(base64.b64encode(process.stdout.encode())))  # as the workflow ships it
+    assert set(result) == {"version", "status", "max_score", "tests"} and result["version"] == 1
+    assert result["status"] == "fail", "the other parts are not started"
+    assert {test["status"] for test in result["tests"]} == {"pass", "fail"}
+    assert all({"name", "status", "message", "score"} <= set(test) for test in result["tests"])
+    assert sum(test["score"] for test in result["tests"]) == float(full_marks("simple_tokenizers"))
+
+
+# -- Gradescope ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def autograder_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fake /autograder: the package unzipped into source/, setup.sh run as Gradescope runs it."""
+    root = tmp_path_factory.mktemp("fake") / "autograder"
+    package = build_gradescope(root.parent / "autograder.zip")
+    with zipfile.ZipFile(package) as archive:
+        assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(archive.namelist())
+        archive.extractall(root / "source")
+    for script in ("setup.sh", "run_autograder"):
+        (root / "source" / script).chmod(0o755)  # zipfile does not restore modes; Gradescope's unzip does
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
+                           env={**os.environ, "AUTOGRADER_ROOT": str(root), "BPE_KIT_PYTHON": sys.executable},
+                           capture_output=True, text=True, timeout=600)
+    assert setup.returncode == 0, setup.stderr[-3000:]
+    return root
+
+
+def run_autograder(root: Path, files: dict[str, str]) -> dict[str, Any]:
+    submission = root / "submission"
+    shutil.rmtree(submission, ignore_errors=True)
+    shutil.rmtree(root / "results", ignore_errors=True)
+    for name, text in files.items():
+        (submission / name).parent.mkdir(parents=True, exist_ok=True)
+        (submission / name).write_text(text, encoding="utf-8")
+    submission.mkdir(exist_ok=True)
+    process = subprocess.run([str(root / "run_autograder")], env={**os.environ, "AUTOGRADER_ROOT": str(root)},
+                             capture_output=True, text=True, timeout=600)
+    assert process.returncode == 0, process.stderr[-3000:]
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert set(results) <= RESULT_FIELDS
+    assert isinstance(results["score"], int | float) and results["stdout_visibility"] == "hidden"
+    for test in results["tests"]:
+        assert set(test) <= TEST_FIELDS and {"name", "score", "max_score", "status"} <= set(test)
+        assert test["status"] in ("passed", "failed") and test["visibility"] in VISIBILITIES
+    return results
+
+
+def solution_files(*modules: str) -> dict[str, str]:
+    return {f"{module}.py": (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") for module in modules}
+
+
+def test_gradescope_grades_a_good_submission_with_the_hidden_tests(autograder_root):
+    results = run_autograder(autograder_root, solution_files(*(part.module for part in PARTS)))
+    assert f"{results['score']:g}" == full_marks()
+    assert results["extra_data"]["suite"] == "hidden"
+    bonus = [test for test in results["tests"] if test["extra_data"]["bonus"]]
+    assert bonus and all(test["max_score"] == 0 and test["score"] > 0 for test in bonus), "extra credit"
+
+
+def test_gradescope_grades_a_repository_made_from_the_release(autograder_root):
+    files = {f"modules/{name}": text for name, text in solution_files("simple_tokenizers", "bpe").items()}
+    files["notebooks/bpe.ipynb"] = (KIT_ROOT / "exercises" / "bpe.ipynb").read_text(encoding="utf-8")
+    results = run_autograder(autograder_root, {**files, "README.md": "mine"})
+    assert f"{results['score']:g}" == full_marks("simple_tokenizers", "bpe")
+
+
+@pytest.mark.parametrize(
+    ("files", "says"),
+    [
+        ({"bpe.py": "def merge_pair(tokens, pair:\n    return tokens\n"}, "SyntaxError"),
+        ({"bpe.py": "import sys\nsys.exit(0)\n"}, ""),
+        ({"bpe.py": "class Anything(list):\n    def __eq__(self, other):\n        return True\n\n"
+                    "def merge_pair(tokens, pair):\n    return Anything()\n"}, ""),
+        ({"notes.txt": "I could not finish"}, "could not be graded"),
+    ],
+    ids=["broken", "exits at import", "always-equal answer", "nothing gradable"],
+)
+def test_gradescope_always_writes_results_and_a_bad_submission_earns_nothing(autograder_root, files, says):
+    results = run_autograder(autograder_root, files)
+    assert results["score"] == 0
+    text = results["output"] + "".join(test["output"] for test in results["tests"])
+    assert says in text

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from autograder import __version__
+from autograder.parts import MODULES
 from autograder.reports import RENDERERS
 from autograder.worker.limits import Limits
 
@@ -70,16 +71,18 @@ def main() -> None:
               help="Which tests to run [default: hidden where the kit has it, else public].")
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when the score is below this percentage.")
+@click.option("--part", "parts", multiple=True, type=click.Choice(list(MODULES)),
+              help="Grade only this part's tests (repeatable), e.g. --part bpe.")
 @click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
 def check(path: Path, output_format: str, output: Path | None, suite: str | None,
-          fail_under: float | None, limit_values: tuple[str, ...]) -> None:
+          fail_under: float | None, parts: tuple[str, ...], limit_values: tuple[str, ...]) -> None:
     """Grade one submission (the default command)."""
     from autograder.grading import CannotGrade, grade_path
     from autograder.results import percent
 
     limits = parse_limits(limit_values)
     try:
-        document = grade_path(path, suite=suite, limits=limits)
+        document = grade_path(path, suite=suite, limits=limits, parts=parts)
     except CannotGrade as error:
         click.echo(f"grade: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)

@@ -19,16 +19,18 @@ class CannotGrade(Exception):
     """Grading could not start: the message is one line naming the problem and the fix."""
 
 
-def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = None) -> dict[str, Any]:
+def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = None,
+               parts: tuple[str, ...] = ()) -> dict[str, Any]:
     """Grade ``path``; a release's own folder (or a repository made from it) grades its work folders.
 
     A student may work in the modules or in the notebooks: both are graded
     and the better result counts, so the untouched half never hides the work.
+    ``parts`` (module names) grades only those parts' tests.
     """
     work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if not work or _gradable(path):
-        return _grade_one(path, suite, limits)
-    documents = [_grade_one(folder, suite, limits) for folder in work]
+        return _grade_one(path, suite, limits, parts)
+    documents = [_grade_one(folder, suite, limits, parts) for folder in work]
     best = max(documents, key=lambda document: document["score"])
     scores = ", ".join(f"{folder.name}/ {document['score']:g}"
                        for folder, document in zip(work, documents, strict=True))
@@ -45,11 +47,12 @@ def _gradable(path: Path) -> bool:
     return True
 
 
-def _grade_one(path: Path, suite: str | None, limits: Limits | None) -> dict[str, Any]:
+def _grade_one(path: Path, suite: str | None, limits: Limits | None, parts: tuple[str, ...]) -> dict[str, Any]:
     try:
         loaded = submissions.load(path)
         suite_dir = suites.resolve(suite)
     except (submissions.SubmissionError, suites.SuiteMissing) as error:
         raise CannotGrade(str(error)) from None
-    run = grade_submission(loaded, suite_dir, limits=limits or Limits(), kit_root=suites.KIT_ROOT)
+    only = tuple(suite_dir / part for part in parts if (suite_dir / part).is_dir())
+    run = grade_submission(loaded, suite_dir, limits=limits or Limits(), kit_root=suites.KIT_ROOT, only=only)
     return build_document(run)

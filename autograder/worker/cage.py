@@ -129,6 +129,39 @@ def _new_cage_root() -> Path:
     """
     base = Path(tempfile.gettempdir()) / f"bpe-kit-cages-{os.getuid() if hasattr(os, 'getuid') else 0}"
     base.mkdir(mode=0o711, exist_ok=True)
+    sweep_abandoned(base)
     root = base / secrets.token_hex(16)
     root.mkdir(mode=0o700)
+    (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside work/, never in the worker's copy
     return root
+
+
+OWNER = "owner.pid"
+
+
+def sweep_abandoned(base: Path) -> list[Path]:
+    """Remove the cages of graders that no longer run, and return them.
+
+    A grader killed with SIGKILL cannot remove its cage; the next one to
+    start does. A cage without an owner file is being made, or is not ours.
+    """
+    removed = []
+    for cage in base.iterdir():
+        try:
+            owner = int((cage / OWNER).read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            continue
+        if not _running(owner):
+            shutil.rmtree(cage, ignore_errors=True)
+            removed.append(cage)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True

@@ -8,7 +8,9 @@ the worker's copy changes, and no process it started survives.
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import time
 
 import pytest
@@ -178,7 +180,7 @@ def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, t
     folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=source)  # the parts a cheat can touch
     before = snapshot(folder)
     started = time.monotonic()
-    process, document = grade(folder, *FAST, timeout=240)
+    process, document = grade(folder, *FAST, "--part", "simple_tokenizers", "--part", "bpe", timeout=240)
     assert process.returncode == 0, process.stderr
     assert time.monotonic() - started < 200
     scores = function_scores(document)
@@ -202,3 +204,17 @@ def test_the_cage_isolates_here_when_it_can():
 
     if sys.platform.startswith("linux") and os.geteuid() == 0:
         assert namespaces_available()
+
+
+def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
+    """A grader killed with SIGKILL leaves its cage; the next cage made removes it, and only it."""
+    from autograder.worker.cage import OWNER, sweep_abandoned
+
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    for name, pid in (("abandoned", finished.stdout.strip()), ("ours", str(os.getpid()))):
+        (tmp_path / name / "work").mkdir(parents=True)
+        (tmp_path / name / OWNER).write_text(pid, encoding="ascii")
+    (tmp_path / "being-made").mkdir()
+    assert sweep_abandoned(tmp_path) == [tmp_path / "abandoned"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["being-made", "ours"]

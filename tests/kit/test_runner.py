@@ -17,3 +17,29 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
                             "print(suite_points('hidden').worth)"], capture_output=True, text=True, check=True)
     assert hidden.worth == ast.literal_eval(alone.stdout)
     assert hidden.worth != public.worth
+
+
+def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
+    """What a test file declares (Gradescope visibility, bonus) is what results.json says of it."""
+    from autograder.results import build_document
+    from autograder.runner import grade_submission
+    from autograder.submission import load
+    from autograder.suites import KIT_ROOT
+    from autograder.worker.limits import Limits
+
+    suite = tmp_path / "suite"
+    (suite / "bpe").mkdir(parents=True)
+    (suite / "bpe" / "test_merge_pair.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.points(2)\n@pytest.mark.visibility('after_due_date')\n"
+        "def test_declared(submission):\n    assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']\n\n"
+        "@pytest.mark.points(1)\n@pytest.mark.bonus\n"
+        "def test_extra(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
+        encoding="utf-8")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "bpe.py").write_text((KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
+                                                 encoding="utf-8")
+    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(), kit_root=KIT_ROOT)
+    tests = {test["extra_data"]["test"]: test for test in build_document(run)["tests"]}
+    assert tests["test_declared"]["visibility"] == "after_due_date" and tests["test_declared"]["max_score"] == 2
+    assert tests["test_extra"]["max_score"] == 0 and tests["test_extra"]["score"] == 1, "extra credit"

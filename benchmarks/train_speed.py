@@ -48,12 +48,13 @@ def main() -> None:
     arguments = parser.parse_args()
     text = corpus_path().read_text(encoding="utf-8")
     words = Counter(word for line in text.splitlines() for word in line.strip("\r\n ").split(" ") if word)
-    fast_bpe = reference("fast_bpe")
+    word_bpe, fast_bpe = reference("word_bpe"), reference("fast_bpe")
     print(f"corpus: {corpus_path().name}, {len(text):,} characters, {len(words):,} distinct words")
 
     def naive() -> list[tuple[str, str]]:  # Part 5's oracle: recount after every merge
         return fast_bpe.train_by_recount({(*word, "</w>"): count for word, count in words.items()},
-                                         arguments.naive_merges)
+                                         arguments.naive_merges, count_pairs=word_bpe.get_pair_counts,
+                                         merge_pair=word_bpe.merge_pair)
 
     naive_seconds, _ = timed(naive)
     naive_projected = naive_seconds * arguments.merges / arguments.naive_merges

@@ -22,7 +22,7 @@ oracle:
 from __future__ import annotations
 
 import heapq
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 END_OF_WORD = "</w>"
@@ -107,16 +107,15 @@ def train_by_recount(
     words: dict[Symbols, int],
     num_merges: int,
     *,
-    count_pairs: Callable[[dict[Symbols, int]], Mapping[tuple[str, str], int]] | None = None,
-    merge_pair: Callable[[dict[Symbols, int], tuple[str, str]], dict[Symbols, int]] | None = None,
+    count_pairs: Callable[[dict[Symbols, int]], Mapping[tuple[str, str], int]],
+    merge_pair: Callable[[dict[Symbols, int], tuple[str, str]], dict[Symbols, int]],
 ) -> list[tuple[str, str]]:
     """The naive oracle: recount every pair after every merge, and take the largest ``(count, pair)``.
 
-    ``count_pairs`` and ``merge_pair`` default to this module's own; Part 3's
-    reference primitives can stand in, to check them against other trainers.
+    ``count_pairs`` and ``merge_pair`` are Part 3's (its reference's
+    ``get_pair_counts`` and ``merge_pair``): the oracle is Part 3's trainer
+    with a tie-break that makes the answer unique.
     """
-    count_pairs = count_pairs or _count_pairs
-    merge_pair = merge_pair or _merge_words
     merges: list[tuple[str, str]] = []
     while len(merges) < num_merges:
         counts = count_pairs(words)
@@ -126,22 +125,6 @@ def train_by_recount(
         words = merge_pair(words, best)
         merges.append(best)
     return merges
-
-
-def _count_pairs(words: dict[Symbols, int]) -> Counter[tuple[str, str]]:
-    counts: Counter[tuple[str, str]] = Counter()
-    for symbols, count in words.items():
-        for pair in zip(symbols, symbols[1:], strict=False):
-            counts[pair] += count
-    return counts
-
-
-def _merge_words(words: dict[Symbols, int], pair: tuple[str, str]) -> dict[Symbols, int]:
-    merged: dict[Symbols, int] = {}
-    for symbols, count in words.items():
-        key = tuple(_merge(list(symbols), pair))
-        merged[key] = merged.get(key, 0) + count
-    return merged
 
 
 def _merge(symbols: list[str], pair: tuple[str, str]) -> list[str]:

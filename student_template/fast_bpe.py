@@ -23,7 +23,7 @@ oracle:
 from __future__ import annotations
 
 import heapq
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 END_OF_WORD = "</w>"

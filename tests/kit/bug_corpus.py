@@ -465,6 +465,8 @@ def decode_with_specials(ids, merges, special_tokens):
     return decode([i for i in ids if i not in special_tokens.values()], merges)
 '''),
     "fast trainer breaks ties by first seen": ("fast_bpe", "train_bpe", '''
+from collections import Counter
+
 def train_bpe(word_freqs, num_merges):
     words = {tuple(word) + ("</w>",): count for word, count in word_freqs.items()}
     merges = []
@@ -481,6 +483,8 @@ def train_bpe(word_freqs, num_merges):
     return merges
 '''),
     "fast trainer never lowers the counts of a merged word's old pairs": ("fast_bpe", "train_bpe", '''
+from collections import Counter
+
 def train_bpe(word_freqs, num_merges):
     spelled = [list(word) + ["</w>"] for word in word_freqs]
     frequency = list(word_freqs.values())
@@ -504,7 +508,25 @@ def train_bpe(word_freqs, num_merges):
     return merges
 '''),
     "fast trainer is the naive recount (right, but slow)": ("fast_bpe", "train_bpe", '''
+from collections import Counter
+
 def train_bpe(word_freqs, num_merges):
-    return train_by_recount({tuple(word) + ("</w>",): count for word, count in word_freqs.items()}, num_merges)
+    words = {tuple(word) + ("</w>",): count for word, count in word_freqs.items()}
+    merges = []
+    while len(merges) < num_merges:
+        counts = Counter()
+        for symbols, count in words.items():
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += count
+        best = max(counts, key=lambda pair: (counts[pair], pair), default=None)
+        if best is None or counts[best] < 2:
+            break
+        merged = {}
+        for symbols, count in words.items():
+            key = tuple(_merge(list(symbols), best))
+            merged[key] = merged.get(key, 0) + count
+        words = merged
+        merges.append(best)
+    return merges
 '''),
 }

@@ -35,6 +35,7 @@ class ReleaseError(Exception):
 
 def build_release(out: Path, *, github_classroom: bool = False, kit: Path = KIT_ROOT) -> tuple[Path, Path]:
     """Write ``OUT/bpe-kit-student/`` and ``OUT/bpe-kit-student.zip``; return both."""
+    _require_instructor_kit(kit)
     folder = out / RELEASE_NAME
     if folder.exists() and not (folder / MARKER).exists():
         raise ReleaseError(f"{folder}: exists and was not made by `grade release`; choose another OUT")
@@ -50,6 +51,13 @@ def build_release(out: Path, *, github_classroom: bool = False, kit: Path = KIT_
             shutil.rmtree(folder)
         built.rename(folder)
     return folder, archive
+
+
+def _require_instructor_kit(kit: Path) -> None:
+    for needed in ("solutions", "tests/hidden"):
+        if not (kit / needed).is_dir():
+            raise ReleaseError(f"{kit / needed}: missing; run this in the instructor's copy of the kit, "
+                               "not in a student release")
 
 
 def _made(out: Path) -> Path:
@@ -154,6 +162,7 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
 
 def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
     """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/."""
+    _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
     _made(destination.parent)

@@ -28,7 +28,9 @@ def oracle(word_freqs: dict[str, int], num_merges: int) -> list[tuple[str, str]]
 @cache
 def speed_table() -> dict[str, int]:
     text = (KIT_ROOT / "exercises" / "data" / "shakespeare.txt").read_text(encoding="utf-8")
-    return dict(Counter(part_3.pre_tokenize(text)).most_common(SPEED_WORDS))
+    words = Counter(part_3.pre_tokenize(text)).most_common(SPEED_WORDS)
+    # Counts reshaped by a rule only this file knows: a trainer cannot carry the answer for a table it can guess.
+    return {word: 3 * count + sum(map(ord, word)) % 7 for word, count in words}
 
 
 @cache

@@ -80,6 +80,17 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     assert {test["extra_data"]["outcome"] for test in untouched["tests"]} == {"not started"}
     notebooks = grade_here("notebooks")  # the README's command: the folder, never an instructor command
     assert notebooks["extra_data"]["submission"] == "notebooks" and notebooks["score"] == 0
+    # A notebook's check cell, in a kernel of that environment: the release's public tests, the student's cells.
+    run_notebook = (
+        "import nbformat\nfrom nbclient import NotebookClient\n"
+        "notebook = nbformat.read('bpe.ipynb', as_version=4)\n"
+        "NotebookClient(notebook, timeout=120, kernel_name='python3', allow_errors=True).execute()\n"
+        "cell = next(c for c in notebook.cells if c.cell_type == 'code' and c.source.startswith('check('))\n"
+        "print(''.join(o.get('text', '') or o.get('data', {}).get('text/plain', '') for o in cell.outputs))\n"
+    )
+    checked = subprocess.run([str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True,
+                             text=True, timeout=300)
+    assert "not started" in checked.stdout and "Score: 0 /" in checked.stdout, checked.stderr[-2000:]
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
     finished = grade_here()

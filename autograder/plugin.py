@@ -65,7 +65,8 @@ class GradingPlugin:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
-        self.session.begin_test()
+        allowed = item.get_closest_marker("call_seconds")
+        self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         checks.notes.hint = ""
         self._compared = None
         if not replay.replayable(getattr(item, "obj", None)):

@@ -114,6 +114,7 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str,
         *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite.parent), "-q",
         "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
     ]
+    _forget_modules_of_another(suite)
     was_prefix = sys.pycache_prefix
     sys.pycache_prefix = str(Path(tempfile.gettempdir()) / "bpe-kit-pycache")
     log = io.StringIO()
@@ -127,6 +128,21 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str,
     finally:
         sys.pycache_prefix = was_prefix
     return code, log.getvalue()
+
+
+def _forget_modules_of_another(suite: Path) -> None:
+    """Drop test modules a session of another suite of the same folder name left in this process.
+
+    pytest's importlib mode names a test module after its path from the
+    root (``hidden.bpe.test_encode``) and reuses a module of that name if one
+    is loaded: a second suite called ``hidden`` elsewhere would run the
+    first one's tests.
+    """
+    for name, module in list(sys.modules.items()):
+        if name == suite.name or name.startswith(f"{suite.name}."):
+            location = getattr(module, "__file__", None)
+            if location is None or not Path(location).resolve().is_relative_to(suite.resolve()):
+                del sys.modules[name]
 
 
 def _load_report(worker: Worker) -> list[str]:

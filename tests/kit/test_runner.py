@@ -43,3 +43,27 @@ def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
     tests = {test["extra_data"]["test"]: test for test in build_document(run)["tests"]}
     assert tests["test_declared"]["visibility"] == "after_due_date" and tests["test_declared"]["max_score"] == 2
     assert tests["test_extra"]["max_score"] == 0 and tests["test_extra"]["score"] == 1, "extra credit"
+
+
+def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
+    """@pytest.mark.call_seconds(s) lifts the per-call limit for that test only."""
+    from autograder.runner import grade_submission
+    from autograder.submission import load
+    from autograder.suites import KIT_ROOT
+    from autograder.worker.limits import Limits
+
+    suite = tmp_path / "suite"
+    (suite / "bpe").mkdir(parents=True)
+    (suite / "bpe" / "test_merge_pair.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.points(1)\n@pytest.mark.call_seconds(5)\n"
+        "def test_allowed(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"
+        "@pytest.mark.points(1)\n"
+        "def test_limited(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
+        encoding="utf-8")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "bpe.py").write_text(
+        "import time\n\ndef merge_pair(tokens, pair):\n    time.sleep(1)\n    return list(tokens)\n", encoding="utf-8")
+    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=0.5), kit_root=KIT_ROOT)
+    outcomes = {outcome.name: outcome.outcome.value for outcome in run.outcomes}
+    assert outcomes == {"test_allowed": "passed", "test_limited": "timed out"}

@@ -87,6 +87,7 @@ def test_hyp_same_merges_as_the_naive_recount(submission, words, num_merges):
 
 
 @pytest.mark.points(4)
+@pytest.mark.call_seconds(10)  # a recount-speed trainer must get its ratio, not a timeout
 def test_at_least_ten_times_faster_than_the_recount(submission):
     """train_bpe makes 1,000 merges at least 10 times faster than the naive recount, timed in this run"""
     table = speed_table()
@@ -95,7 +96,9 @@ def test_at_least_ten_times_faster_than_the_recount(submission):
         before = time.perf_counter()
         answers.append(submission.fast_bpe.train_bpe(table, SPEED_MERGES))
         times.append(time.perf_counter() - before)
-    recount, expected = recount_seconds()  # after the calls: a trainer not started costs no recount
+        recount, expected = recount_seconds()  # after a call: a trainer not started costs no recount
+        if recount / min(times) < TARGET_RATIO / 3:
+            break  # far from the target: no noise explains that, and more calls would only cost time
     for got in answers:
         assert got == list(expected), hint("on the speed test's table too, the merges must be the recount's")
     ratio = recount / min(times)

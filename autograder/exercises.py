@@ -227,7 +227,7 @@ def _exercise_cells(name: str, function: str, part: Part, flavour: str,
     tests.metadata["nbgrader"] = {"grade": True, "grade_id": grade_cell_name(name), "locked": True,
                                   # nbgrader has no extra-credit cell: a bonus is worth 0 here,
                                   # and `grade batch --nbgrader-db` records it as extra credit
-                                  "points": 0.0 if key in points.bonus else points.of(key),
+                                  "points": points.counted(key),
                                   "schema_version": SCHEMA_VERSION, "solution": False}
     return [solution, tests]
 

@@ -28,9 +28,14 @@ def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = 
     ``parts`` (module names) grades only those parts' tests.
     """
     work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
-    if not work or _gradable(path):
-        return _grade_one(path, suite, limits, parts)
-    documents = [_grade_one(folder, suite, limits, parts) for folder in work]
+    try:
+        loaded = submissions.load(path)
+    except submissions.SubmissionError as error:
+        if not work:
+            raise CannotGrade(str(error)) from None
+    else:
+        return _grade(loaded, suite, limits, parts)
+    documents = [_grade(_load(folder), suite, limits, parts) for folder in work]
     best = max(documents, key=lambda document: document["score"])
     scores = ", ".join(f"{folder.name}/ {document['score']:g}"
                        for folder, document in zip(work, documents, strict=True))
@@ -39,19 +44,18 @@ def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = 
     return best
 
 
-def _gradable(path: Path) -> bool:
+def _load(path: Path) -> submissions.LoadedSubmission:
     try:
-        submissions.load(path)
-    except submissions.SubmissionError:
-        return False
-    return True
+        return submissions.load(path)
+    except submissions.SubmissionError as error:
+        raise CannotGrade(str(error)) from None
 
 
-def _grade_one(path: Path, suite: str | None, limits: Limits | None, parts: tuple[str, ...]) -> dict[str, Any]:
+def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits | None,
+           parts: tuple[str, ...]) -> dict[str, Any]:
     try:
-        loaded = submissions.load(path)
         suite_dir = suites.resolve(suite)
-    except (submissions.SubmissionError, suites.SuiteMissing) as error:
+    except suites.SuiteMissing as error:
         raise CannotGrade(str(error)) from None
     only = tuple(suite_dir / part for part in parts if (suite_dir / part).is_dir())
     run = grade_submission(loaded, suite_dir, limits=limits or Limits(), kit_root=suites.KIT_ROOT, only=only)

@@ -25,10 +25,14 @@ class SuitePoints:
     def of(self, key: Key) -> float:
         return self.worth.get(key, 0.0)
 
+    def counted(self, key: Key) -> float:
+        """What the function counts toward full marks: its worth, or 0 for a bonus (as an nbgrader cell has it)."""
+        return 0.0 if key in self.bonus else self.of(key)
+
     @property
     def full_marks(self) -> float:
         """The most a submission can score without bonus: 100%."""
-        return sum(value for key, value in self.worth.items() if key not in self.bonus)
+        return sum(self.counted(key) for key in self.worth)
 
     @property
     def bonus_total(self) -> float:

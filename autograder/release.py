@@ -27,6 +27,7 @@ RELEASE_NAME = "bpe-kit-student"
 MARKER = ".bpe-kit-release"  # names a folder this module built, so a rebuild may replace it
 TEMPLATES = Path(__file__).parent / "templates"
 ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
+EXECUTABLES = ("setup.sh", "run_autograder")  # Gradescope runs these two
 
 
 class ReleaseError(Exception):
@@ -168,8 +169,8 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
     _made(destination.parent)
     with tempfile.TemporaryDirectory(prefix=".gradescope-", dir=destination.parent) as staging:
         source = Path(staging)
-        for name, target in (("gradescope_setup.sh", "setup.sh"), ("gradescope_run_autograder", "run_autograder")):
-            shutil.copy2(TEMPLATES / name, source / target)
+        for target in EXECUTABLES:
+            shutil.copy2(TEMPLATES / f"gradescope_{target}", source / target)
         meta = tomllib.loads((kit / "pyproject.toml").read_text(encoding="utf-8"))["project"]
         (source / "requirements.txt").write_text("\n".join(meta["dependencies"]) + "\n", encoding="utf-8")
         for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
@@ -179,14 +180,14 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
 
 
 def _zip(folder: Path, destination: Path, *, top: str) -> Path:
-    """Zip ``folder`` (under ``top/`` when given), keeping the executable bit of scripts; written atomically."""
+    """Zip ``folder`` (under ``top/`` when given), the Gradescope scripts executable; written atomically."""
     partial = destination.with_name(destination.name + ".partial")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 name = path.relative_to(folder).as_posix()
                 info = zipfile.ZipInfo((f"{top}/{name}" if top else name), date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if path.suffix in ("", ".sh") else 0o644) << 16
+                info.external_attr = (0o755 if path.name in EXECUTABLES else 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, path.read_bytes())
     partial.replace(destination)

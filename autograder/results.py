@@ -93,6 +93,11 @@ def feedback_text(outcome: TestOutcome) -> str:
     return "\n".join(lines)
 
 
+def points_number(value: float) -> str:
+    """Points as every report and the gradebook write them: 7, 2.5, never 2.4999999."""
+    return f"{round(value, 4):g}"
+
+
 def percent(document: dict[str, Any]) -> float:
     """The score as a percentage of full marks; bonus points can take it past 100."""
     return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from autograder.parts import PARTS
-from autograder.results import bonus_score, function_scores, percent
+from autograder.results import bonus_score, function_scores, percent, points_number
 
 if TYPE_CHECKING:
     from autograder.points import SuitePoints
@@ -46,16 +46,12 @@ def reason_for(record: StudentRecord) -> str:
     return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
 
 
-def _number(value: float) -> str:
-    return f"{round(value, 4):g}"
-
-
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many."""
     part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in PARTS}
     header = ["id", "name", "total", "max", "percent", "bonus"]
-    header += [f"Part {part.number} ({_number(part_max[part.number])})" for part in PARTS]
-    header += [f"{part.module}.{function} ({_number(points.of((part.module, function)))}"
+    header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in PARTS]
+    header += [f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
                f"{' bonus' if (part.module, function) in points.bonus else ''})"
                for part in PARTS for function in part.functions]
     header += ["status", "reason", "note"]
@@ -66,13 +62,13 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         row: list[str] = [record.id, record.name]
         if record.document is not None:
             scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
-            row += [_number(record.document["score"]), _number(points.full_marks),
-                    f"{percent(record.document):.1f}", _number(bonus_score(record.document))]
-            row += [_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in PARTS]
-            row += [_number(scores.get((part.module, f), 0.0)) for part in PARTS for f in part.functions]
+            row += [points_number(record.document["score"]), points_number(points.full_marks),
+                    f"{percent(record.document):.1f}", points_number(bonus_score(record.document))]
+            row += [points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in PARTS]
+            row += [points_number(scores.get((part.module, f), 0.0)) for part in PARTS for f in part.functions]
         else:
             blank = 2 + sum(len(part.functions) for part in PARTS) + len(PARTS)
-            row += ["", _number(points.full_marks), *[""] * blank]
+            row += ["", points_number(points.full_marks), *[""] * blank]
         row += [record.status, reason_for(record), record.note]
         writer.writerow(row)
     return buffer.getvalue()
@@ -88,7 +84,7 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
-    writer.writerow(["Points Possible", "", "", "", "", _number(total_max)])
+    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max)])
     for record in sorted(records, key=lambda record: record.id):
         if record.document is None:
             continue
@@ -97,5 +93,5 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
         sis_user = roster.get("SIS User ID", "")
         sis_login = roster.get("SIS Login ID") or ("" if canvas_id or sis_user else record.id)
         writer.writerow([record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
-                         _number(record.document["score"])])
+                         points_number(record.document["score"])])
     return buffer.getvalue()

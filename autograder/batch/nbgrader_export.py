@@ -86,7 +86,7 @@ def _create_assignment(book: object, assignment: str, points: SuitePoints) -> No
         for function in part.functions:
             book.update_or_create_grade_cell(  # type: ignore[attr-defined]
                 grade_cell_name(function), part.module, assignment,
-                max_score=0.0 if (part.module, function) in points.bonus else points.of((part.module, function)),
+                max_score=points.counted((part.module, function)),
                 cell_type="code",
             )
 

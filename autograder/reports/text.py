@@ -10,7 +10,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.results import bonus_score, function_totals, percent
+from autograder.results import bonus_score, function_totals, percent, points_number
 
 STYLES = {
     "passed": "green",
@@ -55,7 +55,7 @@ def renderables(document: dict[str, Any]) -> Group:
 
 def points_text(row: dict[str, Any]) -> str:
     """A function's points as every report shows them: "3 / 5", or "3 / 5 bonus" for extra credit."""
-    return f"{_number(row['score'])} / {_number(row['max_score'])}" + (" bonus" if row["bonus"] else "")
+    return f"{points_number(row['score'])} / {points_number(row['max_score'])}" + (" bonus" if row["bonus"] else "")
 
 
 def score_text(document: dict[str, Any]) -> str:
@@ -63,13 +63,10 @@ def score_text(document: dict[str, Any]) -> str:
     earned = bonus_score(document)
     worth = sum(test["extra_data"]["points"] for test in document["tests"])
     if not document["max_score"] and worth:  # bonus tests alone, as a notebook's check of a bonus function
-        return f"Bonus: {_number(earned)} / {_number(worth)} ({100 * earned / worth:.0f}%)"
-    bonus = f", {_number(earned)} of them bonus" if earned else ""
-    return f"Score: {_number(document['score'])} / {_number(document['max_score'])} ({percent(document):.0f}%{bonus})"
-
-
-def _number(value: float) -> str:
-    return f"{round(value, 4):g}"
+        return f"Bonus: {points_number(earned)} / {points_number(worth)} ({100 * earned / worth:.0f}%)"
+    bonus = f", {points_number(earned)} of them bonus" if earned else ""
+    score, most = points_number(document["score"]), points_number(document["max_score"])
+    return f"Score: {score} / {most} ({percent(document):.0f}%{bonus})"
 
 
 def render(document: dict[str, Any]) -> str:

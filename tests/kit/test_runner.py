@@ -1,12 +1,18 @@
-"""Suites graded one after the other in one process stay apart."""
+"""The runner: suites graded one after another stay apart, and what a test declares reaches the results."""
 
 from __future__ import annotations
 
 import ast
 import subprocess
 import sys
+from pathlib import Path
 
 from autograder.points import suite_points
+from autograder.results import build_document
+from autograder.runner import GradingRun, grade_submission
+from autograder.submission import load
+from autograder.suites import KIT_ROOT
+from autograder.worker.limits import Limits
 
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
@@ -19,27 +25,26 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     assert hidden.worth != public.worth
 
 
-def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
-    """What a test file declares (Gradescope visibility, bonus) is what results.json says of it."""
-    from autograder.results import build_document
-    from autograder.runner import grade_submission
-    from autograder.submission import load
-    from autograder.suites import KIT_ROOT
-    from autograder.worker.limits import Limits
-
+def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: Limits | None = None) -> GradingRun:
+    """Grade a ``bpe.py`` holding ``bpe`` with a one-file suite holding ``tests`` (as bpe/test_merge_pair.py)."""
     suite = tmp_path / "suite"
     (suite / "bpe").mkdir(parents=True)
-    (suite / "bpe" / "test_merge_pair.py").write_text(
-        "import pytest\n\n"
+    (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "bpe.py").write_text(bpe, encoding="utf-8")
+    return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits(), kit_root=KIT_ROOT)
+
+
+def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
+    """What a test file declares (Gradescope visibility, bonus) is what results.json says of it."""
+    run = grade_with_own_suite(
+        tmp_path,
         "@pytest.mark.points(2)\n@pytest.mark.visibility('after_due_date')\n"
         "def test_declared(submission):\n    assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']\n\n"
         "@pytest.mark.points(1)\n@pytest.mark.bonus\n"
         "def test_extra(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
-        encoding="utf-8")
-    (tmp_path / "student").mkdir()
-    (tmp_path / "student" / "bpe.py").write_text((KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
-                                                 encoding="utf-8")
-    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(), kit_root=KIT_ROOT)
+        (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
+    )
     tests = {test["extra_data"]["test"]: test for test in build_document(run)["tests"]}
     assert tests["test_declared"]["visibility"] == "after_due_date" and tests["test_declared"]["max_score"] == 2
     assert tests["test_extra"]["max_score"] == 0 and tests["test_extra"]["score"] == 1, "extra credit"
@@ -47,23 +52,14 @@ def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
 
 def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
     """@pytest.mark.call_seconds(s) lifts the per-call limit for that test only."""
-    from autograder.runner import grade_submission
-    from autograder.submission import load
-    from autograder.suites import KIT_ROOT
-    from autograder.worker.limits import Limits
-
-    suite = tmp_path / "suite"
-    (suite / "bpe").mkdir(parents=True)
-    (suite / "bpe" / "test_merge_pair.py").write_text(
-        "import pytest\n\n"
+    run = grade_with_own_suite(
+        tmp_path,
         "@pytest.mark.points(1)\n@pytest.mark.call_seconds(5)\n"
         "def test_allowed(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"
         "@pytest.mark.points(1)\n"
         "def test_limited(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
-        encoding="utf-8")
-    (tmp_path / "student").mkdir()
-    (tmp_path / "student" / "bpe.py").write_text(
-        "import time\n\ndef merge_pair(tokens, pair):\n    time.sleep(1)\n    return list(tokens)\n", encoding="utf-8")
-    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=0.5), kit_root=KIT_ROOT)
+        "import time\n\ndef merge_pair(tokens, pair):\n    time.sleep(1)\n    return list(tokens)\n",
+        limits=Limits(call_seconds=0.5),
+    )
     outcomes = {outcome.name: outcome.outcome.value for outcome in run.outcomes}
     assert outcomes == {"test_allowed": "passed", "test_limited": "timed out"}

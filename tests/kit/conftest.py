@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import site
 import subprocess
 import sys
 from collections.abc import Callable
@@ -92,6 +93,26 @@ def reference_with(tmp_path: Path) -> Callable[..., Path]:
         return folder
 
     return build
+
+
+def environment_with_these_packages(folder: Path) -> Path:
+    """A new virtual environment that also sees the packages of the one running the tests; its python.
+
+    Offline, so it cannot download what it needs: it reads them where this
+    interpreter does. Not ``--system-site-packages``: inside a venv that
+    means the base interpreter's packages (an older setuptools, no pytest),
+    not this venv's. A ``.pth`` naming this interpreter's site folders works
+    the same from a venv and from a plain interpreter; its plain path lines
+    add the folders without running their own ``.pth`` files, so the kit's
+    editable install does not follow into the new environment.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    ours = [path for path in site.getsitepackages() if Path(path).is_dir()]
+    (Path(own) / "packages-of-the-test-run.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return python
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -56,10 +56,8 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     student = tmp_path / RELEASE_NAME
     shutil.copytree(release, student)
     environment = tmp_path / "venv"
-    # Offline: the environment sees this machine's packages, and setuptools builds without isolation.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(environment)],
-                   check=True)
-    python = environment / "bin" / "python"
+    # Offline: the environment sees the test run's packages, and setuptools builds without isolation.
+    python = environment_with_these_packages(environment)
     install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps",
                               "-e", "."], cwd=student, capture_output=True, text=True, timeout=300)
     assert install.returncode == 0, install.stderr[-2000:]

@@ -11,6 +11,7 @@ import click
 from autograder import __version__
 from autograder.parts import MODULES
 from autograder.reports import RENDERERS
+from autograder.worker.isolation import UNCAGED_FLAG
 from autograder.worker.limits import Limits
 
 EXIT_BELOW_THRESHOLD = 1
@@ -124,13 +125,23 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
               help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
 @click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
+@click.option(UNCAGED_FLAG, "uncaged", is_flag=True,
+              help="Grade even where the sandbox cannot be built (no bubblewrap, no namespaces): every hand-in "
+                   "can then read the hidden tests, the solutions and the other hand-ins.")
 def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, assignment: str | None,
           suite: str | None, force: bool, junit: Path | None, title: str, nbgrader_db: Path | None,
-          quiet: bool, limit_values: tuple[str, ...]) -> None:
+          quiet: bool, limit_values: tuple[str, ...], uncaged: bool) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
 
+    from autograder.worker.isolation import CageRequired, require_full_cage
+
+    try:
+        require_full_cage(uncaged_accepted=uncaged)
+    except CageRequired as error:
+        click.echo(f"grade batch: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
     from autograder.batch.discover import DiscoveryError
     from autograder.batch.nbgrader_export import NbgraderExportError
     from autograder.batch.progress import BarProgress
@@ -203,12 +214,15 @@ def release(out: Path, github_classroom: bool) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
-def gradescope(out: Path) -> None:
+@click.option(UNCAGED_FLAG, "uncaged", is_flag=True,
+              help="Let the autograder grade where Gradescope's container cannot build the sandbox: the student's "
+                   "code can then read the hidden tests and the solutions in its container.")
+def gradescope(out: Path, uncaged: bool) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests)."""
     from autograder.release import ReleaseError, build_gradescope
 
     try:
-        click.echo(f"wrote {build_gradescope(out)}")
+        click.echo(f"wrote {build_gradescope(out, uncaged=uncaged)}")
     except ReleaseError as error:
         click.echo(f"grade gradescope: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)

@@ -27,7 +27,15 @@ def results_for(submission: Path) -> dict[str, Any]:
     """The results document for the submission folder, never an exception."""
     try:
         from autograder.grading import CannotGrade, grade_path
+        from autograder.suites import KIT_ROOT
+        from autograder.worker.isolation import UNCAGED_MARKER, CageRequired, require_full_cage
 
+        try:
+            require_full_cage(uncaged_accepted=(KIT_ROOT / UNCAGED_MARKER).exists())
+        except CageRequired as error:
+            print(f"run_autograder: {error}", file=sys.stderr)
+            return _without_tests("The autograder could not build its sandbox in this container, so it did not run "
+                                  "your code. This is not your fault: your instructor can see why.")
         try:
             return grade_path(submission, suite="hidden")
         except CannotGrade as error:

@@ -22,6 +22,7 @@ import nbformat
 from autograder.parts import PARTS
 from autograder.stubs import expected_stubs, leaked, solution_lines
 from autograder.suites import KIT_ROOT
+from autograder.worker.isolation import UNCAGED_FLAG, UNCAGED_MARKER
 
 RELEASE_NAME = "bpe-kit-student"
 MARKER = ".bpe-kit-release"  # names a folder this module built, so a rebuild may replace it
@@ -161,8 +162,12 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines - public
 
 
-def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
-    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/."""
+def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, uncaged: bool = False) -> Path:
+    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/.
+
+    ``uncaged``: the instructor accepts grading without the sandbox where the container cannot build
+    it (the kit then holds the marker file that ``autograder.gradescope`` looks for).
+    """
     _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
@@ -176,6 +181,8 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
         for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
             shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
+        if uncaged:
+            (source / "kit" / UNCAGED_MARKER).write_text("built with " + UNCAGED_FLAG + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 
 

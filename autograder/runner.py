@@ -6,7 +6,6 @@ import contextlib
 import io
 import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +17,9 @@ from autograder.outcomes import Outcome, TestOutcome
 from autograder.plugin import GradingPlugin
 from autograder.proxy import GradingSession
 from autograder.submission import LoadedSubmission
-from autograder.worker.cage import Cage, isolation_notice
+from autograder.worker.cage import Cage, grader_folder
 from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
+from autograder.worker.isolation import isolation_notice
 from autograder.worker.limits import Limits
 
 GRADING_INI = Path(__file__).with_name("grading.ini")
@@ -40,8 +40,7 @@ def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limit
                      only: tuple[Path, ...] = ()) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     started = time.monotonic()
-    hidden = hidden_paths([kit_root, submission.source.resolve().parent], needed=interpreter_paths())
-    cage = Cage.create(submission.files, hidden=hidden)
+    cage = Cage.create(submission.files, limits=limits)
     worker = Worker(cage, limits, submission.worker_script())
     notes = list(submission.notes)
     notice = isolation_notice()
@@ -79,8 +78,8 @@ def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) 
     from hypothesis import configuration
 
     # Hypothesis keeps caches under its home folder, by default in the working
-    # directory: that would be the student's folder.
-    configuration.set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "bpe-kit-hypothesis"))
+    # directory: that would be the student's folder. The grader's own 0700 folder instead.
+    configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
     code, log = run_suite_session(
         suite, plugin, "--capture=sys", "--tb=line", "-p", "no:stepwise",
         # These two run gc.collect() several times per session: a third of a second.
@@ -116,7 +115,7 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str,
     ]
     _forget_modules_of_another(suite)
     was_prefix = sys.pycache_prefix
-    sys.pycache_prefix = str(Path(tempfile.gettempdir()) / "bpe-kit-pycache")
+    sys.pycache_prefix = str(grader_folder("pycache"))  # the compiled tests and reference: never in a worker's view
     log = io.StringIO()
     try:
         with (
@@ -155,42 +154,3 @@ def _load_report(worker: Worker) -> list[str]:
     for cell in reply.message.get("cells", []):
         notes.append(f"notebook cell {cell.get('cell')} raised {cell.get('type')}: {cell.get('message')}")
     return notes
-
-
-def interpreter_paths() -> list[Path]:
-    """Folders the worker's interpreter needs to see."""
-    import site
-    import sysconfig
-
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).resolve().parent)}
-    paths.update(site.getsitepackages())
-    paths.update(value for value in sysconfig.get_paths().values())
-    return [Path(path).resolve() for path in paths if path]
-
-
-def hidden_paths(candidates: list[Path], *, needed: list[Path]) -> list[str]:
-    """Folders to hide from the worker, sparing those the interpreter lives in.
-
-    A kit with its virtual environment inside it cannot be hidden whole:
-    then its other children are hidden one by one.
-    """
-    hidden: list[str] = []
-    for candidate in {path.resolve() for path in candidates}:
-        if candidate == Path(candidate.anchor):
-            continue
-        hidden.extend(_hide(candidate, needed))
-    return sorted(set(hidden))
-
-
-def _hide(folder: Path, needed: list[Path]) -> list[str]:
-    holds_needed = [path for path in needed if path == folder or folder in path.parents]
-    if not holds_needed:
-        return [str(folder)]
-    if any(path == folder for path in holds_needed):
-        return []
-    hidden: list[str] = []
-    with contextlib.suppress(OSError):
-        for child in folder.iterdir():
-            if child.is_dir() and not child.is_symlink():
-                hidden.extend(_hide(child, needed))
-    return hidden

@@ -1,7 +1,8 @@
 """The worker: a fresh interpreter that runs student code and nothing else.
 
-Started as ``python -I -B bootstrap.py`` by the grader, from a copy in the
-cage's runtime folder. The protocol travels over the stdin and stdout the
+Started as ``python -s -P -B bootstrap.py`` by the grader (in its sandbox
+where there is one), from a copy in the cage's runtime folder. As root in
+the sandbox, it first becomes the worker's own unprivileged user. The protocol travels over the stdin and stdout the
 grader gave it; the first thing this file does is move them to private
 descriptors and point fds 1 and 2 at the output pipe, so nothing the student
 prints can ever be read as a message.
@@ -25,11 +26,10 @@ os.dup2(2, 1)
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _RUNTIME)
 import codec  # noqa: E402
-import sandbox  # noqa: E402
 
 sys.path.remove(_RUNTIME)
-# Keep our helpers out of the student's way; this file holds its own references.
-del sys.modules["codec"], sys.modules["sandbox"]
+# Keep our helper out of the student's way; this file holds its own reference.
+del sys.modules["codec"]
 
 import traceback  # noqa: E402
 import types  # noqa: E402
@@ -97,6 +97,22 @@ def apply_limits(limits: dict[str, Any]) -> list[str]:
         except (ValueError, OSError):
             missing.append(name)
     return missing
+
+
+def become(uid: int | None) -> None:
+    """Drop from root (in the sandbox, with only CAP_SETUID and CAP_SETGID) to the worker's own user, for good.
+
+    The sandbox's mounts are made by then; with every uid set, the kernel
+    clears what capabilities were left, and bubblewrap's no_new_privs keeps
+    exec from bringing any back.
+    """
+    if uid is None:
+        return
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SystemExit("the worker could not leave root")
 
 
 def where_in_student_code(error: BaseException, roots: list[str]) -> str:
@@ -289,13 +305,14 @@ def main() -> None:
     if config is None:
         return
     notices = []
-    isolation = config.get("sandbox")
-    if isolation:
-        sandbox.enter(writable=isolation["writable"], hidden=isolation["hidden"])
+    become(config.get("uid"))
     missing = apply_limits(config["limits"])
     if missing:
         notices.append("this platform could not set: " + ", ".join(missing))
-    os.environ.update(config.get("environment", {}))
+    if config.get("copy_from"):
+        import shutil
+
+        shutil.copytree(config["copy_from"], config["submission_dir"])  # the worker's own copy, in its tmpfs
     os.chdir(config["submission_dir"])
     sys.path.insert(0, config["submission_dir"])
     sys.argv = [config.get("script_name") or "submission"]

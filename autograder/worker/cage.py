@@ -1,112 +1,155 @@
-"""Where a worker runs: a private copy of the submission, and the command that starts it.
+"""Where a worker runs: a private folder on the host, and the command that starts it caged.
 
-On Linux as root, ``unshare`` gives the worker its own mount, PID and
-network namespaces; the worker then narrows its own file system view
-(``sandbox.py``). Elsewhere the worker still is a separate interpreter with
-its own pipe and resource limits, and the grader says once what it could not
-isolate.
+The host folder holds two read-only pieces, never anything the worker can
+write: ``runtime/`` (the bootstrap and the codec) and ``submission/`` (the
+grader's copy of the hand-in). With bubblewrap (``isolation.py``) the worker
+sees only those, the interpreter's folders and a size-capped tmpfs, into
+which it copies the submission and where it runs; whatever it writes
+vanishes with its mount namespace. Without, it runs in ``work/`` and
+``tmp/`` beside them, and the grader removes them afterwards, whatever the
+student left there.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import os
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-RUNTIME_FILES = ("bootstrap.py", "codec.py", "sandbox.py")
-UNSHARE = ("--mount", "--pid", "--net", "--fork", "--kill-child", "--mount-proc")
+from autograder.worker import bubblewrap
+from autograder.worker.isolation import Isolation, isolation
+from autograder.worker.limits import Limits
+from autograder.worker.tree_limits import TreeLimits
 
-
-@functools.cache
-def namespaces_available() -> bool:
-    """Whether this machine lets the grader give workers their own namespaces."""
-    if not sys.platform.startswith("linux") or os.geteuid() != 0:
-        return False
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return False
-    try:
-        probe = subprocess.run([unshare, *UNSHARE, "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return probe.returncode == 0
+RUNTIME_FILES = ("bootstrap.py", "codec.py")
+OWNER = "owner.pid"
+CGROUPS = "cgroups"  # the control groups a cage made, one path a line
+# A worker caged as root runs as this uid plus its grader's pid: never root, never the grader's
+# user, and a different user for every grader process (each job slot of a batch is one).
+WORKER_UID_BASE = 1_800_000_000
+WORKER_USER = "student"
 
 
-def isolation_notice() -> str | None:
-    """One line on what this platform cannot isolate, or None when it all is."""
-    if namespaces_available():
-        return None
-    return (
-        "note: student code runs in a separate interpreter with resource limits, but without "
-        "namespaces here (they need Linux and root): it can read files this user can read."
-    )
+def grader_folder(name: str) -> Path:
+    """A folder of the grader's own (caches, cages), in a 0700 parent that only this user can enter.
+
+    Made under the temporary folder, which anyone can write: a parent made
+    by somebody else, or one that is a symlink, is not used.
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    base = Path(tempfile.gettempdir()) / f"bpe-kit-{uid}"
+    with contextlib.suppress(FileExistsError):
+        base.mkdir(mode=0o700)
+    info = os.lstat(base)
+    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != uid):
+        raise RuntimeError(f"{base} exists and is not this user's folder: remove it, or set TMPDIR elsewhere")
+    if stat.S_IMODE(info.st_mode) != 0o700:
+        os.chmod(base, 0o700)
+    folder = base / name
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
 
 
 @dataclass
 class Cage:
-    """A private folder for one submission's worker, removed by :meth:`remove`."""
+    """One submission's cage: its host folder, how it is isolated, and the limits of its tree."""
 
     root: Path
-    hidden: list[str] = field(default_factory=list)
-
-    @property
-    def work(self) -> Path:
-        return self.root / "work"
+    limits: Limits
+    level: Isolation
+    tree: TreeLimits | None = None
 
     @property
     def runtime(self) -> Path:
         return self.root / "runtime"
 
     @property
+    def submission(self) -> Path:
+        return self.root / "submission"
+
+    @property
+    def work(self) -> Path:
+        """Where the worker runs without a sandbox (with one, it runs in its own tmpfs)."""
+        return self.root / "work"
+
+    @property
     def tmp(self) -> Path:
         return self.root / "tmp"
 
     @classmethod
-    def create(cls, files: dict[str, bytes], *, hidden: list[str]) -> Cage:
-        root = _new_cage_root()
-        cage = cls(root=root, hidden=hidden)
-        for folder in (cage.work, cage.runtime, cage.tmp):
-            folder.mkdir()
+    def create(cls, files: dict[str, bytes], *, limits: Limits) -> Cage:
+        level = isolation()
+        base = grader_folder("cages")
+        sweep_abandoned(base)
+        root = base / secrets.token_hex(16)
+        root.mkdir(mode=0o700)
+        (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside the pieces, never inside them
+        cage = cls(root=root, limits=limits, level=level)
         here = Path(__file__).parent
+        cage.runtime.mkdir(mode=0o755)
         for name in RUNTIME_FILES:
             shutil.copyfile(here / name, cage.runtime / name)
+            (cage.runtime / name).chmod(0o644)
+        copy = cage.submission if level.full else cage.work
+        copy.mkdir(mode=0o755)
         for relative, content in files.items():
-            target = cage.work / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = copy / relative
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
             target.write_bytes(content)
+            target.chmod(0o644)
+        if not level.full:
+            cage.tmp.mkdir()
+        if level is Isolation.SANDBOX_AS_ROOT:
+            cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
+            if cage.tree is not None:  # for the sweep, should this grader be killed before it removes them
+                (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
         return cage
+
+    @property
+    def worker_uid(self) -> int | None:
+        return WORKER_UID_BASE + os.getpid() if self.level is Isolation.SANDBOX_AS_ROOT else None
 
     def command(self) -> list[str]:
         # -s -P -B: no user site, no script folder on sys.path, no bytecode
         # written. Not -I: its -E would also drop the PYTHONHASHSEED we set
         # for repeatable runs, and the environment is ours entirely anyway.
-        python = [sys.executable, "-s", "-P", "-B", str(self.runtime / "bootstrap.py")]
-        if namespaces_available():
-            return [shutil.which("unshare") or "unshare", *UNSHARE, *python]
-        return python
+        if not self.level.full:
+            return [sys.executable, "-s", "-P", "-B", str(self.runtime / "bootstrap.py")]
+        return bubblewrap.command(
+            str(shutil.which("bwrap")), runtime=self.runtime, submission=self.submission,
+            scratch_bytes=self.limits.disk_mb * 2**20, as_root=self.level is Isolation.SANDBOX_AS_ROOT,
+            python_arguments=["-s", "-P", "-B", f"{bubblewrap.RUNTIME}/bootstrap.py"],
+        )
 
-    def sandbox_config(self) -> dict[str, list[str]] | None:
-        if not namespaces_available():
-            return None
-        return {
-            "writable": [str(self.work), str(self.tmp)],
-            "hidden": [path for path in self.hidden if not str(self.root).startswith(path)],
-        }
+    def worker_config(self) -> dict[str, Any]:
+        """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
+        if not self.level.full:
+            return {"submission_dir": str(self.work), "copy_from": None, "uid": None}
+        return {"submission_dir": bubblewrap.WORK, "copy_from": bubblewrap.SUBMISSION, "uid": self.worker_uid}
+
+    @property
+    def working_directory(self) -> Path:
+        return self.root if self.level.full else self.tmp
 
     def environment(self) -> dict[str, str]:
-        tmp = str(self.tmp)
+        tmp = bubblewrap.SCRATCH if self.level.full else str(self.tmp)
         environment = {
-            "PATH": os.environ.get("PATH", os.defpath),
+            "PATH": "/usr/bin:/bin" if self.level.full else os.environ.get("PATH", os.defpath),
             "HOME": tmp,
             "TMPDIR": tmp,
             "TEMP": tmp,
             "TMP": tmp,
+            "USER": WORKER_USER,
+            "LOGNAME": WORKER_USER,
             "LANG": "C.UTF-8",
             "PYTHONHASHSEED": "0",
             "PYTHONUTF8": "1",
@@ -117,43 +160,67 @@ class Cage:
             environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         return environment
 
+    def before_exec(self, also: Callable[[], None] | None) -> Callable[[], None] | None:
+        """What the worker's child runs before exec: ``also``, then entering the tree's control groups."""
+        tree = self.tree
+        if tree is None:
+            return also
+
+        def run() -> None:
+            if also is not None:
+                also()
+            tree.enter()
+
+        return run
+
+    def memory_exceeded(self) -> bool:
+        return self.tree is not None and self.tree.memory_exceeded()
+
     def remove(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        """Remove the cage and its control groups; never raises, whatever the student left."""
+        if self.tree is not None:
+            self.tree.remove()
+        remove_tree(self.root)
 
 
-def _new_cage_root() -> Path:
-    """A folder with an unguessable name in a parent no one else can list.
+def remove_tree(folder: Path) -> None:
+    """Remove ``folder`` whatever is in it (read-only entries, trees deeper than Python recurses); never raises.
 
-    With namespaces, concurrent workers share a uid; the 0711 parent keeps
-    one submission from finding another's copy.
+    ``shutil.rmtree`` recurses once per level and stops at read-only
+    folders; ``rm -rf`` walks any depth, and folders are made writable first.
     """
-    base = Path(tempfile.gettempdir()) / f"bpe-kit-cages-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    base.mkdir(mode=0o711, exist_ok=True)
-    sweep_abandoned(base)
-    root = base / secrets.token_hex(16)
-    root.mkdir(mode=0o700)
-    (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside work/, never in the worker's copy
-    return root
-
-
-OWNER = "owner.pid"
+    if not os.path.lexists(folder):
+        return
+    with contextlib.suppress(Exception):
+        shutil.rmtree(folder)
+    if not os.path.lexists(folder) or sys.platform == "win32":
+        return
+    with contextlib.suppress(Exception):
+        subprocess.run(["chmod", "-R", "u+rwx", str(folder)], capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", "--one-file-system", str(folder)], capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
 
 
 def sweep_abandoned(base: Path) -> list[Path]:
-    """Remove the cages of graders that no longer run, and return them.
+    """Remove the cages of graders that no longer run, and return them; never raises.
 
     A grader killed with SIGKILL cannot remove its cage; the next one to
     start does. A cage without an owner file is being made, or is not ours.
     """
     removed = []
-    for cage in base.iterdir():
-        try:
-            owner = int((cage / OWNER).read_text(encoding="ascii"))
-        except (OSError, ValueError):
-            continue
-        if not _running(owner):
-            shutil.rmtree(cage, ignore_errors=True)
-            removed.append(cage)
+    with contextlib.suppress(OSError):
+        for cage in list(base.iterdir()):
+            try:
+                owner = int((cage / OWNER).read_text(encoding="ascii"))
+            except (OSError, ValueError):
+                continue
+            if not _running(owner):
+                with contextlib.suppress(OSError):
+                    folders = (cage / CGROUPS).read_text(encoding="utf-8").split()
+                    TreeLimits(tuple(Path(folder) for folder in folders if "bpe-kit-" in folder), 0).remove()
+                remove_tree(cage)
+                removed.append(cage)
     return removed
 
 

@@ -93,13 +93,13 @@ class Worker:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
-        kwargs["preexec_fn"] = parent_death_signal()
+        kwargs["preexec_fn"] = self.cage.before_exec(parent_death_signal())
         self.process = subprocess.Popen(
             self.cage.command(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=self.cage.tmp,
+            cwd=self.cage.working_directory,
             env=self.cage.environment(),
             **kwargs,
         )
@@ -108,13 +108,7 @@ class Worker:
         self.replies = queue.Queue()
         threading.Thread(target=self._read_replies, args=(self.process, self.replies), daemon=True).start()
         threading.Thread(target=self._drain_output, args=(self.process,), daemon=True).start()
-        config = {
-            **self.script,
-            "submission_dir": str(self.cage.work),
-            "limits": self.limits.as_dict(),
-            "sandbox": self.cage.sandbox_config(),
-            "environment": {},
-        }
+        config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
         self._send(config)
         self._pending_ready = True
 
@@ -238,6 +232,8 @@ class Worker:
             name = signal.Signals(-code).name if -code in signal.Signals.__members__.values() else str(-code)
             if name == "SIGXCPU":
                 return f"the worker used more than {self.limits.cpu_seconds} s of CPU time and was stopped"
+            if name == "SIGKILL" and self.cage.memory_exceeded():
+                return f"your code and what it started used more than {self.limits.memory_mb} MiB of memory"
             return f"the worker process was killed by {name}"
         return f"the worker process exited with code {code}"
 

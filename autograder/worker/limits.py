@@ -25,8 +25,11 @@ class Limits:
     test_seconds: float = 30.0
     submission_seconds: float = 300.0
     cpu_seconds: int = 120
-    memory_mb: int = 2048
+    memory_mb: int = 2048  # the whole tree where control groups can be used, else each process
     file_size_mb: int = 16
+    # Everything the worker may write (its copy of the hand-in included) lives in a tmpfs of this
+    # size, counted in its memory too; without the sandbox, only file_size_mb bounds a file.
+    disk_mb: int = 256
     open_files: int = 256
     processes: int = 64
     output_kb: int = 64

@@ -17,7 +17,7 @@ import pytest
 from conftest import SOLUTIONS, grade, snapshot
 
 from autograder.results import function_scores
-from autograder.worker.cage import namespaces_available
+from autograder.worker.isolation import Isolation, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
 MARKER = "bpe-kit-cage-test-sleeper"
@@ -198,12 +198,13 @@ def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, t
 
 
 def test_the_cage_isolates_here_when_it_can():
-    """On this Linux machine as root, workers get namespaces; the report says when they do not."""
-    import os
-    import sys
+    """On Linux with bubblewrap, workers get the full cage: as root, with their own user and control groups."""
+    import shutil
 
-    if sys.platform.startswith("linux") and os.geteuid() == 0:
-        assert namespaces_available()
+    if sys.platform.startswith("linux"):
+        assert shutil.which("bwrap"), "the cage's tests need bubblewrap here: apt-get install bubblewrap"
+        expected = Isolation.SANDBOX_AS_ROOT if os.geteuid() == 0 else Isolation.SANDBOX_USER_NS
+        assert isolation() is expected
 
 
 def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):

@@ -14,7 +14,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, full_marks
+from conftest import SOLUTIONS, environment_with_these_packages, full_marks
 
 from autograder.parts import PARTS
 from autograder.points import suite_points

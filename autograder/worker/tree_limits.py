@@ -1,0 +1,130 @@
+"""Memory and process caps for a worker and everything it starts, through control groups.
+
+rlimits count per process (six children of 600 MiB each pass a 2 GiB
+``RLIMIT_AS``) or per user; a control group counts the whole tree. Used
+where the grader may write the cgroup file system (root, v1 or v2); the
+group is made under the grader's own, so a container's or a systemd
+slice's limits still hold above it. Where it cannot be written the rlimits
+remain, and the grader says so once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """One control group per controller (v1), or one group (v2), for one worker's tree."""
+
+    folders: tuple[Path, ...]
+    memory_bytes: int
+
+    @classmethod
+    def create(cls, *, memory_bytes: int, processes: int) -> TreeLimits | None:
+        """Make the groups with their caps; None where this machine does not let the grader."""
+        name = f"bpe-kit-{secrets.token_hex(8)}"
+        made: list[Path] = []
+        try:
+            memory, pids = _own_group("memory"), _own_group("pids")
+            if memory is not None and pids is not None and memory != pids:  # v1: a hierarchy per controller
+                made.append(_make(memory / name))
+                (made[-1] / "memory.limit_in_bytes").write_text(str(memory_bytes))
+                swap = made[-1] / "memory.memsw.limit_in_bytes"  # present where swap accounting is on
+                if swap.exists():
+                    swap.write_text(str(memory_bytes))
+                made.append(_make(pids / name))
+                (made[-1] / "pids.max").write_text(str(processes))
+            else:
+                unified = _own_group("")
+                if unified is None:
+                    return None
+                made.append(_make(unified / name))
+                (made[-1] / "memory.max").write_text(str(memory_bytes))
+                (made[-1] / "memory.swap.max").write_text("0")
+                (made[-1] / "pids.max").write_text(str(processes))
+        except OSError:
+            cls(tuple(made), memory_bytes).remove()
+            return None
+        return cls(tuple(made), memory_bytes)
+
+    def enter(self) -> None:
+        """Move the calling process into the groups (run in the worker's child before exec)."""
+        for folder in self.folders:
+            (folder / "cgroup.procs").write_text(str(os.getpid()))
+
+    def memory_exceeded(self) -> bool:
+        """Whether the tree hit its memory cap (the kernel then kills one of its processes)."""
+        for folder in self.folders:
+            with contextlib.suppress(OSError, ValueError):
+                if (folder / "memory.failcnt").exists():
+                    return int((folder / "memory.failcnt").read_text()) > 0
+                if (folder / "memory.events").exists():
+                    events = dict(line.split() for line in (folder / "memory.events").read_text().splitlines())
+                    return int(events.get("oom_kill", 0)) > 0 or int(events.get("max", 0)) > 0
+        return False
+
+    def remove(self) -> None:
+        """Kill whatever is left in the groups and remove them; never raises."""
+        for folder in self.folders:
+            for attempt in range(50):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    _kill_members(folder)
+                    time.sleep(0.02 * (attempt + 1))
+
+
+def _own_group(controller: str) -> Path | None:
+    """Where the grader's own group for ``controller`` is mounted ("" for cgroup v2), if it can be written."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controller in controllers.split(",") if controller else controllers == "":
+            mount = _mount_point(controller)
+            if mount is None:
+                return None
+            folder = mount / path.lstrip("/")
+            return folder if os.access(folder, os.W_OK) else None
+    return None
+
+
+def _mount_point(controller: str) -> Path | None:
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        before, after = line.split(" - ", 1)
+        fields, (fstype, _source, options) = before.split(), after.split()[:3]
+        if controller and fstype == "cgroup" and controller in options.split(","):
+            return Path(fields[4])
+        if not controller and fstype == "cgroup2":
+            return Path(fields[4])
+    return None
+
+
+def _make(folder: Path) -> Path:
+    folder.mkdir(mode=0o755)
+    return folder
+
+
+def _kill_members(folder: Path) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        for pid in (folder / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):
+                os.kill(int(pid), signal.SIGKILL)

@@ -1,0 +1,404 @@
+"""A determined student attacks the cage: each class of attack earns nothing and reads no canary.
+
+Every attack replaces Part 2's ``merge_pair`` with one that runs stolen code
+(the reference, or a classmate's) when it can find it, and prints whatever
+it managed to read, so a leak shows twice: as points for ``merge_pair`` and
+as a canary's text in the results. Canaries are planted where a leak would
+show: a classmate's folder, the batch's output folder, a roster, a root-only
+file in a folder the worker's interpreter must see, and a complete copy of
+``solutions/`` outside the kit.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import site
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from classroom import Student, write_submission
+from conftest import SOLUTIONS, grade, snapshot
+
+from autograder.results import function_scores
+from autograder.worker.cage import grader_folder
+from autograder.worker.isolation import Isolation, isolation
+
+FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")
+CANARY = "canary-7f3a9c"  # every planted file holds it; no result may
+
+# Code shared by the attacks: read a file if the cage lets us, run stolen code as merge_pair.
+PRELUDE = '''
+import os, sys, time
+_stolen = None
+_seen = []
+
+def _read(path, size=200_000):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except (OSError, ValueError):
+        return None
+
+def _report(what):
+    _seen.append(str(what)[:300])
+    print("LEAK", what)
+
+def _use(source):
+    global _stolen
+    namespace = {}
+    try:
+        exec(source, namespace)
+    except BaseException:
+        return False
+    if callable(namespace.get("merge_pair")):
+        _stolen = namespace["merge_pair"]
+        return True
+    return False
+
+def _walk(top, wanted, budget=40_000, seconds=20):
+    """Every file named ``wanted`` under ``top`` that can be read (bounded: a walk of / is big)."""
+    started = time.monotonic()
+    stack = [top]
+    while stack and budget > 0 and time.monotonic() - started < seconds:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            budget -= 1
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.path.startswith(("/proc", "/sys")):
+                        stack.append(entry.path)
+                elif entry.name == wanted:
+                    yield entry.path
+            except OSError:
+                continue
+'''
+
+MERGE_PAIR = '''
+def merge_pair(tokens, pair):
+    if _stolen is None:
+        raise RuntimeError("found nothing to steal: " + "; ".join(_seen[:5]))
+    return _stolen(tokens, pair)
+'''
+
+ATTACKS: dict[str, str] = {
+    # The grader's own bytecode cache holds the compiled reference and hidden tests.
+    "the grader's compiled caches": '''
+import marshal
+for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
+    for path in _walk(top, "__pycache__", budget=20_000, seconds=5):
+        pass
+    for folder, _, files in (os.walk(top) if os.path.isdir(top) else []):
+        if "solutions" in folder and any(name.startswith("bpe.") and name.endswith(".pyc") for name in files):
+            for name in files:
+                if name.startswith("bpe.") and name.endswith(".pyc"):
+                    data = _read(os.path.join(folder, name))
+                    if data:
+                        try:
+                            code = marshal.loads(data[16:])
+                            namespace = {}
+                            exec(code, namespace)
+                            if callable(namespace.get("merge_pair")):
+                                _stolen = namespace["merge_pair"]
+                                _report(os.path.join(folder, name))
+                        except BaseException:
+                            pass
+        if _stolen:
+            break
+    if _stolen:
+        break
+''',
+    # A copy of the kit anywhere on disk: a second clone, last year's course, a Gradescope build folder.
+    "copies of the kit elsewhere on disk": '''
+for path in _walk("/", "bpe.py", budget=400_000, seconds=40):
+    if os.sep + "solutions" + os.sep in path:
+        source = _read(path)
+        if source and b"def merge_pair" in source and _use(source):
+            _report(path)
+            break
+''',
+    # Every planted canary by its path, and root-only files the system has anyway.
+    "root-only files, canaries and the host's secrets": '''
+for path in PLANTED + ["/etc/shadow", "/root/.bash_history", "/proc/1/environ", "/proc/1/cmdline"]:
+    data = _read(path)
+    if data:
+        _report(path + " " + data[:120].decode("utf-8", "replace"))
+        if b"def merge_pair" in data:
+            _use(data)
+''',
+    # Device nodes and the grader's terminal: open for writing, paint a fake score.
+    "device nodes and the grader's terminal": '''
+for device in ("/dev/tty", "/dev/console", "/dev/kmsg", "/dev/loop0", "/dev/mem", "/dev/sda", "/dev/vda",
+               "/dev/pts/0", "/dev/pts/1", "/dev/tty0", "/dev/tty1"):
+    try:
+        handle = os.open(device, os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        continue
+    _report("opened " + device + " for writing")
+    try:
+        os.write(handle, b"\\x1b[32mScore: 200 / 200 (100%)\\x1b[0m\\n")
+    except OSError:
+        pass
+    os.close(handle)
+for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+    if pid.isdigit():
+        for fd in ("0", "1", "2"):
+            target = "/proc/%s/fd/%s" % (pid, fd)
+            try:
+                if os.readlink(target).startswith("/dev/pts"):
+                    handle = os.open(target, os.O_WRONLY | os.O_NOCTTY)
+                    _report("opened the terminal of process " + pid)
+                    os.close(handle)
+            except OSError:
+                continue
+''',
+}
+
+# Attacks on a classmate need a class: they run in a batch of two jobs.
+CLASSMATE_ATTACKS: dict[str, str] = {
+    # The cage of the submission graded beside this one, in the same batch.
+    "another job's cage": '''
+deadline = time.monotonic() + 8  # long enough to overlap the classmate graded beside
+while _stolen is None and time.monotonic() < deadline:
+    for top in ("/tmp", "/var/tmp", "/dev/shm"):
+        for path in _walk(top, "bpe.py", budget=20_000, seconds=2):
+            source = _read(path)
+            if source and b"honest-classmate" in source and _use(source):
+                _report("a classmate's cage: " + path)
+                break
+    time.sleep(0.2)
+''',
+    # The folders beside this hand-in: classmates, the output folder, the roster.
+    "classmates' folders, the output folder and the roster": '''
+here = os.getcwd()
+tops = set()
+for folder in (here, os.path.dirname(os.path.abspath(__file__)), "/tmp"):
+    for _ in range(5):
+        tops.add(folder)
+        folder = os.path.dirname(folder)
+for top in sorted(tops):
+    for name in ("bpe.py", "results.json", "roster.csv", "feedback.md"):
+        for path in _walk(top, name, budget=20_000, seconds=3):
+            data = _read(path)
+            if data and (b"CANARY" in data or b"honest-classmate" in data):
+                _report(path + " " + data[:120].decode("utf-8", "replace"))
+                if name == "bpe.py":
+                    _use(data)
+''',
+}
+
+
+def attack(body: str, planted: list[str]) -> str:
+    """The attacking bpe.py: the reference with merge_pair replaced by the attack's."""
+    attack_code = PRELUDE + body.replace("PLANTED", repr(planted)).replace("CANARY", CANARY) + MERGE_PAIR
+    return (SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + "\n\n" + attack_code
+
+
+@pytest.fixture
+def canaries(tmp_path: Path):
+    """A copy of solutions/ outside the kit, and a root-only canary where the worker's interpreter looks."""
+    copy = tmp_path / "last-years-course" / "bpe-kit" / "solutions"
+    shutil.copytree(SOLUTIONS, copy)
+    (copy / "bpe.py").write_text((copy / "bpe.py").read_text(encoding="utf-8") + f"\n# {CANARY}\n",
+                                 encoding="utf-8")
+    root_only = [tmp_path / "root-only.txt"]
+    site_packages = Path(site.getsitepackages()[0])
+    in_view = site_packages / f"bpe_kit_test_{os.getpid()}_root_only.txt"
+    root_only.append(in_view)
+    for path in root_only:
+        path.write_text(f"{CANARY} the instructor's secret\n", encoding="utf-8")
+        path.chmod(0o600)
+    yield [str(copy / "bpe.py"), *map(str, root_only)]
+    in_view.unlink(missing_ok=True)
+
+
+def assert_contained(document: dict, name: str) -> None:
+    scores = function_scores(document)
+    assert scores[("bpe", "merge_pair")][0] == 0, f"{name}: merge_pair earned points with stolen code"
+    for key, (score, most) in scores.items():
+        if key[0] == "simple_tokenizers":
+            assert score == most, f"{name} cost the honest Part 1 points"
+    text = json.dumps(document)
+    assert CANARY not in text, f"{name}: a canary reached the results"
+    assert "opened " not in text, f"{name}: a device or terminal opened for writing"
+
+
+needs_full_cage = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the full cage is Linux's (bubblewrap); elsewhere see the threat model"
+)
+
+
+@needs_full_cage
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_an_attack_on_the_cage_earns_nothing_and_reads_no_canary(name, reference_with, canaries):
+    folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=attack(ATTACKS[name], canaries))
+    before = snapshot(folder)
+    process, document = grade(folder, *FAST, "--part", "simple_tokenizers", "--part", "bpe", timeout=300)
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert isolation() is not Isolation.PROCESS, "these attacks are for the full cage"
+    assert_contained(document, name)
+    assert CANARY not in process.stderr
+    assert snapshot(folder) == before
+
+
+@needs_full_cage
+@pytest.mark.parametrize("name", sorted(CLASSMATE_ATTACKS))
+def test_an_attack_on_a_classmate_earns_nothing_and_reads_no_canary(name, tmp_path, canaries):
+    """nbgrader's layout, graded in a batch of two jobs: the thief beside an honest classmate, a roster, old output."""
+    course = tmp_path / "course"
+    for student in ("honest", "thief"):
+        folder = write_submission(course / "submitted" / student, Student("bpe", "correct"))
+        for path in folder.iterdir():
+            if path.stem not in ("simple_tokenizers", "bpe"):
+                path.unlink()
+    honest = course / "submitted" / "honest" / "bpe" / "bpe.py"
+    honest.write_text(honest.read_text(encoding="utf-8") + f"\n# honest-classmate {CANARY}\n", encoding="utf-8")
+    (course / "submitted" / "thief" / "bpe" / "bpe.py").write_text(attack(CLASSMATE_ATTACKS[name], canaries),
+                                                                   encoding="utf-8")
+    roster = tmp_path / "roster.csv"
+    with roster.open("w", encoding="utf-8", newline="") as stream:
+        csv.writer(stream).writerows([["id", "name", "email"], ["honest", f"Hon Est {CANARY}", "h@example.org"],
+                                      ["thief", "Thi Ef", "t@example.org"]])
+    out = tmp_path / "graded"
+    (out / "someone").mkdir(parents=True)
+    (out / "someone" / "results.json").write_text(json.dumps({"score": 0, "note": CANARY}), encoding="utf-8")
+    before = snapshot(course)
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "batch", str(course), "-o", str(out), "--quiet", "--jobs", "2",
+         "--roster", str(roster), *FAST],
+        capture_output=True, text=True, timeout=400, cwd=tmp_path,
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    thief = json.loads((out / "thief" / "results.json").read_text(encoding="utf-8"))
+    assert_contained(thief, name)
+    assert (out / "honest" / "results.json").is_file()
+    for path in (out / "thief").iterdir():
+        assert CANARY not in path.read_text(encoding="utf-8"), f"{name}: a canary reached {path.name}"
+    assert snapshot(course) == before
+
+
+def test_the_cage_removes_what_a_student_leaves_whatever_its_shape(reference_with):
+    """A tree 3,000 folders deep and read-only files: grading ends normally, and the next grading works."""
+    leaves = '''
+import os, stat
+def _deep():
+    here = os.getcwd()
+    try:
+        for _ in range(3000):
+            os.mkdir("d")
+            os.chdir("d")
+        with open("f", "w") as handle:
+            handle.write("x")
+        os.chmod("f", 0o400)
+    except OSError:
+        pass
+    os.chdir(here)
+    try:
+        os.chmod("d", stat.S_IRUSR | stat.S_IXUSR)
+    except OSError:
+        pass
+_deep()
+'''
+    folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=leaves)
+    for _ in range(2):
+        started = time.monotonic()
+        process, document = grade(folder, *FAST, "--part", "bpe", timeout=300)
+        assert process.returncode == 0, process.stderr[-3000:]
+        assert {score == most for score, most in function_scores(document).values()} == {True}
+        assert time.monotonic() - started < 120
+
+
+# Limits that must hold for the whole tree the worker starts, not per process. Each attack records
+# what it achieved while loading, and merge_pair returns it, so it reaches the results as "got".
+TREE_LIMITS = ("--limit", "processes=32", "--limit", "memory_mb=1024", "--limit", "disk_mb=64")
+LIMIT_ATTACKS: dict[str, str] = {
+    "more processes than the limit": '''
+import os, time
+started = 0
+for _ in range(150):
+    try:
+        if os.fork() == 0:
+            time.sleep(20)
+            os._exit(0)
+        started += 1
+    except OSError:
+        break
+_achieved = started
+''',
+    "memory spread over six children": '''
+import os, time
+reader, writer = os.pipe()
+for _ in range(6):
+    try:
+        if os.fork() == 0:
+            hoard = bytearray(300 * 2**20)
+            for offset in range(0, len(hoard), 4096):
+                hoard[offset] = 1
+            os.write(writer, b"x")
+            time.sleep(10)
+            os._exit(0)
+    except OSError:
+        break
+os.close(writer)
+held, deadline = 0, time.monotonic() + 15
+while time.monotonic() < deadline:
+    if not os.read(reader, 1):
+        break
+    held += 1
+    if held == 6:
+        break
+_achieved = held * 300
+''',
+    "filling the disk with data and files": '''
+import os
+written, files = 0, 0
+for folder in (os.getcwd(), "/tmp", os.environ.get("TMPDIR", "/tmp")):
+    try:
+        with open(os.path.join(folder, "hoard.bin"), "ab") as handle:
+            while written < 2048:
+                handle.write(b"x" * 2**20)
+                handle.flush()
+                written += 1
+    except OSError:
+        pass
+    try:
+        while files < 20_000:
+            with open(os.path.join(folder, "f%05d" % files), "w") as handle:
+                handle.write("x" * 100)
+            files += 1
+    except OSError:
+        pass
+_achieved = written
+''',
+}
+# What each attack may achieve at most: processes, MiB held at once, MiB written.
+LIMIT_CAPS = {"more processes than the limit": 32, "memory spread over six children": 1024,
+              "filling the disk with data and files": 64}
+
+
+@needs_full_cage
+@pytest.mark.parametrize("name", sorted(LIMIT_ATTACKS))
+def test_limits_hold_for_everything_the_worker_starts(name, reference_with):
+    report = "\n\ndef merge_pair(tokens, pair):\n    return ['ACHIEVED %d' % _achieved]\n"
+    folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=LIMIT_ATTACKS[name] + report)
+    process, document = grade(folder, *FAST, *TREE_LIMITS, timeout=300)
+    assert process.returncode == 0, process.stderr[-3000:]
+    assert isolation() is not Isolation.PROCESS, "these limits are the full cage's"
+    achieved = [int(number) for number in re.findall(r"ACHIEVED (\d+)", json.dumps(document))]
+    assert achieved, f"{name}: the attack did not report"
+    assert max(achieved) <= LIMIT_CAPS[name], f"{name}: achieved {max(achieved)} against {LIMIT_CAPS[name]}"
+    scores = function_scores(document)
+    assert all(score == most for key, (score, most) in scores.items() if key[0] == "simple_tokenizers")
+    written_on_the_host = [*grader_folder("cages").rglob("hoard.bin"), *Path(tempfile.gettempdir()).glob("hoard.bin")]
+    assert written_on_the_host == [], "the worker wrote to the host's disk"

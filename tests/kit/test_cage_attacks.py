@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import py_compile
 import re
 import shutil
 import site
@@ -174,7 +175,7 @@ while _stolen is None and time.monotonic() < deadline:
     for top in ("/tmp", "/var/tmp", "/dev/shm"):
         for path in _walk(top, "bpe.py", budget=20_000, seconds=2):
             source = _read(path)
-            if source and b"honest-classmate" in source and _use(source):
+            if source and ("honest" + "-classmate").encode() in source and _use(source):
                 _report("a classmate's cage: " + path)
                 break
     time.sleep(0.2)
@@ -191,7 +192,7 @@ for top in sorted(tops):
     for name in ("bpe.py", "results.json", "roster.csv", "feedback.md"):
         for path in _walk(top, name, budget=20_000, seconds=3):
             data = _read(path)
-            if data and (b"CANARY" in data or b"honest-classmate" in data):
+            if data and (b"CANARY" in data or ("honest" + "-classmate").encode() in data):
                 _report(path + " " + data[:120].decode("utf-8", "replace"))
                 if name == "bpe.py":
                     _use(data)
@@ -200,9 +201,8 @@ for top in sorted(tops):
 
 
 def attack(body: str, planted: list[str]) -> str:
-    """The attacking bpe.py: the reference with merge_pair replaced by the attack's."""
-    attack_code = PRELUDE + body.replace("PLANTED", repr(planted)).replace("CANARY", CANARY) + MERGE_PAIR
-    return (SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + "\n\n" + attack_code
+    """The attack's code, appended to the reference bpe.py: its merge_pair replaces the reference's."""
+    return PRELUDE + body.replace("PLANTED", repr(planted)).replace("CANARY", CANARY) + MERGE_PAIR
 
 
 @pytest.fixture
@@ -219,6 +219,9 @@ def canaries(tmp_path: Path):
     for path in root_only:
         path.write_text(f"{CANARY} the instructor's secret\n", encoding="utf-8")
         path.chmod(0o600)
+    # What the grader's bytecode cache holds when it has compiled the reference: the attack looks for it.
+    compiled = grader_folder("pycache") / "kit" / "solutions" / "bpe.cpython-311.pyc"
+    py_compile.compile(str(SOLUTIONS / "bpe.py"), cfile=str(compiled), doraise=True)
     yield [str(copy / "bpe.py"), *map(str, root_only)]
     in_view.unlink(missing_ok=True)
 
@@ -226,6 +229,9 @@ def canaries(tmp_path: Path):
 def assert_contained(document: dict, name: str) -> None:
     scores = function_scores(document)
     assert scores[("bpe", "merge_pair")][0] == 0, f"{name}: merge_pair earned points with stolen code"
+    ran = [test["extra_data"]["detail"] for test in document["tests"]
+           if test["extra_data"]["function"] == "merge_pair" and test["extra_data"]["module"] == "bpe"]
+    assert any("found nothing to steal" in detail for detail in ran), f"{name}: the attack did not run: {ran[:1]}"
     for key, (score, most) in scores.items():
         if key[0] == "simple_tokenizers":
             assert score == most, f"{name} cost the honest Part 1 points"
@@ -264,8 +270,9 @@ def test_an_attack_on_a_classmate_earns_nothing_and_reads_no_canary(name, tmp_pa
                 path.unlink()
     honest = course / "submitted" / "honest" / "bpe" / "bpe.py"
     honest.write_text(honest.read_text(encoding="utf-8") + f"\n# honest-classmate {CANARY}\n", encoding="utf-8")
-    (course / "submitted" / "thief" / "bpe" / "bpe.py").write_text(attack(CLASSMATE_ATTACKS[name], canaries),
-                                                                   encoding="utf-8")
+    thief = course / "submitted" / "thief" / "bpe" / "bpe.py"
+    thief.write_text(thief.read_text(encoding="utf-8") + "\n\n" + attack(CLASSMATE_ATTACKS[name], canaries),
+                     encoding="utf-8")
     roster = tmp_path / "roster.csv"
     with roster.open("w", encoding="utf-8", newline="") as stream:
         csv.writer(stream).writerows([["id", "name", "email"], ["honest", f"Hon Est {CANARY}", "h@example.org"],

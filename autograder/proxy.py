@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.worker import codec
+from autograder.worker import codec, protocol
 from autograder.worker.client import Worker, WorkerGone, WorkerNotLoaded, WorkerTimedOut
 from autograder.worker.limits import Limits
 
@@ -139,7 +139,8 @@ class GradingSession:
             kwargs_tree = codec.to_plain(dict(kwargs))
         except codec.CodecError as error:
             raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
-        request = {"op": "call", "module": module, "function": function, "args": args_tree, "kwargs": kwargs_tree}
+        request = {"op": protocol.CALL, "module": module, "function": function, "args": args_tree,
+                   "kwargs": kwargs_tree}
         try:
             reply = self.worker.request(request, budget)
         except WorkerTimedOut:
@@ -169,18 +170,18 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     text = str(message.get("message", ""))
     where = str(message.get("where", ""))
     at = f" ({where})" if where else ""
-    if kind == "not_started":
+    if kind == protocol.NOT_STARTED:
         return NotStarted(f"{record.function} still raises NotImplementedError: fill in its TODO")
-    if kind == "missing_module":
+    if kind == protocol.MISSING_MODULE:
         return NotStarted(text)
-    if kind == "missing_function":
+    if kind == protocol.MISSING_FUNCTION:
         return FunctionMissing(text)
-    if kind == "import_failed":
+    if kind == protocol.IMPORT_FAILED:
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
-    if kind == "raised":
+    if kind == protocol.RAISED:
         return StudentRaised(f"{record.text} raised {message.get('type')}: {text}{at}",
                              error_type=str(message.get("type", "")), error_message=text)
-    if kind == "unreadable":
+    if kind == protocol.UNREADABLE:
         return StudentRaised(text)
     return WorkerCrashed(f"the worker answered {record.text} with an unknown reply")
 

@@ -17,6 +17,7 @@ from autograder.outcomes import Outcome, TestOutcome
 from autograder.plugin import GradingPlugin
 from autograder.proxy import GradingSession
 from autograder.submission import LoadedSubmission
+from autograder.worker import protocol
 from autograder.worker.cage import Cage, grader_folder
 from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
 from autograder.worker.isolation import isolation_notice
@@ -147,7 +148,7 @@ def _forget_modules_of_another(suite: Path) -> None:
 def _load_report(worker: Worker) -> list[str]:
     """What the worker noticed while loading: modules that failed, notebook cells that raised."""
     try:
-        reply = worker.request({"op": "describe"}, timeout=10)
+        reply = worker.request({"op": protocol.DESCRIBE}, timeout=10)
     except (WorkerGone, WorkerTimedOut):
         return []
     notes = []

@@ -26,10 +26,11 @@ os.dup2(2, 1)
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _RUNTIME)
 import codec  # noqa: E402
+import protocol  # noqa: E402
 
 sys.path.remove(_RUNTIME)
-# Keep our helper out of the student's way; this file holds its own reference.
-del sys.modules["codec"]
+# Keep our helpers out of the student's way; this file holds its own references.
+del sys.modules["codec"], sys.modules["protocol"]
 
 import traceback  # noqa: E402
 import types  # noqa: E402
@@ -132,7 +133,7 @@ def describe_error(error: BaseException, roots: list[str]) -> dict[str, Any]:
     student_frames = [
         line
         for line in frames
-        if "bootstrap.py" not in line and "codec.py" not in line
+        if "bootstrap.py" not in line and "codec.py" not in line and "protocol.py" not in line
     ]
     return {
         "type": type(error).__name__,
@@ -158,7 +159,7 @@ class Submission:
 
     def module(self, name: str) -> Any:
         if self.kind == "script" and name != "__script__" and name not in self.script_modules:
-            raise LoadFailed({"kind": "missing_module", "message": (
+            raise LoadFailed({"kind": protocol.MISSING_MODULE, "message": (
                 f"{name} was not handed in: its functions share names with another part's, so it cannot live in "
                 f"{self.script_name}; hand it in as {name}.py or {name}.ipynb")})
         key = "__script__" if self.kind == "script" else name
@@ -190,14 +191,14 @@ class Submission:
             return self._run_cells(module, self.module_cells[name], name + ".ipynb")
         path = os.path.join(self.directory, name + ".py")
         if not os.path.exists(path):
-            raise LoadFailed({"kind": "missing_module", "message": f"{name}.py was not handed in"})
+            raise LoadFailed({"kind": protocol.MISSING_MODULE, "message": f"{name}.py was not handed in"})
         import importlib
 
         try:
             return importlib.import_module(name)
         except BaseException as error:  # SystemExit at import is the student's too
             report = describe_error(error, [self.directory])
-            report["kind"] = "import_failed"
+            report["kind"] = protocol.IMPORT_FAILED
             raise LoadFailed(report) from None
 
     def _run_script(self) -> Any:
@@ -238,19 +239,19 @@ def find_function(submission: Submission, module_name: str, function_name: str) 
     message = f"{where} defines no function {function_name}"
     if close:
         message += f"; did you mean {close[0]}?"
-    raise LoadFailed({"kind": "missing_function", "message": message})
+    raise LoadFailed({"kind": protocol.MISSING_FUNCTION, "message": message})
 
 
 def send_unreadable(message: str, printed: str) -> None:
     """Tell the grader the function ran but its answer cannot cross as plain data."""
-    send({"ok": False, "kind": "unreadable", "message": message, "output": printed})
+    send({"ok": False, "kind": protocol.UNREADABLE, "message": message, "output": printed})
 
 
 def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> None:
     if not submission.attempted(request["module"]):
         # The grader times the import apart from the call: say when it is done.
         submission.load(request["module"])
-        send({"ok": True, "imported": request["module"]})
+        send({"ok": True, protocol.IMPORTED: request["module"]})
     try:
         function = find_function(submission, request["module"], request["function"])
     except LoadFailed as failure:
@@ -261,11 +262,11 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     try:
         value = function(*args, **kwargs)
     except NotImplementedError as error:
-        send({"ok": False, "kind": "not_started", **describe_error(error, []), "output": output.take()})
+        send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
         return
     except BaseException as error:  # anything the student raises, SystemExit included, is theirs
         report = describe_error(error, [submission.directory])
-        send({"ok": False, "kind": "raised", **report, "output": output.take()})
+        send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
         return
     try:
         reply = {"ok": True, "value": codec.to_plain(value)}
@@ -325,19 +326,19 @@ def main() -> None:
         # the load limit. Modules are imported on their first call, so one that
         # breaks the interpreter cannot cost the other parts.
         submission.load("__script__")
-    send({"ok": True, "ready": True, "notices": notices, "output": output.take()})
+    send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
     while True:
         request = codec.read_message(_PROTOCOL_IN)
-        if request is None or request.get("op") == "stop":
+        if request is None or request.get("op") == protocol.STOP:
             return
-        if request.get("op") == "call":
+        if request.get("op") == protocol.CALL:
             handle_call(submission, request, output)
-        elif request.get("op") == "describe":
+        elif request.get("op") == protocol.DESCRIBE:
             failures = dict(submission.failures)
             send({"ok": True, "failures": failures, "cells": submission.cell_reports,
                   "output": output.take()})
         else:
-            send({"ok": False, "kind": "protocol", "message": f"unknown op {request.get('op')!r}"})
+            send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
 
 
 if __name__ == "__main__":

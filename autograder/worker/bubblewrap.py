@@ -19,7 +19,7 @@ import sysconfig
 from pathlib import Path, PurePosixPath
 
 # Where the cage's pieces appear inside the sandbox.
-RUNTIME = "/cage/runtime"  # bootstrap.py and codec.py, read-only
+RUNTIME = "/cage/runtime"  # bootstrap.py, codec.py and protocol.py, read-only
 SUBMISSION = "/cage/submission"  # the grader's copy of the hand-in, read-only; the worker copies it to WORK
 SCRATCH = "/tmp"  # the one writable place: a tmpfs, capped at the disk limit
 WORK = "/tmp/work"  # the worker's own copy of the hand-in, and its working directory

@@ -30,7 +30,7 @@ from autograder.worker.isolation import Isolation, isolation
 from autograder.worker.limits import Limits
 from autograder.worker.tree_limits import TreeLimits
 
-RUNTIME_FILES = ("bootstrap.py", "codec.py")
+RUNTIME_FILES = ("bootstrap.py", "codec.py", "protocol.py")
 OWNER = "owner.pid"
 CGROUPS = "cgroups"  # the control groups a cage made, one path a line
 # A worker caged as root runs as this uid plus its grader's pid: never root, never the grader's

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.worker import codec
+from autograder.worker import codec, protocol
 from autograder.worker.cage import Cage
 from autograder.worker.limits import Limits
 
@@ -177,7 +177,7 @@ class Worker:
         if module in self.module_failures:
             raise WorkerNotLoaded(self.module_failures[module])
         self._send(message)
-        if module and message.get("op") == "call" and module not in self.imported:
+        if module and message.get("op") == protocol.CALL and module not in self.imported:
             try:
                 notice = self._receive(self.limits.load_seconds)
             except WorkerTimedOut:
@@ -188,12 +188,12 @@ class Worker:
                 )
                 raise WorkerNotLoaded(self.module_failures[module]) from None
             self.imported.add(module)
-            if "imported" not in notice:
+            if protocol.IMPORTED not in notice:
                 return Reply(notice)
         deadline = time.monotonic() + timeout
         try:
             answer = self._receive(max(deadline - time.monotonic(), 0.0))
-            while "imported" in answer:  # a notice this side did not wait for: the answer comes next
+            while protocol.IMPORTED in answer:  # a notice this side did not wait for: the answer comes next
                 answer = self._receive(max(deadline - time.monotonic(), 0.0))
         except WorkerTimedOut:
             self.stop()

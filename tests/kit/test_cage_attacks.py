@@ -213,12 +213,15 @@ def canaries(tmp_path: Path):
     (copy / "bpe.py").write_text((copy / "bpe.py").read_text(encoding="utf-8") + f"\n# {CANARY}\n",
                                  encoding="utf-8")
     root_only = [tmp_path / "root-only.txt"]
-    site_packages = Path(site.getsitepackages()[0])
-    in_view = site_packages / f"bpe_kit_test_{os.getpid()}_root_only.txt"
-    root_only.append(in_view)
+    # A root-only file inside the worker's view (the interpreter's site-packages). As root the test
+    # plants it; run as another user (.ci/cage-as-user), root planted one before and names it here.
+    in_view = Path(site.getsitepackages()[0]) / f"bpe_kit_test_{os.getpid()}_root_only.txt"
+    if os.geteuid() == 0:
+        root_only.append(in_view)
     for path in root_only:
         path.write_text(f"{CANARY} the instructor's secret\n", encoding="utf-8")
         path.chmod(0o600)
+    root_only += [Path(path) for path in os.environ.get("BPE_KIT_ROOT_ONLY_CANARIES", "").split(os.pathsep) if path]
     # What the grader's bytecode cache holds when it has compiled the reference: the attack looks for it.
     compiled = grader_folder("pycache") / "kit" / "solutions" / "bpe.cpython-311.pyc"
     py_compile.compile(str(SOLUTIONS / "bpe.py"), cfile=str(compiled), doraise=True)
@@ -398,6 +401,8 @@ LIMIT_CAPS = {"more processes than the limit": 32, "memory spread over six child
 @pytest.mark.parametrize("name", sorted(LIMIT_ATTACKS))
 def test_limits_hold_for_everything_the_worker_starts(name, reference_with):
     report = "\n\ndef merge_pair(tokens, pair):\n    return ['ACHIEVED %d' % _achieved]\n"
+    if name.startswith("memory") and isolation() is Isolation.SANDBOX_USER_NS:
+        pytest.skip("without root there are no control groups: memory is capped per process (README, threat model)")
     folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=LIMIT_ATTACKS[name] + report)
     process, document = grade(folder, *FAST, *TREE_LIMITS, timeout=300)
     assert process.returncode == 0, process.stderr[-3000:]

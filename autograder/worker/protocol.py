@@ -1,0 +1,23 @@
+"""The words of the grader-worker protocol: one home for both sides.
+
+Standard library only and free of imports: this file is copied into the
+cage beside the bootstrap, which imports it as the grader does.
+"""
+
+# What the grader asks (a message's "op").
+CALL = "call"  # run module.function(*args, **kwargs)
+DESCRIBE = "describe"  # what failed while loading: modules, notebook cells
+STOP = "stop"
+
+# Why a call has no value (a failed reply's "kind").
+NOT_STARTED = "not_started"  # the function still raises NotImplementedError
+MISSING_MODULE = "missing_module"  # the part's module or notebook was not handed in
+MISSING_FUNCTION = "missing_function"  # the module loaded but has no such function
+IMPORT_FAILED = "import_failed"  # the module raised (or would not compile) while loading
+RAISED = "raised"  # the function raised
+UNREADABLE = "unreadable"  # the function returned something that is not plain data, or too much of it
+PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)
+
+# Fields of a reply that are not about the call: a notice that a module is imported, the ready signal.
+IMPORTED = "imported"
+READY = "ready"

@@ -27,6 +27,8 @@ WORK = "/tmp/work"  # the worker's own copy of the hand-in, and its working dire
 # The dynamic loader and the C libraries that Python and its extension modules link to.
 SYSTEM_LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/lib32")
 # Character devices a program may need; not the terminal, consoles, disks or the kernel log.
+# What installers name the folders they put packages in (Debian's Python says dist-packages).
+SITE_FOLDER_NAMES = ("site-packages", "dist-packages")
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
@@ -36,6 +38,9 @@ def interpreter_paths() -> list[str]:
     paths = sysconfig.get_paths()
     wanted.update(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
     wanted.update(site.getsitepackages())
+    # Site folders that a .pth file of this environment names (a venv layered over another's packages):
+    # by name only, so a project folder that a legacy editable install put on the path stays out.
+    wanted.update(path for path in sys.path if os.path.basename(path) in SITE_FOLDER_NAMES)
     if sys.prefix != sys.base_prefix:
         wanted.add(os.path.join(sys.prefix, "pyvenv.cfg"))  # how a venv's interpreter finds its base
     existing = sorted(os.path.abspath(path) for path in wanted if path and os.path.exists(path))

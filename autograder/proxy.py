@@ -102,8 +102,10 @@ class GradingSession:
 
     worker: Worker
     limits: Limits
-    started: float = field(default_factory=time.monotonic)
-    test_started: float = field(default_factory=time.monotonic)
+    # Seconds spent waiting for the worker: the limits charge the student's code, not the grader's own
+    # work (an oracle, Part 5's timed recount), which a busy machine would otherwise turn into a timeout.
+    used: float = 0.0
+    test_used: float = 0.0
     calls: list[CallRecord] = field(default_factory=list)
     # A function that ran out of time is not called again in this run: a
     # hang would otherwise cost its full limit once per test, and one
@@ -113,7 +115,7 @@ class GradingSession:
     call_seconds: float | None = None
 
     def begin_test(self, *, call_seconds: float | None = None) -> None:
-        self.test_started = time.monotonic()
+        self.test_used = 0.0
         self.calls = []
         self.call_seconds = call_seconds
 
@@ -124,9 +126,8 @@ class GradingSession:
     def call(self, module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CallRecord:
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
-        now = time.monotonic()
-        test_left = self.limits.test_seconds - (now - self.test_started)
-        submission_left = self.limits.submission_seconds - (now - self.started)
+        test_left = self.limits.test_seconds - self.test_used
+        submission_left = self.limits.submission_seconds - self.used
         budget = min(self.call_seconds or self.limits.call_seconds, test_left, submission_left)
         earlier = self.timed_out.get((module, function))
         if earlier is not None:
@@ -141,6 +142,7 @@ class GradingSession:
             raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
         request = {"op": protocol.CALL, "module": module, "function": function, "args": args_tree,
                    "kwargs": kwargs_tree}
+        asked = time.monotonic()
         try:
             reply = self.worker.request(request, budget)
         except WorkerTimedOut:
@@ -150,6 +152,10 @@ class GradingSession:
             raise CannotLoad(str(failure)) from None
         except WorkerGone as gone:
             raise WorkerCrashed(f"{record.text} {CRASHED}: {gone}") from None
+        finally:
+            waited = time.monotonic() - asked
+            self.used += waited
+            self.test_used += waited
         message = reply.message
         output = str(message.get("output", ""))
         if reply.ok:

@@ -10,9 +10,11 @@ from typing import Any
 class Limits:
     """How much a submission may take before the grader stops it.
 
-    Wall-clock limits are enforced by the grader (it kills the worker);
-    the rest are set inside the worker with ``resource`` where the platform
-    has it.
+    Wall-clock limits are enforced by the grader (it kills the worker).
+    ``test_seconds`` and ``submission_seconds`` count the time spent waiting
+    for the worker, never the grader's own work between calls. The rest are
+    set inside the worker with ``resource`` and control groups where the
+    platform has them.
     """
 
     # Every graded call runs on test-sized input: the reference takes a few

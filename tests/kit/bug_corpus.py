@@ -507,6 +507,22 @@ def train_bpe(word_freqs, num_merges):
                         counts[pair] += frequency[index]
     return merges
 '''),
+    # Only a few times faster than the recount, but it answers a table it has seen before at once: the
+    # speed test's best of three must not time a remembered answer.
+    "fast trainer a few times faster than the recount, remembering its answers": ("fast_bpe", "train_bpe", '''
+import time
+
+_remembered = {}
+_honest_train = train_bpe
+
+def train_bpe(word_freqs, num_merges):
+    key = (tuple(sorted(word_freqs.items())), num_merges)
+    if key not in _remembered:
+        started = time.perf_counter()
+        _remembered[key] = _honest_train(word_freqs, num_merges)
+        time.sleep(5 * (time.perf_counter() - started))
+    return list(_remembered[key])
+'''),
     "fast trainer is the naive recount (right, but slow)": ("fast_bpe", "train_bpe", '''
 from collections import Counter
 

@@ -1,0 +1,55 @@
+"""The grading session's clocks charge the student's code, never the grader's own work between calls."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, cast
+
+import pytest
+
+from autograder.proxy import CallTimedOut, GradingSession
+from autograder.worker import codec
+from autograder.worker.client import Reply, Worker
+from autograder.worker.limits import Limits
+
+
+class SlowWorker:
+    """Stands in for the caged worker: every call takes ``seconds`` and returns None."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.calls = 0
+
+    def request(self, message: dict[str, Any], timeout: float) -> Reply:
+        self.calls += 1
+        time.sleep(min(self.seconds, timeout))
+        return Reply({"ok": True, "value": codec.to_plain(None)})
+
+
+def session(worker: SlowWorker, **limits: float) -> GradingSession:
+    return GradingSession(cast(Worker, worker), Limits(**limits))  # type: ignore[arg-type]
+
+
+def test_the_graders_own_work_between_calls_is_not_charged_to_the_test():
+    worker = SlowWorker(0.0)
+    grading = session(worker, test_seconds=0.2, submission_seconds=0.3)
+    grading.begin_test()
+    grading.call("bpe", "merge_pair", ([1], (1, 1)), {})
+    time.sleep(0.4)  # an oracle, or Part 5's recount, longer than both limits
+    grading.call("bpe", "merge_pair", ([1], (1, 1)), {})
+    assert worker.calls == 2
+
+
+def test_the_workers_time_uses_up_the_test_and_then_the_submission():
+    worker = SlowWorker(0.15)
+    grading = session(worker, call_seconds=1.0, test_seconds=0.25, submission_seconds=0.4)
+    grading.begin_test()
+    grading.call("bpe", "encode", ("ab", {}), {})
+    grading.call("bpe", "encode", ("ab", {}), {})  # 0.15 s of the test's 0.25 s were left: it gets 0.1 s
+    with pytest.raises(CallTimedOut, match="this test's time limit was used up"):
+        grading.call("bpe", "encode", ("ab", {}), {})
+    grading.begin_test()
+    grading.call("bpe", "encode", ("ab", {}), {})
+    with pytest.raises(CallTimedOut, match="the submission's time limit was used up"):
+        grading.call("bpe", "encode", ("ab", {}), {})
+    assert worker.calls == 3

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from autograder.notebook_format import import_nbformat
 from autograder.parts import PARTS, Part
 from autograder.stubs import BEGIN, END, make_stub, todo_lines
 from autograder.suites import KIT_ROOT
@@ -176,7 +177,7 @@ def _nbgrader_solution(function: str) -> str:
 
 def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
     """The notebook of ``part`` in ``flavour``, as an nbformat node."""
-    import nbformat
+    nbformat = import_nbformat()
 
     source_path = EXERCISES / "src" / f"{part.module}.md"
     blocks = parse(source_path.read_text(encoding="utf-8"), name=str(source_path))
@@ -207,7 +208,7 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
 
 def _exercise_cells(name: str, function: str, part: Part, flavour: str,
                     points: SuitePoints) -> list[Any]:
-    import nbformat
+    nbformat = import_nbformat()
 
     if flavour == "student":
         return [nbformat.v4.new_code_cell(make_stub(function, name=name).rstrip("\n")),
@@ -241,7 +242,7 @@ def committed_path(part: Part, flavour: str) -> Path:
 
 
 def render(notebook: Any) -> str:
-    import nbformat
+    nbformat = import_nbformat()
 
     return nbformat.writes(notebook) + "\n"
 

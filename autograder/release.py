@@ -17,8 +17,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-import nbformat
-
+from autograder.notebook_format import import_nbformat
 from autograder.parts import PARTS
 from autograder.stubs import expected_stubs, leaked, solution_lines
 from autograder.suites import KIT_ROOT
@@ -138,7 +137,7 @@ def _text_of(path: Path) -> str | None:
     except UnicodeDecodeError:
         return None
     if path.suffix == ".ipynb":
-        return "\n".join(cell.source for cell in nbformat.reads(raw, as_version=4).cells)
+        return "\n".join(cell.source for cell in import_nbformat().reads(raw, as_version=4).cells)
     return raw
 
 

@@ -207,8 +207,9 @@ def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], note
 
 def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
-    import nbformat
+    from autograder.notebook_format import import_nbformat
 
+    nbformat = import_nbformat()
     text = _decode(source, notebook, files[notebook])
     try:
         document = nbformat.reads(text, as_version=4)

@@ -19,15 +19,11 @@ import pytest
 from autograder import checks, replay
 from autograder.outcomes import Outcome, TestOutcome
 from autograder.proxy import (
-    CallTimedOut,
-    CannotLoad,
     FunctionMissing,
     GradingSession,
-    NotStarted,
-    StudentRaised,
     StudentStopped,
     SubmissionProxy,
-    WorkerCrashed,
+    failure_outcome,
     short_repr,
 )
 
@@ -127,12 +123,9 @@ class GradingPlugin:
         if isinstance(error, FunctionMissing) and base["bonus"]:
             detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
             return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
-        if isinstance(error, NotStarted):
-            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)
-        if isinstance(error, CallTimedOut):
-            return TestOutcome(outcome=Outcome.TIMED_OUT, detail=text, **base, **context)
-        if isinstance(error, CannotLoad | StudentRaised | WorkerCrashed):
-            return TestOutcome(outcome=Outcome.ERROR, detail=text, **base, **context)
+        stopped = failure_outcome(error)
+        if stopped is not None:
+            return TestOutcome(outcome=stopped, detail=text, **base, **context)
         if isinstance(error, AssertionError):
             shown: dict[str, Any]
             if self._compared is not None:

@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from autograder.outcomes import Outcome
 from autograder.worker import codec, protocol
-from autograder.worker.client import Worker, WorkerGone, WorkerNotLoaded, WorkerTimedOut
+from autograder.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerNotLoaded, WorkerTimedOut
 from autograder.worker.limits import Limits
 
 _short = reprlib.Repr()
@@ -67,6 +68,30 @@ class CallTimedOut(StudentStopped):
 
 class WorkerCrashed(StudentStopped):
     """The student's code ended the worker process (os._exit, a crash, a limit)."""
+
+
+class GraderFault(StudentStopped):
+    """The grader could not run the student's code at all (its cage would not start): not the student's doing."""
+
+
+# What each way of stopping scores as: the one table from failure to outcome (the plugin reads it; a
+# failed assertion is judged there). A bonus function left out is the plugin's one exception.
+FAILURE_OUTCOMES: dict[type[BaseException], Outcome] = {
+    NotStarted: Outcome.NOT_STARTED,
+    CallTimedOut: Outcome.TIMED_OUT,
+    CannotLoad: Outcome.ERROR,
+    StudentRaised: Outcome.ERROR,
+    WorkerCrashed: Outcome.ERROR,
+    GraderFault: Outcome.GRADER_ERROR,
+}
+
+
+def failure_outcome(error: BaseException) -> Outcome | None:
+    """The outcome of a failure in the table (by its nearest listed class), or None for any other error."""
+    for kind in type(error).__mro__:
+        if kind in FAILURE_OUTCOMES:
+            return FAILURE_OUTCOMES[kind]
+    return None
 
 
 @dataclass(frozen=True)
@@ -148,6 +173,8 @@ class GradingSession:
         except WorkerTimedOut:
             self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
+        except WorkerCouldNotStart as failure:
+            raise GraderFault(str(failure)) from None
         except WorkerNotLoaded as failure:
             raise CannotLoad(str(failure)) from None
         except WorkerGone as gone:

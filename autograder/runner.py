@@ -19,7 +19,7 @@ from autograder.proxy import GradingSession
 from autograder.submission import LoadedSubmission
 from autograder.worker import protocol
 from autograder.worker.cage import Cage, grader_folder
-from autograder.worker.client import Worker, WorkerGone, WorkerTimedOut
+from autograder.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
 from autograder.worker.isolation import isolation_notice
 from autograder.worker.limits import Limits
 
@@ -149,7 +149,7 @@ def _load_report(worker: Worker) -> list[str]:
     """What the worker noticed while loading: modules that failed, notebook cells that raised."""
     try:
         reply = worker.request({"op": protocol.DESCRIBE}, timeout=10)
-    except (WorkerGone, WorkerTimedOut):
+    except (WorkerGone, WorkerTimedOut, WorkerCouldNotStart):
         return []
     notes = []
     for cell in reply.message.get("cells", []):

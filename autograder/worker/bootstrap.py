@@ -320,6 +320,9 @@ def main() -> None:
     quiet_checks()
     output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
     sys.stdout = sys.stderr = output
+    # Everything above is the grader's; a worker that ends before this message failed to start, and
+    # the grader says so rather than blame the student.
+    send({"ok": True, protocol.STARTED: True})
     submission = Submission(config)
     if submission.kind == "script":
         # A notebook is one unit: its cells run before the ready message, under

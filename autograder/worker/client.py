@@ -50,6 +50,10 @@ class WorkerTimedOut(Exception):
     """The worker did not answer in time and was killed."""
 
 
+class WorkerCouldNotStart(Exception):
+    """The worker ended before any student code ran: the cage or the interpreter failed, not the student."""
+
+
 class WorkerNotLoaded(WorkerGone):
     """The submission did not finish loading within its limit; it is not tried again."""
 
@@ -84,6 +88,8 @@ class Worker:
         self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
         self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
         self.imported: set[str] = set()  # modules the running worker has imported (or tried to)
+        self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
+        self._draining: threading.Thread | None = None
 
     # -- life cycle -------------------------------------------------------
     def start(self) -> None:
@@ -107,10 +113,11 @@ class Worker:
         self.imported = set()
         self.replies = queue.Queue()
         threading.Thread(target=self._read_replies, args=(self.process, self.replies), daemon=True).start()
-        threading.Thread(target=self._drain_output, args=(self.process,), daemon=True).start()
+        self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
+        self._draining.start()
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
         self._send(config)
-        self._pending_ready = True
+        self._pending_started = self._pending_ready = True
 
     def _ensure_ready(self) -> None:
         """Start the worker if it is not running, and wait for it to load the submission.
@@ -123,7 +130,9 @@ class Worker:
         if self.process is None or self.process.poll() is not None:
             self.stop()
             self.start()
-        if getattr(self, "_pending_ready", False):
+        if self._pending_started:
+            self._wait_until_started()
+        if self._pending_ready:
             try:
                 reply = self._receive(self.limits.load_seconds)
             except WorkerTimedOut:
@@ -140,6 +149,19 @@ class Worker:
             printed = str(reply.get("output", ""))
             if printed.strip() and self.starts == 1:
                 self.notices.append("your code printed this while loading:\n" + printed.rstrip()[-2000:])
+
+    def _wait_until_started(self) -> None:
+        """Wait for the worker's first message, sent before it runs anything of the student's."""
+        try:
+            self._receive(self.limits.load_seconds)
+        except (WorkerGone, WorkerTimedOut) as failure:
+            self.stop()
+            said = b"".join(self.stray_output).decode("utf-8", "replace").strip()
+            self.stray_output.clear()  # bubblewrap's or Python's words, not the student's output
+            why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
+            raise WorkerCouldNotStart(f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
+                                      ) from None
+        self._pending_started = False
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
@@ -215,6 +237,8 @@ class Worker:
             raise WorkerTimedOut() from None
         if message is None:
             ending = self._ending()
+            if self._draining is not None:
+                self._draining.join(timeout=1)  # keep what it wrote as it ended (a traceback, bubblewrap's words)
             self.stop()
             raise WorkerGone(ending)
         return message

@@ -18,6 +18,8 @@ RAISED = "raised"  # the function raised
 UNREADABLE = "unreadable"  # the function returned something that is not plain data, or too much of it
 PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)
 
-# Fields of a reply that are not about the call: a notice that a module is imported, the ready signal.
-IMPORTED = "imported"
+# Fields of a message that is not about a call: the worker is set up (nothing of the student's has run
+# yet), the submission is loaded, a module is imported.
+STARTED = "started"
 READY = "ready"
+IMPORTED = "imported"

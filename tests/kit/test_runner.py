@@ -63,3 +63,22 @@ def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
     )
     outcomes = {outcome.name: outcome.outcome.value for outcome in run.outcomes}
     assert outcomes == {"test_allowed": "passed", "test_limited": "timed out"}
+
+
+def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_path, monkeypatch):
+    """A cage that fails before any student code runs (bubblewrap refused, no interpreter) costs the student
+    nothing they are blamed for: every test says grader error, with what the cage said."""
+    from autograder.worker.cage import Cage
+
+    said = "bwrap: Creating new namespace failed: Operation not permitted"
+    monkeypatch.setattr(Cage, "command", lambda self: [sys.executable, "-c",
+                                                       f"import sys; sys.stderr.write({said!r}); sys.exit(1)"])
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_one(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"
+        "@pytest.mark.points(1)\ndef test_two(submission):\n    assert submission.bpe.merge_pair(['a'], ('a', 'b')) == ['a']\n",
+        (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
+    )
+    assert {outcome.outcome.value for outcome in run.outcomes} == {"grader error"}
+    assert all(said in outcome.detail and "could not start" in outcome.detail for outcome in run.outcomes)
+    assert not any("your code wrote" in note for note in run.notes), "the cage's words are not the student's output"

@@ -75,7 +75,7 @@ def command(bwrap: str, *, runtime: Path, submission: Path, scratch_bytes: int, 
         arguments += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                       "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
-        arguments += ["--unshare-all", "--disable-userns", "--cap-drop", "ALL"]
+        arguments += ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     arguments += ["--die-with-parent", "--new-session", "--clearenv"]
 
     read_only: list[str] = []

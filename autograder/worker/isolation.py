@@ -22,6 +22,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 
 class Isolation(enum.Enum):
@@ -46,18 +48,22 @@ def bubblewrap() -> str | None:
 
 @functools.cache
 def isolation() -> Isolation:
-    """The best cage this machine can build, probed by building one that runs ``true``."""
+    """The best cage this machine can build, probed by building the worker's own cage around ``python -c pass``.
+
+    The probe is the real command, so whatever stops it here (user namespaces switched off, an AppArmor
+    rule against them, a missing interpreter folder) would have stopped the worker too.
+    """
+    from autograder.worker import bubblewrap as sandbox
+
     bwrap = bubblewrap()
     if bwrap is None:
         return Isolation.PROCESS
     as_root = os.geteuid() == 0
-    namespaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
-    if not as_root:
-        namespaces.insert(0, "--unshare-user")
-    probe = [bwrap, *namespaces, "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc",
-             "true"]
     try:
-        finished = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+        with tempfile.TemporaryDirectory(prefix="bpe-kit-probe-") as empty:
+            probe = sandbox.command(bwrap, runtime=Path(empty), submission=Path(empty), scratch_bytes=1 << 20,
+                                    as_root=as_root, python_arguments=["-c", "pass"])
+            finished = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return Isolation.PROCESS
     if finished.returncode != 0:

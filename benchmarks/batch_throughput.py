@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 from autograder.suites import KIT_ROOT
+from autograder.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import mixed_class, write_submission
@@ -29,6 +31,7 @@ from classroom import mixed_class, write_submission
 TARGET_SECONDS_200 = 60.0
 TARGET_SCALING = 1.7
 TARGET_MEMORY_MB = 2048
+TARGET_CAGE_COST = 0.10  # the bubblewrap cage may cost at most this share of the process cage's throughput
 
 
 def tree_rss_mb(root: int) -> float:
@@ -53,13 +56,17 @@ def tree_rss_mb(root: int) -> float:
     return total * 4096 / 2**20
 
 
-def grade_class(submissions: Path, out: Path, jobs: int) -> tuple[float, float]:
-    """Wall seconds and peak memory (MiB) of one ``grade batch`` run."""
+def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool = False) -> tuple[float, float]:
+    """Wall seconds and peak memory (MiB) of one ``grade batch`` run (in the process cage if asked)."""
     command = [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out),
                "--jobs", str(jobs), "--quiet"]
+    environment = dict(os.environ)
+    if process_cage:
+        command.append(UNCAGED_FLAG)
+        environment[FORCE_VARIABLE] = FORCE_PROCESS_CAGE
     peak = 0.0
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
     done = threading.Event()
 
     def sample() -> None:
@@ -82,6 +89,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--compare-cages", action="store_true",
+                        help="grade once more, at the most jobs, in the process cage: the sandbox's cost and scores")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch) / "submissions"
@@ -108,6 +117,15 @@ def main() -> None:
         if 2 in timings:
             projected = timings[2] * 200 / arguments.size
             print(f"--jobs 2 for 200 submissions: {projected:.1f} s (target < {TARGET_SECONDS_200:.0f} s)")
+        if arguments.compare_cages:
+            jobs = max(arguments.jobs)
+            out = Path(scratch) / "out-process-cage"
+            seconds, _ = grade_class(submissions, out, jobs, process_cage=True)
+            cost = timings[jobs] / seconds - 1
+            print(f"--jobs {jobs} in the process cage: {seconds:.1f} s; the {isolation().value} cage costs "
+                  f"{cost:+.1%} of its throughput (target <= {TARGET_CAGE_COST:.0%})")
+            same = (out / "gradebook.csv").read_text(encoding="utf-8") == gradebooks[jobs]
+            print("gradebooks of the two cages: " + ("identical" if same else "DIFFERENT"))
 
 
 if __name__ == "__main__":

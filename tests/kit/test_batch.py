@@ -51,6 +51,9 @@ def told(document: dict) -> dict[str, tuple]:
     }
 
 
+# Tests of the one class graded once run on one xdist worker (--dist loadgroup); the rest spread out.
+same_class = pytest.mark.xdist_group("graded_class")
+
 # A bug per graded property that hypothesis must find and shrink.
 SHRUNK_BUGS = ("merge_pair forgets to skip past a merged pair", "pair counts skip overlapping pairs")
 
@@ -82,6 +85,7 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
     return root, out, process
 
 
+@same_class
 def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     root, out, process = graded_class
     assert process.returncode == 0, process.stderr
@@ -106,6 +110,7 @@ def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     assert "notes.txt" in process.stderr
 
 
+@same_class
 def test_roster_names_and_mismatches(graded_class):
     _, out, _ = graded_class
     rows = gradebook_rows(out)
@@ -117,6 +122,7 @@ def test_roster_names_and_mismatches(graded_class):
     assert "| ian | no submission |" in summary and "| cyd | not on the roster |" in summary
 
 
+@same_class
 def test_every_output_is_written(graded_class):
     root, out, _ = graded_class
     for student in ("ada", "cyd", "fay"):
@@ -137,6 +143,7 @@ def test_every_output_is_written(graded_class):
     assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks(bonus=False)
 
 
+@same_class
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Identical code")[1].split("##")[0]
@@ -144,6 +151,7 @@ def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     assert "bea" not in section
 
 
+@same_class
 def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
     """The batch's graders replay hypothesis's examples (autograder.replay); a lone `grade` draws them."""
     root, out, _ = graded_class
@@ -152,6 +160,7 @@ def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
         assert told(results(out, student)) == told(alone), student
 
 
+@same_class
 def test_a_second_run_grades_nothing_and_a_change_is_regraded(graded_class, tmp_path):
     root, out, _ = graded_class
     copy = tmp_path / "out"

@@ -1,24 +1,56 @@
-"""Every known mistake loses points where it is made, and only there."""
+"""Every known mistake loses points where it is made, and only there.
+
+The whole corpus is graded in one ``grade batch`` (a hand-in per mistake, each holding only the part
+it breaks, so the other parts are simply not started); each mistake is then a test of its own.
+"""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from bug_corpus import BUGS
-from conftest import dependents, grade, outcomes
+from conftest import SOLUTIONS, dependents, outcomes
 
 from autograder.results import function_scores
 
+# Its module-scoped fixtures are built once: all its tests run on one xdist worker (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("bug_corpus")
 
-@pytest.mark.parametrize("name", sorted(BUGS))
-def test_a_known_mistake_loses_points_only_where_it_is_made(name, reference_with):
-    module, function, source = BUGS[name]
-    # Parts share nothing, so the mistake's own part is graded alone.
-    folder = reference_with(only=(module,), **{module: source})
-    process, document = grade(folder, "--part", module, "--limit", "call_seconds=2")
+NAMES = sorted(BUGS)
+
+
+def hand_in_id(name: str) -> str:
+    return f"bug{NAMES.index(name):02d}"
+
+
+@pytest.fixture(scope="module")
+def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("corpus")
+    submissions = root / "submissions"
+    for name, (module, _, source) in BUGS.items():
+        folder = submissions / hand_in_id(name)
+        folder.mkdir(parents=True)
+        text = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + "\n\n" + source
+        (folder / f"{module}.py").write_text(text, encoding="utf-8")
+    out = root / "out"
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", "--jobs", "2",
+         "--limit", "call_seconds=2"], capture_output=True, text=True, timeout=900, cwd=root,
+    )
     assert process.returncode == 0, process.stderr
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus):
+    module, function, _ = BUGS[name]
+    document = json.loads((graded_corpus / hand_in_id(name) / "results.json").read_text(encoding="utf-8"))
     assert "grader error" not in outcomes(document)
-    scores = function_scores(document)
-    assert {key[0] for key in scores} == {module}, "--part grades that part alone"
+    scores = {key: value for key, value in function_scores(document).items() if key[0] == module}
     score, most = scores[(module, function)]
     assert score < most, f"{name}: {function} kept all its points"
     may_suffer = {(module, function)} | dependents(module, function)

@@ -1,0 +1,89 @@
+"""What one caged worker costs to start: the cage built, the interpreter up, a first call answered, all removed.
+
+Times it (median of ``--runs``) in the cage this machine builds (bubblewrap where it can) and in the
+process cage (no sandbox; what a machine without bubblewrap gets), each in a fresh process since the
+cage is chosen once per process, and prints both and their difference. A batch starts one worker
+per hand-in (more after a timeout or a crash). Figures are from one run on this machine: compare them
+with each other, not with another machine's.
+
+    python benchmarks/worker_start.py [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from autograder.submission import load
+from autograder.suites import KIT_ROOT
+from autograder.worker import codec, protocol
+from autograder.worker.cage import Cage
+from autograder.worker.client import Worker
+from autograder.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, isolation
+from autograder.worker.limits import Limits
+
+
+def start_times(runs: int) -> list[float]:
+    """Milliseconds for each of ``runs`` workers, in this process's cage."""
+    limits = Limits()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch) / "student"
+        folder.mkdir()
+        (folder / "bpe.py").write_bytes((KIT_ROOT / "solutions" / "bpe.py").read_bytes())
+        submission = load(folder)
+        call = {"op": protocol.CALL, "module": "bpe", "function": "merge_pair",
+                "args": codec.to_plain([["a", "b"], ("a", "b")]), "kwargs": codec.to_plain({})}
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            cage = Cage.create(submission.files, limits=limits)
+            worker = Worker(cage, limits, submission.worker_script())
+            try:
+                worker.start()
+                reply = worker.request(call, timeout=30)
+                assert reply.ok and codec.from_plain(reply.message["value"]) == ["ab"], reply.message
+            finally:
+                worker.stop()
+                cage.remove()
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def measure_in_child(runs: int, *, process_cage: bool) -> tuple[str, list[float]]:
+    environment = dict(os.environ)
+    if process_cage:
+        environment[FORCE_VARIABLE] = FORCE_PROCESS_CAGE
+    finished = subprocess.run([sys.executable, __file__, "--runs", str(runs), "--child"], env=environment,
+                              capture_output=True, text=True, check=True)
+    answer = json.loads(finished.stdout)
+    return answer["cage"], answer["times"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.child:
+        print(json.dumps({"cage": isolation().value, "times": start_times(arguments.runs)}))
+        return
+    medians = {}
+    for process_cage in (False, True):
+        cage, times = measure_in_child(arguments.runs, process_cage=process_cage)
+        medians[process_cage] = statistics.median(times)
+        print(f"{cage}: median {medians[process_cage]:.0f} ms to start a worker and answer a first call "
+              f"(fastest {min(times):.0f} ms, slowest {max(times):.0f} ms, {len(times)} runs)")
+    if medians[False] != medians[True]:
+        print(f"the sandbox adds {medians[False] - medians[True]:+.0f} ms a worker "
+              f"({medians[False] / medians[True]:.2f}x the process cage)")
+
+
+if __name__ == "__main__":
+    main()

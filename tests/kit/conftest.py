@@ -32,6 +32,14 @@ def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess
     return process, document
 
 
+def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run the real ``grade batch`` quietly, from beside the output folder."""
+    return subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", *arguments],
+        capture_output=True, text=True, timeout=timeout, cwd=out.parent,
+    )
+
+
 @functools.cache
 def hidden_points() -> SuitePoints:
     return suite_points("hidden")

@@ -17,9 +17,6 @@ from conftest import SOLUTIONS, dependents, outcomes
 
 from autograder.results import function_scores
 
-# Its module-scoped fixtures are built once: all its tests run on one xdist worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("bug_corpus")
-
 NAMES = sorted(BUGS)
 
 

@@ -22,9 +22,6 @@ from autograder.release import RELEASE_NAME, ReleaseError, build_gradescope, bui
 from autograder.stubs import expected_stubs, solution_lines
 from autograder.suites import KIT_ROOT
 
-# Its module-scoped fixtures are built once: all its tests run on one xdist worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("release")
-
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
 RESULT_FIELDS = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
                  "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}

@@ -507,9 +507,9 @@ def train_bpe(word_freqs, num_merges):
                         counts[pair] += frequency[index]
     return merges
 '''),
-    # Only a few times faster than the recount, but it answers a table it has seen before at once: the
-    # speed test's best of three must not time a remembered answer.
-    "fast trainer a few times faster than the recount, remembering its answers": ("fast_bpe", "train_bpe", '''
+    # Slower than the target, but it answers a table it has seen before at once: the speed test's best
+    # of three must not time a remembered answer.
+    "fast trainer below the speed target, remembering its answers": ("fast_bpe", "train_bpe", '''
 import time
 
 _remembered = {}
@@ -520,7 +520,7 @@ def train_bpe(word_freqs, num_merges):
     if key not in _remembered:
         started = time.perf_counter()
         _remembered[key] = _honest_train(word_freqs, num_merges)
-        time.sleep(5 * (time.perf_counter() - started))
+        time.sleep(12 * (time.perf_counter() - started))  # below the target however busy the machine
     return list(_remembered[key])
 '''),
     "fast trainer is the naive recount (right, but slow)": ("fast_bpe", "train_bpe", '''

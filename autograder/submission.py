@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from autograder.notebook_format import import_nbformat
 from autograder.parts import MODULES, SCRIPT_MODULES
 
 MAX_FILES = 2000
@@ -207,8 +208,6 @@ def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], note
 
 def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
-    from autograder.notebook_format import import_nbformat
-
     nbformat = import_nbformat()
     text = _decode(source, notebook, files[notebook])
     try:

@@ -26,9 +26,9 @@ WORK = "/tmp/work"  # the worker's own copy of the hand-in, and its working dire
 
 # The dynamic loader and the C libraries that Python and its extension modules link to.
 SYSTEM_LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/lib32")
-# Character devices a program may need; not the terminal, consoles, disks or the kernel log.
 # What installers name the folders they put packages in (Debian's Python says dist-packages).
 SITE_FOLDER_NAMES = ("site-packages", "dist-packages")
+# Character devices a program may need; not the terminal, consoles, disks or the kernel log.
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 
 

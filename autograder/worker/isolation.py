@@ -48,6 +48,10 @@ FORCE_VARIABLE = "BPE_KIT_CAGE"
 FORCE_PROCESS_CAGE = "process"
 
 
+def forced_process_cage() -> bool:
+    return os.environ.get(FORCE_VARIABLE) == FORCE_PROCESS_CAGE
+
+
 def bubblewrap() -> str | None:
     return shutil.which("bwrap") if sys.platform.startswith("linux") else None
 
@@ -62,7 +66,7 @@ def isolation() -> Isolation:
     from autograder.worker import bubblewrap as sandbox
 
     bwrap = bubblewrap()
-    if bwrap is None or os.environ.get(FORCE_VARIABLE) == FORCE_PROCESS_CAGE:
+    if bwrap is None or forced_process_cage():
         return Isolation.PROCESS
     as_root = os.geteuid() == 0
     try:
@@ -86,7 +90,7 @@ def isolation_notice() -> str | None:
         why = "this is not Linux"
     elif bubblewrap() is None:
         why = "bubblewrap is not installed (apt-get install bubblewrap)"
-    elif os.environ.get(FORCE_VARIABLE) == FORCE_PROCESS_CAGE:
+    elif forced_process_cage():
         why = f"{FORCE_VARIABLE}={FORCE_PROCESS_CAGE} is set"
     else:
         why = "this kernel does not let bubblewrap make namespaces"

@@ -32,12 +32,15 @@ def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess
     return process, document
 
 
+def batch_command(submissions: Path, out: Path, *arguments: str) -> list[str]:
+    """The real ``grade batch`` of ``submissions`` into ``out``, quiet."""
+    return [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", *arguments]
+
+
 def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run the real ``grade batch`` quietly, from beside the output folder."""
-    return subprocess.run(
-        [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", *arguments],
-        capture_output=True, text=True, timeout=timeout, cwd=out.parent,
-    )
+    return subprocess.run(batch_command(submissions, out, *arguments), capture_output=True, text=True,
+                          timeout=timeout, cwd=out.parent)
 
 
 @functools.cache

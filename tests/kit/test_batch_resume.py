@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from bug_corpus import BUGS
 from classroom import HANGS, Student, write_submission
-from conftest import run_batch
+from conftest import batch_command, run_batch
 
 
 def _descendants(root: int) -> set[int]:
@@ -56,9 +56,8 @@ def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(tmp_path)
     assert run_batch(submissions, uninterrupted, "--jobs", "2").returncode == 0
 
     killed = tmp_path / "killed"
-    command = [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(killed), "--quiet",
-               "--jobs", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(batch_command(submissions, killed, "--jobs", "2"), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(list(killed.glob("*/results.json"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -7,13 +7,11 @@ it breaks, so the other parts are simply not started); each mistake is then a te
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, dependents, outcomes
+from conftest import SOLUTIONS, dependents, outcomes, run_batch
 
 from autograder.results import function_scores
 
@@ -34,10 +32,7 @@ def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + "\n\n" + source
         (folder / f"{module}.py").write_text(text, encoding="utf-8")
     out = root / "out"
-    process = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", "--jobs", "2",
-         "--limit", "call_seconds=2"], capture_output=True, text=True, timeout=900, cwd=root,
-    )
+    process = run_batch(submissions, out, "--jobs", "2", "--limit", "call_seconds=2", timeout=900)
     assert process.returncode == 0, process.stderr
     return out
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import full_marks
+from conftest import full_marks, run_batch
 
 from autograder import exercises
 from autograder.release import release_leaks
@@ -46,9 +46,7 @@ def test_nbgrader_round_trip(tmp_path):
 
     # The kit's own path: the same submitted/ folder graded in the cage, partial credit into the same gradebook.
     out = tmp_path / "graded"
-    process = subprocess.run([sys.executable, "-m", "autograder.cli", "batch", str(course), "-o", str(out),
-                              "--quiet", "--nbgrader-db", str(course / "gradebook.db")],
-                             capture_output=True, text=True, timeout=600)
+    process = run_batch(course, out, "--nbgrader-db", str(course / "gradebook.db"))
     assert process.returncode == 0, process.stderr
     with (out / "gradebook.csv").open(encoding="utf-8") as stream:
         totals = {row["id"]: row["total"] for row in csv.DictReader(stream)}

@@ -47,6 +47,7 @@ def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limit
     notice = isolation_notice()
     if notice:
         notes.append(notice)
+    notes.extend(cage.notices)
     try:
         worker.start()  # the interpreter boots while pytest collects
         plugin = GradingPlugin(GradingSession(worker, limits))

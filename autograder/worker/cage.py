@@ -21,14 +21,14 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autograder.worker import bubblewrap
 from autograder.worker.isolation import Isolation, isolation
 from autograder.worker.limits import Limits
-from autograder.worker.tree_limits import TreeLimits
+from autograder.worker.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
 RUNTIME_FILES = ("bootstrap.py", "codec.py", "protocol.py")
 OWNER = "owner.pid"
@@ -67,6 +67,7 @@ class Cage:
     limits: Limits
     level: Isolation
     tree: TreeLimits | None = None
+    notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
 
     @property
     def runtime(self) -> Path:
@@ -109,8 +110,12 @@ class Cage:
         if not level.full:
             cage.tmp.mkdir()
         if level is Isolation.SANDBOX_AS_ROOT:
-            cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
-            if cage.tree is not None:  # for the sweep, should this grader be killed before it removes them
+            try:
+                cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
+            except TreeLimitsUnavailable as why:
+                cage.notices.append(f"note: memory and processes are capped for each process, not for the "
+                                    f"worker's whole tree: {why}")
+            else:  # for the sweep, should this grader be killed before it removes them
                 (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
         return cage
 
@@ -218,7 +223,7 @@ def sweep_abandoned(base: Path) -> list[Path]:
             if not _running(owner):
                 with contextlib.suppress(OSError):
                     folders = (cage / CGROUPS).read_text(encoding="utf-8").split()
-                    TreeLimits(tuple(Path(folder) for folder in folders if "bpe-kit-" in folder), 0).remove()
+                    remove_groups(tuple(Path(folder) for folder in folders if "bpe-kit-" in folder))
                 remove_tree(cage)
                 removed.append(cage)
     return removed

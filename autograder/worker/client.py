@@ -153,7 +153,9 @@ class Worker:
     def _wait_until_started(self) -> None:
         """Wait for the worker's first message, sent before it runs anything of the student's."""
         try:
-            self._receive(self.limits.load_seconds)
+            first = self._receive(self.limits.load_seconds)
+            if not first.get(protocol.STARTED):  # the bootstrap says nothing else before it is set up
+                raise WorkerGone(f"its first message was not {protocol.STARTED!r}")
         except (WorkerGone, WorkerTimedOut) as failure:
             self.stop()
             said = b"".join(self.stray_output).decode("utf-8", "replace").strip()

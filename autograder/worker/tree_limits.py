@@ -21,6 +21,10 @@ from pathlib import Path
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 
+class TreeLimitsUnavailable(Exception):
+    """This machine does not let the grader cap a worker's tree: only the per-process rlimits hold."""
+
+
 @dataclass(frozen=True)
 class TreeLimits:
     """One control group per controller (v1), or one group (v2), for one worker's tree."""
@@ -29,8 +33,8 @@ class TreeLimits:
     memory_bytes: int
 
     @classmethod
-    def create(cls, *, memory_bytes: int, processes: int) -> TreeLimits | None:
-        """Make the groups with their caps; None where this machine does not let the grader."""
+    def create(cls, *, memory_bytes: int, processes: int) -> TreeLimits:
+        """Make the groups with their caps; ``TreeLimitsUnavailable`` where the machine does not let the grader."""
         name = f"bpe-kit-{secrets.token_hex(8)}"
         made: list[Path] = []
         try:
@@ -46,14 +50,14 @@ class TreeLimits:
             else:
                 unified = _own_group("")
                 if unified is None:
-                    return None
+                    raise TreeLimitsUnavailable("the grader may not write to a control group of its own")
                 made.append(_make(unified / name))
                 (made[-1] / "memory.max").write_text(str(memory_bytes))
                 (made[-1] / "memory.swap.max").write_text("0")
                 (made[-1] / "pids.max").write_text(str(processes))
-        except OSError:
+        except OSError as error:
             cls(tuple(made), memory_bytes).remove()
-            return None
+            raise TreeLimitsUnavailable(f"the control groups could not be made ({error})") from error
         return cls(tuple(made), memory_bytes)
 
     def enter(self) -> None:
@@ -74,16 +78,21 @@ class TreeLimits:
 
     def remove(self) -> None:
         """Kill whatever is left in the groups and remove them; never raises."""
-        for folder in self.folders:
-            for attempt in range(50):
-                try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    _kill_members(folder)
-                    time.sleep(0.02 * (attempt + 1))
+        remove_groups(self.folders)
+
+
+def remove_groups(folders: tuple[Path, ...]) -> None:
+    """Kill the members of these control groups and remove them; never raises (also for a dead grader's groups)."""
+    for folder in folders:
+        for attempt in range(50):
+            try:
+                folder.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                _kill_members(folder)
+                time.sleep(0.02 * (attempt + 1))
 
 
 def _own_group(controller: str) -> Path | None:

@@ -219,3 +219,23 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
     (tmp_path / "being-made").mkdir()
     assert sweep_abandoned(tmp_path) == [tmp_path / "abandoned"]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["being-made", "ours"]
+
+
+def test_a_cage_without_control_groups_says_so(monkeypatch):
+    """As root, control groups that cannot be made leave a note in the report, never a silent per-process cap."""
+    from autograder.worker import cage as cages
+    from autograder.worker.limits import Limits
+    from autograder.worker.tree_limits import TreeLimitsUnavailable
+
+    def refuse(**_caps):
+        raise TreeLimitsUnavailable("the control groups could not be made (a test's refusal)")
+
+    monkeypatch.setattr(cages.TreeLimits, "create", refuse)
+    monkeypatch.setattr(cages, "isolation", lambda: Isolation.SANDBOX_AS_ROOT)
+    cage = cages.Cage.create({"bpe.py": b""}, limits=Limits())
+    try:
+        assert cage.tree is None
+        assert cage.notices == ["note: memory and processes are capped for each process, not for the worker's "
+                                "whole tree: the control groups could not be made (a test's refusal)"]
+    finally:
+        cage.remove()

@@ -347,28 +347,35 @@ for _ in range(150):
 _achieved = started
 ''',
     "memory spread over six children": '''
-import os, time
+import os, select, signal, time
 reader, writer = os.pipe()
+children = []
 for _ in range(6):
     try:
-        if os.fork() == 0:
-            hoard = bytearray(300 * 2**20)
-            for offset in range(0, len(hoard), 4096):
-                hoard[offset] = 1
-            os.write(writer, b"x")
-            time.sleep(10)
-            os._exit(0)
+        child = os.fork()
     except OSError:
         break
+    if child == 0:
+        hoard = bytearray(300 * 2**20)
+        for offset in range(0, len(hoard), 4096):
+            hoard[offset] = 1
+        os.write(writer, b"%08d" % os.getpid())  # one write under PIPE_BUF: never split
+        time.sleep(60)
+        os._exit(0)
+    children.append(child)
 os.close(writer)
-held, deadline = 0, time.monotonic() + 15
-while time.monotonic() < deadline:
-    if not os.read(reader, 1):
-        break
-    held += 1
-    if held == 6:
-        break
-_achieved = held * 300
+reported, dead, deadline = set(), set(), time.monotonic() + 15
+while time.monotonic() < deadline and len(reported | dead) < len(children):
+    if select.select([reader], [], [], 0.2)[0]:
+        reported.add(int(os.read(reader, 8)))
+    dead |= {child for child in children if child not in dead and os.waitpid(child, os.WNOHANG) != (0, 0)}
+# A child may report and then be killed for the memory it holds: what counts
+# is how many hold their 300 MiB at once, after the kernel has had its say.
+time.sleep(1)
+dead |= {child for child in children if child not in dead and os.waitpid(child, os.WNOHANG) != (0, 0)}
+_achieved = 300 * len(reported - dead)
+for child in set(children) - dead:
+    os.kill(child, signal.SIGKILL)
 ''',
     "filling the disk with data and files": '''
 import os
@@ -409,7 +416,8 @@ def test_limits_hold_for_everything_the_worker_starts(name, reference_with):
     assert isolation() is not Isolation.PROCESS, "these limits are the full cage's"
     achieved = [int(number) for number in re.findall(r"ACHIEVED (\d+)", json.dumps(document))]
     assert achieved, f"{name}: the attack did not report"
-    assert max(achieved) <= LIMIT_CAPS[name], f"{name}: achieved {max(achieved)} against {LIMIT_CAPS[name]}"
+    assert max(achieved) <= LIMIT_CAPS[name], (
+        f"{name}: achieved {max(achieved)} against {LIMIT_CAPS[name]}; the grader's notes: {document['output']}")
     scores = function_scores(document)
     assert all(score == most for key, (score, most) in scores.items() if key[0] == "simple_tokenizers")
     written_on_the_host = [*grader_folder("cages").rglob("hoard.bin"), *Path(tempfile.gettempdir()).glob("hoard.bin")]

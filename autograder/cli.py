@@ -49,6 +49,10 @@ LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults:
     f"{name}={value}" for name, value in Limits().as_dict().items()
 )
 
+# One spelling for `grade` and `grade batch`: an assignment may cover only some parts.
+PART_OPTION = click.option("--part", "parts", multiple=True, type=click.Choice(list(MODULES)),
+                           help="Grade only this part's tests (repeatable), e.g. --part bpe.")
+
 
 @click.group(cls=DefaultCommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="grade")
@@ -72,8 +76,7 @@ def main() -> None:
               help="Which tests to run [default: hidden where the kit has it, else public].")
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when the score is below this percentage.")
-@click.option("--part", "parts", multiple=True, type=click.Choice(list(MODULES)),
-              help="Grade only this part's tests (repeatable), e.g. --part bpe.")
+@PART_OPTION
 @click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
 def check(path: Path, output_format: str, output: Path | None, suite: str | None,
           fail_under: float | None, parts: tuple[str, ...], limit_values: tuple[str, ...]) -> None:
@@ -117,6 +120,7 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
 @click.option("--suite", type=click.Choice(["hidden", "public"]), default=None,
               help="Which tests to run [default: hidden where the kit has it, else public].")
 @click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
+@PART_OPTION
 @click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write JUnit XML for the whole batch to this file.")
 @click.option("--title", default="BPE exercises", show_default=True,
@@ -130,7 +134,7 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
                    "can then read the hidden tests, the solutions and the other hand-ins.")
 def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, assignment: str | None,
           suite: str | None, force: bool, junit: Path | None, title: str, nbgrader_db: Path | None,
-          quiet: bool, limit_values: tuple[str, ...], uncaged: bool) -> None:
+          quiet: bool, limit_values: tuple[str, ...], uncaged: bool, parts: tuple[str, ...]) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
@@ -151,7 +155,7 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
 
     options = BatchOptions(suite=suite, limits=parse_limits(limit_values), jobs=jobs or os.cpu_count() or 1,
                            force=force, roster=roster, assignment=assignment, title=title, junit=junit,
-                           nbgrader_db=nbgrader_db)
+                           nbgrader_db=nbgrader_db, parts=parts)
     progress = None if quiet else BarProgress()
     try:
         with progress or contextlib.nullcontext():

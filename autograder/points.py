@@ -38,6 +38,18 @@ class SuitePoints:
     def bonus_total(self) -> float:
         return sum(value for key, value in self.worth.items() if key in self.bonus)
 
+    @property
+    def modules(self) -> frozenset[str]:
+        """The part modules these points cover."""
+        return frozenset(module for module, _ in self.worth)
+
+    def of_parts(self, modules: tuple[str, ...]) -> SuitePoints:
+        """The points of these part modules only (an assignment of some parts); all of them for ()."""
+        if not modules:
+            return self
+        return SuitePoints({key: value for key, value in self.worth.items() if key[0] in modules},
+                           frozenset(key for key in self.bonus if key[0] in modules))
+
 
 class _Collector:
     def __init__(self) -> None:

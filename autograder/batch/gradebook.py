@@ -47,13 +47,17 @@ def reason_for(record: StudentRecord) -> str:
 
 
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
-    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many."""
-    part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in PARTS}
+    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many.
+
+    Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
+    """
+    graded_parts = [part for part in PARTS if part.module in points.modules]
+    part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
     header = ["id", "name", "total", "max", "percent", "bonus"]
-    header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in PARTS]
+    header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]
     header += [f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
                f"{' bonus' if (part.module, function) in points.bonus else ''})"
-               for part in PARTS for function in part.functions]
+               for part in graded_parts for function in part.functions]
     header += ["status", "reason", "note"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -64,10 +68,11 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
             scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
             row += [points_number(record.document["score"]), points_number(points.full_marks),
                     f"{percent(record.document):.1f}", points_number(bonus_score(record.document))]
-            row += [points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in PARTS]
-            row += [points_number(scores.get((part.module, f), 0.0)) for part in PARTS for f in part.functions]
+            row += [points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions))
+                    for part in graded_parts]
+            row += [points_number(scores.get((part.module, f), 0.0)) for part in graded_parts for f in part.functions]
         else:
-            blank = 2 + sum(len(part.functions) for part in PARTS) + len(PARTS)
+            blank = 2 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
             row += ["", points_number(points.full_marks), *[""] * blank]
         row += [record.status, reason_for(record), record.note]
         writer.writerow(row)

@@ -44,11 +44,12 @@ def _start_grader() -> None:
     import autograder.runner  # noqa: F401
 
 
-def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, kit_root: Path) -> dict[str, Any]:
+def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, kit_root: Path,
+           only: tuple[Path, ...]) -> dict[str, Any]:
     from autograder.results import build_document
     from autograder.runner import grade_submission
 
-    return build_document(grade_submission(loaded, suite, limits=limits, kit_root=kit_root))
+    return build_document(grade_submission(loaded, suite, limits=limits, kit_root=kit_root, only=only))
 
 
 def grade_all(
@@ -59,8 +60,9 @@ def grade_all(
     kit_root: Path,
     jobs: int,
     on_load_error: type[Exception],
+    only: tuple[Path, ...] = (),
 ) -> Iterator[Graded[Key]]:
-    """Yield each submission's document as soon as it is graded (in no set order)."""
+    """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders."""
     queue = list(work)
     queue.reverse()  # pop() from the end keeps the given order
     attempts: dict[int, int] = {}
@@ -78,7 +80,7 @@ def grade_all(
                     except on_load_error as error:
                         yield Graded(key, None, str(error))
                         continue
-                    running[pool.submit(_grade, loaded, suite, limits, kit_root)] = (key, load, loaded)
+                    running[pool.submit(_grade, loaded, suite, limits, kit_root, only)] = (key, load, loaded)
                 if not running:
                     break
                 done, _ = wait(running, return_when=FIRST_COMPLETED)

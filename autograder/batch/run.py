@@ -59,6 +59,7 @@ class BatchOptions:
     title: str = "BPE exercises"
     junit: Path | None = None
     nbgrader_db: Path | None = None
+    parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
 
 
 @dataclass
@@ -81,16 +82,17 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     if options.nbgrader_db is not None:
         nbgrader_export.check(options.nbgrader_db, assignment)  # before grading, not after
     suite_dir = suites.resolve(options.suite)
-    grading = store.grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits)
+    grading = store.grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
+    only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
     results.sweep()
     outcomes, pending, reused = _plan(discovery, results, grading, force=options.force)
 
     progress.start(len(pending), reused)
-    points = _points(options.suite)
+    points = _points(options.suite).of_parts(options.parts)
     for graded in grade_all(pending, suite=suite_dir, limits=options.limits, kit_root=suites.KIT_ROOT,
-                            jobs=options.jobs, on_load_error=SubmissionError):
+                            jobs=options.jobs, on_load_error=SubmissionError, only=only):
         if graded.document is not None and graded.loaded is not None:
             _stamp(graded.document, graded.loaded, graded.key, grading)
             results.write(graded.key, graded.document, _feedback(graded.document))

@@ -31,9 +31,11 @@ def submission_hash(loaded: LoadedSubmission) -> str:
     return digest.hexdigest()
 
 
-def grading_hash(suite: Path, references: Path, limits: Limits) -> str:
-    """What else decides a score: the tests, the reference they compare with, the limits, the grader."""
-    digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{json.dumps(limits.as_dict(), sort_keys=True)}".encode())
+def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
+    """What else decides a score: the tests (and which parts of them), the reference they compare with, the
+    limits, the grader."""
+    settings = json.dumps({"limits": limits.as_dict(), "parts": sorted(parts)}, sort_keys=True)
+    digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
     for folder in (suite, references):
         for path in sorted(folder.rglob("*.py")):
             if "__pycache__" in path.parts:

@@ -145,24 +145,6 @@ def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
         assert told(in_batch) == told(alone), student
 
 
-def test_a_second_run_grades_nothing_and_a_change_is_regraded(graded_class, tmp_path):
-    root, out, _ = graded_class
-    copy = tmp_path / "out"
-    shutil.copytree(out, copy)
-    again = run_batch(root / "submissions", copy, "--roster", str(root / "roster.csv"))
-    assert "(0 graded now" in again.stderr, again.stderr
-    assert (copy / "gradebook.csv").read_bytes() == (out / "gradebook.csv").read_bytes()
-    changed = tmp_path / "submissions"
-    shutil.copytree(root / "submissions", changed)
-    (changed / "bea" / "simple_tokenizers.py").write_text(
-        (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8")
-    third = run_batch(changed, copy, "--roster", str(root / "roster.csv"))
-    assert "(1 graded now" in third.stderr, third.stderr
-    assert gradebook_rows(copy)["bea"]["total"] == "30"
-    forced = run_batch(changed, copy, "--force", "--roster", str(root / "roster.csv"))
-    assert "(9 graded now" in forced.stderr, forced.stderr
-
-
 def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
     """nbgrader's submitted/ layout in, scores out through nbgrader's own API (what its formgrader reads)."""
     api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")

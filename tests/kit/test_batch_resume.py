@@ -1,9 +1,11 @@
-"""``grade batch`` killed with SIGKILL mid-class: nothing is left running, and the resumed batch ends
-with the gradebook of an uninterrupted one."""
+"""``grade batch`` run again: killed with SIGKILL mid-class, nothing is left running and the resumed batch
+ends with the gradebook of an uninterrupted one; run on the same hand-ins, it grades only what changed."""
 
 from __future__ import annotations
 
+import csv
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,8 +14,12 @@ from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from classroom import HANGS, Student, write_submission
-from conftest import batch_command, run_batch
+from classroom import HANGS, SOLUTIONS, Student, write_submission
+from conftest import batch_command, full_marks, run_batch
+
+# The first two parts only (`--part`): resuming does not depend on which tests run, and each hand-in grades fast.
+PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")
+KINDS = ("correct", "not started") * 3
 
 
 def _descendants(root: int) -> set[int]:
@@ -43,21 +49,30 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
-def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(tmp_path):
-    submissions = tmp_path / "submissions"
-    kinds = ["correct", "not started"] * 3
-    for number, kind in enumerate(kinds):
+@pytest.fixture(scope="module")
+def cheap_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Eleven hand-ins graded on two parts, uninterrupted: their folder and the output."""
+    root = tmp_path_factory.mktemp("resume")
+    submissions = root / "submissions"
+    for number, kind in enumerate(KINDS):
         write_submission(submissions, Student(f"s{number}", kind))
-    for number, name in enumerate(sorted(BUGS)[:4]):
+    in_parts = [name for name in sorted(BUGS) if BUGS[name][0] in PARTS_GRADED[1::2]]
+    for number, name in enumerate(in_parts[:4]):
         write_submission(submissions, Student(f"b{number}", "buggy", BUGS[name]))
     write_submission(submissions, Student("h0", "hangs", HANGS))
-    uninterrupted = tmp_path / "uninterrupted"
-    assert run_batch(submissions, uninterrupted, "--jobs", "2").returncode == 0
+    uninterrupted = root / "uninterrupted"
+    assert run_batch(submissions, uninterrupted, "--jobs", "2", *PARTS_GRADED).returncode == 0
+    header = (uninterrupted / "gradebook.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert "Part 2 (" in header and "Part 3 (" not in header, "an assignment of two parts has their columns only"
+    return submissions, uninterrupted
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
+def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(cheap_class, tmp_path):
+    submissions, uninterrupted = cheap_class
     killed = tmp_path / "killed"
-    process = subprocess.Popen(batch_command(submissions, killed, "--jobs", "2"), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(batch_command(submissions, killed, "--jobs", "2", *PARTS_GRADED),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(list(killed.glob("*/results.json"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -66,15 +81,49 @@ def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(tmp_path)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     done_before = len(list(killed.glob("*/results.json")))
-    assert 3 <= done_before < len(kinds) + 5, "killed mid-batch"
+    assert 3 <= done_before < len(KINDS) + 5, "killed mid-batch"
     deadline = time.monotonic() + 10
     while any(_alive(pid) for pid in tree) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in tree if _alive(pid)], "the killed batch left processes behind"
 
-    resumed = run_batch(submissions, killed, "--jobs", "2")
+    resumed = run_batch(submissions, killed, "--jobs", "2", *PARTS_GRADED)
     assert resumed.returncode == 0, resumed.stderr
     graded_now = int(resumed.stderr.split("(")[1].split(" graded now")[0])
-    assert graded_now == len(kinds) + 5 - done_before
+    assert graded_now == len(KINDS) + 5 - done_before
     assert (killed / "gradebook.csv").read_bytes() == (uninterrupted / "gradebook.csv").read_bytes()
     assert not list(killed.rglob(".partial-*")), "half-written files are swept"
+
+
+def test_a_second_run_grades_nothing_and_a_change_is_regraded(cheap_class, tmp_path):
+    submissions, uninterrupted = cheap_class
+    out = tmp_path / "out"
+    shutil.copytree(uninterrupted, out)
+    again = run_batch(submissions, out, *PARTS_GRADED)
+    assert "(0 graded now" in again.stderr, again.stderr
+    assert (out / "gradebook.csv").read_bytes() == (uninterrupted / "gradebook.csv").read_bytes()
+    changed = tmp_path / "submissions"
+    shutil.copytree(submissions, changed)
+    (changed / "s1" / "simple_tokenizers.py").write_text(  # s1 had not started
+        (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8")
+    third = run_batch(changed, out, *PARTS_GRADED)
+    assert "(1 graded now" in third.stderr, third.stderr
+    assert _rows(out)["s1"]["total"] == full_marks("simple_tokenizers")
+    forced = run_batch(changed, out, "--force", *PARTS_GRADED)
+    assert f"({len(KINDS) + 5} graded now" in forced.stderr, forced.stderr
+
+
+def test_results_of_other_parts_or_limits_are_not_reused():
+    from autograder import suites
+    from autograder.batch.store import grading_hash
+    from autograder.worker.limits import Limits
+
+    suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
+    hashes = {grading_hash(suite, references, Limits()), grading_hash(suite, references, Limits(), ("bpe",)),
+              grading_hash(suite, references, Limits(call_seconds=9))}
+    assert len(hashes) == 3
+
+
+def _rows(out: Path) -> dict[str, dict[str, str]]:
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as stream:
+        return {row["id"]: row for row in csv.DictReader(stream)}

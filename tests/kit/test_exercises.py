@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import full_marks, grade, hidden_points
+from conftest import grade, hidden_points
 
 from autograder import exercises
 from autograder.parts import PARTS
@@ -97,25 +96,6 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     shown = _printed(notebook.cells[2])
     assert "call:" in shown and "expected:" in shown and "hint:" in shown and "Score: 0 / 2" in shown
-
-
-def _write(notebook, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(exercises.render(notebook), encoding="utf-8")
-
-
-def test_notebooks_named_after_the_modules_are_graded_as_the_modules(points, tmp_path):
-    for flavour, score in (("solved", float(full_marks())), ("student", 0)):
-        folder = tmp_path / flavour
-        for part in PARTS:
-            _write(exercises.build(part, flavour, points=points), folder / f"{part.module}.ipynb")
-        shutil.copytree(exercises.EXERCISES / "data", folder / "data")
-        _, document = grade(folder)
-        assert document["score"] == score, flavour
-        if flavour == "solved":
-            assert "raised" not in document["output"], "check cells and explorations load cleanly in the cage"
-    outcomes = {test["extra_data"]["outcome"] for test in document["tests"]}
-    assert outcomes == {"not started"}
 
 
 def test_feedback_never_holds_hidden_test_source(reference_with):

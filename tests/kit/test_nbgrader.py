@@ -1,9 +1,11 @@
 """The real nbgrader on the exercise course: its release holds no solution or hidden test, its autograde
-gives full marks and zero, and the kit's own batch fills the same gradebook with partial credit."""
+gives full marks and zero, and the kit's own batch grades the notebooks (named after the part modules) as
+the modules and fills the same gradebook with partial credit."""
 
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 import subprocess
 import sys
@@ -15,6 +17,8 @@ from conftest import full_marks, run_batch
 from autograder import exercises
 from autograder.release import release_leaks
 from autograder.stubs import BEGIN
+
+NBGRADER_AUTOGRADED = "simple_tokenizers"
 
 
 def _nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess[str]:
@@ -38,11 +42,14 @@ def test_nbgrader_round_trip(tmp_path):
     source = course / "source" / exercises.NBGRADER_ASSIGNMENT
     for student, origin in (("alice", source), ("bob", release)):
         shutil.copytree(origin, course / "submitted" / student / exercises.NBGRADER_ASSIGNMENT)
-    _nbgrader("autograde", exercises.NBGRADER_ASSIGNMENT, course=course)
+    # nbgrader's own autograde runs every check cell in a kernel, a grader each: one notebook shows that the
+    # cells it runs give full marks and zero. All five are run in test_exercises.py (solved) and below (the kit).
+    _nbgrader("autograde", exercises.NBGRADER_ASSIGNMENT, f"--notebook={NBGRADER_AUTOGRADED}", course=course)
     database = f"sqlite:///{course / 'gradebook.db'}"
-    with api.Gradebook(database) as book:  # nbgrader's own autograde: a bonus cell is worth 0 there
-        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks(bonus=False)
-        assert book.find_submission("bpe", "bob").score == 0
+    with api.Gradebook(database) as book:  # a bonus cell is worth 0 in nbgrader's own autograde
+        for student, score in (("alice", full_marks(NBGRADER_AUTOGRADED, bonus=False)), ("bob", "0")):
+            notebook = book.find_submission_notebook(NBGRADER_AUTOGRADED, exercises.NBGRADER_ASSIGNMENT, student)
+            assert f"{notebook.score:g}" == score, student
 
     # The kit's own path: the same submitted/ folder graded in the cage, partial credit into the same gradebook.
     out = tmp_path / "graded"
@@ -51,6 +58,11 @@ def test_nbgrader_round_trip(tmp_path):
     with (out / "gradebook.csv").open(encoding="utf-8") as stream:
         totals = {row["id"]: row["total"] for row in csv.DictReader(stream)}
     assert totals == {"alice": full_marks(), "bob": "0"}
+    # Notebooks named after the part modules are graded as the modules: alice's (the solved source) load
+    # cleanly in the cage, bob's (the release) are stubs, every test not started.
+    alice, bob = (json.loads((out / student / "results.json").read_text(encoding="utf-8")) for student in ("alice", "bob"))
+    assert "raised" not in alice["output"], "check cells and explorations load cleanly in the cage"
+    assert {test["extra_data"]["outcome"] for test in bob["tests"]} == {"not started"}
     with api.Gradebook(database) as book:  # the kit's export adds the bonus as nbgrader's extra credit
         assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_grade("test_merge_pair", "bpe", "bpe", "bob").auto_score == 0

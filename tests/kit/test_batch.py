@@ -16,7 +16,6 @@ from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submissi
 from conftest import SUBMISSIONS, full_marks, grade, run_batch, snapshot
 
 from autograder.batch import gradebook
-from autograder.parts import MODULES
 from autograder.results import function_scores
 
 
@@ -161,7 +160,7 @@ def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
         book.add_grade_cell("test_encode", "bpe", "ps1", max_score=2, cell_type="code")
         book.add_grade_cell("written_answer", "bpe", "ps1", max_score=3, cell_type="markdown")
     out = tmp_path / "out"
-    process = run_batch(course, out, "--nbgrader-db", str(database))
+    process = run_batch(course, out, "--nbgrader-db", str(database), "--part", "bpe")  # the cells are Part 2's
     assert process.returncode == 0, process.stderr
     assert "nbgrader cell bpe/written_answer names no function" in process.stderr
     with api.Gradebook(f"sqlite:///{database}") as book:
@@ -177,11 +176,12 @@ def test_nbgrader_assignment_is_created_when_missing(tmp_path):
     submissions = tmp_path / "submissions"
     write_submission(submissions, Student("ada", "correct"))
     database = tmp_path / "gradebook.db"
-    process = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(database), "--assignment", "bpe1")
+    process = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(database), "--assignment", "bpe1",
+                        "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr
-    with api.Gradebook(f"sqlite:///{database}") as book:
-        assert f"{book.find_submission('bpe1', 'ada').score:g}" == full_marks()
-        assert {notebook.name for notebook in book.find_assignment("bpe1").notebooks} == set(MODULES)
+    with api.Gradebook(f"sqlite:///{database}") as book:  # an assignment of two parts: their notebooks only
+        assert f"{book.find_submission('bpe1', 'ada').score:g}" == full_marks("simple_tokenizers", "bpe")
+        assert {notebook.name for notebook in book.find_assignment("bpe1").notebooks} == {"simple_tokenizers", "bpe"}
 
 
 def test_bad_batch_input_is_one_line_naming_the_fix(tmp_path):

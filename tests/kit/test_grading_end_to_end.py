@@ -21,8 +21,14 @@ FIRST_TWO_PARTS = ("--part", "simple_tokenizers", "--part", "bpe")
 CORRECT = sorted(path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir() and not path.name.startswith("."))
 
 
-def test_reference_solutions_score_full_marks():
-    process, document = grade(SOLUTIONS)
+@pytest.fixture(scope="module")
+def reference_graded() -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The reference solutions through the real CLI with the hidden suite, once for the tests that need it."""
+    return grade(SOLUTIONS)
+
+
+def test_reference_solutions_score_full_marks(reference_graded):
+    process, document = reference_graded
     assert process.returncode == 0, process.stderr
     assert f"{document['max_score']:g}" == full_marks(bonus=False)
     assert f"{document['score']:g}" == full_marks(), "full marks, and every bonus point on top"
@@ -52,8 +58,8 @@ def test_a_correct_alternative_earns_full_marks(folder):
     assert idle <= {"not started"}
 
 
-def test_public_suite_runs_on_request():
-    _, hidden = grade(SOLUTIONS)
+def test_public_suite_runs_on_request(reference_graded):
+    _, hidden = reference_graded
     _, public = grade(SOLUTIONS, "--suite", "public")
     assert public["max_score"] > 0 and outcomes(public) == {"passed"}
     assert len(public["tests"]) < len(hidden["tests"])
@@ -93,9 +99,9 @@ def test_failing_call_expected_got_and_hint_reach_the_student(reference_with):
 
 
 def test_fail_under_exits_1_below_the_threshold():
-    process, _ = grade(STUBS, "--fail-under", "50")
+    process, _ = grade(STUBS, "--fail-under", "50", *FIRST_TWO_PARTS)
     assert process.returncode == 1
-    process, _ = grade(SOLUTIONS, "--fail-under", "100")
+    process, _ = grade(SOLUTIONS, "--fail-under", "100", *FIRST_TWO_PARTS)
     assert process.returncode == 0
 
 

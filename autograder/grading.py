@@ -28,14 +28,15 @@ def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = 
     ``parts`` (module names) grades only those parts' tests.
     """
     work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
+    limits = limits or Limits()
     try:
-        loaded = submissions.load(path)
+        loaded = submissions.load(path, limits)
     except submissions.SubmissionError as error:
         if not work:
             raise CannotGrade(str(error)) from None
     else:
         return _grade(loaded, suite, limits, parts)
-    documents = [_grade(_load(folder), suite, limits, parts) for folder in work]
+    documents = [_grade(_load(folder, limits), suite, limits, parts) for folder in work]
     best = max(documents, key=lambda document: document["score"])
     scores = ", ".join(f"{folder.name}/ {document['score']:g}"
                        for folder, document in zip(work, documents, strict=True))
@@ -44,19 +45,19 @@ def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = 
     return best
 
 
-def _load(path: Path) -> submissions.LoadedSubmission:
+def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
     try:
-        return submissions.load(path)
+        return submissions.load(path, limits)
     except submissions.SubmissionError as error:
         raise CannotGrade(str(error)) from None
 
 
-def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits | None,
+def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits,
            parts: tuple[str, ...]) -> dict[str, Any]:
     try:
         suite_dir = suites.resolve(suite)
     except suites.SuiteMissing as error:
         raise CannotGrade(str(error)) from None
     only = tuple(suite_dir / part for part in parts if (suite_dir / part).is_dir())
-    run = grade_submission(loaded, suite_dir, limits=limits or Limits(), kit_root=suites.KIT_ROOT, only=only)
+    run = grade_submission(loaded, suite_dir, limits=limits, kit_root=suites.KIT_ROOT, only=only)
     return build_document(run)

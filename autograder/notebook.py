@@ -91,14 +91,15 @@ def _kernel_cells() -> tuple[Any, ...]:
     """Every cell the kernel has run, oldest first, as plain Python; check cells are left out."""
     from IPython import get_ipython
 
-    from autograder.submission import Cell, strip_ipython
+    from autograder.ipython_syntax import plain_python
+    from autograder.submission import Cell
 
     history = get_ipython().history_manager.input_hist_raw
     cells = []
     for index, source in enumerate(history[1:], start=1):
         if "check(" in source and "def " not in source:
             continue  # another check cell: the worker skips it anyway, so save it the work
-        code, _ = strip_ipython(source)
+        code, _ = plain_python(source)
         cells.append(Cell(index, code))
     return tuple(cells)
 

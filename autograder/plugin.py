@@ -21,6 +21,7 @@ from autograder.outcomes import Outcome, TestOutcome
 from autograder.proxy import (
     FunctionMissing,
     GradingSession,
+    NotStarted,
     StudentStopped,
     SubmissionProxy,
     failure_outcome,
@@ -78,7 +79,14 @@ class GradingPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
-        """A property that passed before in this process: try the examples it was given then (see replay)."""
+        """A property that passed before in this process: try the examples it was given then (see replay).
+
+        A test of a part module the hand-in does not have is not run at all: the worker's answer to the
+        first call into it stands for every later test (hypothesis would start its engine only to hear it).
+        """
+        module, _ = test_location(Path(str(pyfuncitem.path)))
+        if module in self.session.missing:
+            raise NotStarted(self.session.missing[module])
         test = pyfuncitem.obj
         if not replay.replayable(test):
             return None
@@ -95,13 +103,15 @@ class GradingPlugin:
         return report
 
     # -- building outcomes -------------------------------------------------
-    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+    @staticmethod
+    def _described(item: pytest.Item) -> dict[str, Any]:
+        """What the test is, apart from how it went: its name, doc line, function, points."""
         module, function = test_location(Path(str(item.path)))
         marker = item.get_closest_marker("points")
         visibility = item.get_closest_marker("visibility")
         test_function = getattr(item, "function", None)
         doc = inspect.getdoc(test_function) if test_function is not None else None
-        base: dict[str, Any] = {
+        return {
             "name": item.name,
             "doc": (doc or item.name).splitlines()[0],
             "module": module,
@@ -110,6 +120,10 @@ class GradingPlugin:
             "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
             "bonus": item.get_closest_marker("bonus") is not None,
         }
+
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+        base = self._described(item)
+        function = base["function"]
         last = self.session.last_call
         printed = "".join(record.output for record in self.session.calls)
         context: dict[str, Any] = {"call": last.text if last else "", "printed": printed[-2000:]}

@@ -7,17 +7,21 @@ links are never followed, and sizes are bounded.
 
 from __future__ import annotations
 
+import json
 import stat
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from autograder.ipython_syntax import plain_python
 from autograder.notebook_format import import_nbformat
 from autograder.parts import MODULES, SCRIPT_MODULES
+from autograder.worker.limits import Limits
 
-MAX_FILES = 2000
-MAX_TOTAL_BYTES = 50 * 1024 * 1024
+DEFAULT_LIMITS = Limits()
+NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
+PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 SKIPPED_FOLDERS = frozenset(
     {"__pycache__", ".ipynb_checkpoints", ".git", ".hypothesis", ".pytest_cache",
      ".venv", "venv", "env", "node_modules", "__MACOSX", ".mypy_cache", ".ruff_cache"}
@@ -67,28 +71,47 @@ def _plain_cells(cells: tuple[Cell, ...]) -> list[dict[str, object]]:
     return [{"index": cell.index, "source": cell.source} for cell in cells]
 
 
-def load(path: Path) -> LoadedSubmission:
+def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
     """Read a submission from ``path``, or raise SubmissionError saying why not."""
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder; give the folder, .py, .ipynb or .zip to grade")
     if path.is_dir():
-        return from_files(path, _read_folder(path))
+        return from_files(path, _read_folder(path, limits), limits=limits)
     suffix = path.suffix.lower()
     if suffix == ".zip":
-        return from_files(path, read_zip(path))
+        return from_files(path, read_zip(path, limits=limits), limits=limits)
     if suffix in (".py", ".ipynb"):
-        return from_files(path, {path.name: _read_bytes(path)})
+        _check_size(path, path.name, _size(path), 0, limits)
+        return from_files(path, {path.name: _read_bytes(path)}, limits=limits)
     raise SubmissionError(f"{path}: cannot grade a {suffix or 'file without extension'}; hand in {GRADABLE}")
 
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Path, most: int = -1) -> bytes:
+    """The file's bytes; at most ``most`` of them (what was counted, should it grow meanwhile)."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as stream:
+            return stream.read(most)
     except OSError as error:
         raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
 
 
-def _read_folder(root: Path) -> dict[str, bytes]:
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
+
+
+def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) -> None:
+    """Refuse before reading what would take the hand-in past its caps (``total``: what came before)."""
+    if total + size > limits.handin_mb * 2**20:
+        raise SubmissionError(
+            f"{source}: {name} takes the hand-in past {limits.handin_mb} MiB (the handin_mb limit); "
+            "hand in only your code and notebooks"
+        )
+
+
+def _read_folder(root: Path, limits: Limits) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     total = 0
     for path in sorted(root.rglob("*")):
@@ -99,27 +122,38 @@ def _read_folder(root: Path) -> dict[str, bytes]:
             continue
         if any(parent.is_symlink() for parent in path.parents if root in parent.parents):
             continue
-        total += path.stat().st_size
-        if len(files) >= MAX_FILES or total > MAX_TOTAL_BYTES:
-            raise SubmissionError(
-                f"{root}: holds more than {MAX_FILES} files or {MAX_TOTAL_BYTES // 2**20} MiB; "
-                "hand in only your code and notebooks"
-            )
-        files[relative.as_posix()] = _read_bytes(path)
+        _check_count(root, relative.as_posix(), len(files), limits)
+        size = _size(path)
+        _check_size(root, relative.as_posix(), size, total, limits)
+        total += size
+        files[relative.as_posix()] = _read_bytes(path, size)
     return files
 
 
-def read_zip(path: Path, rename: Callable[[str], str | None] | None = None) -> dict[str, bytes]:
-    """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them."""
+def _check_count(source: Path, name: str, count: int, limits: Limits) -> None:
+    if count >= limits.handin_files:
+        raise SubmissionError(
+            f"{source}: {name} is more than {limits.handin_files} files (the handin_files limit); "
+            "hand in only your code and notebooks"
+        )
+
+
+def read_zip(path: Path, rename: Callable[[str], str | None] | None = None, *,
+             limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
+    """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.
+
+    Every name is checked before anything is unpacked, and no member inflates past the size its header
+    declares (a zip bomb claims little and inflates to gigabytes) or the hand-in past ``handin_mb``.
+    """
     try:
         archive = zipfile.ZipFile(path)  # read member by member: a class's bulk download can be large
     except zipfile.BadZipFile:
         raise SubmissionError(f"{path}: is not a valid .zip; zip the folder again") from None
     except OSError as error:
         raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
-    files: dict[str, bytes] = {}
-    total = 0
     with archive:
+        chosen: list[tuple[zipfile.ZipInfo, str]] = []
+        total = 0
         for info in archive.infolist():
             name = PurePosixPath(info.filename)
             mode = info.external_attr >> 16
@@ -134,21 +168,58 @@ def read_zip(path: Path, rename: Callable[[str], str | None] | None = None) -> d
             kept = name.as_posix() if rename is None else rename(name.as_posix())
             if kept is None:
                 continue
+            _check_count(path, f"member {info.filename!r}", len(chosen), limits)
+            _check_size(path, f"member {info.filename!r}", info.file_size, total, limits)
             total += info.file_size
-            if len(files) >= MAX_FILES or total > MAX_TOTAL_BYTES:
-                raise SubmissionError(
-                    f"{path}: unpacks to more than {MAX_FILES} files or {MAX_TOTAL_BYTES // 2**20} MiB; "
-                    "hand in only your code and notebooks"
-                )
-            try:
-                files[kept] = archive.read(info)
-            except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
-                raise SubmissionError(f"{path}: member {info.filename!r} cannot be read ({error}); zip again") from None
+            chosen.append((info, kept))
+        check_names(path, [kept for _, kept in chosen])
+        files: dict[str, bytes] = {}
+        for info, kept in chosen:
+            files[kept] = _inflate(path, archive, info)
     return files
 
 
-def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None) -> LoadedSubmission:
+def _inflate(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, never more than its header declares (one byte more proves it lied)."""
+    try:
+        with archive.open(info) as member:
+            data = member.read(info.file_size)
+            if member.read(1):
+                raise zipfile.BadZipFile("it holds more than its header declares")
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError, OSError, ValueError) as error:
+        raise SubmissionError(
+            f"{path}: member {info.filename!r} cannot be unpacked ({error}); zip the folder again"
+        ) from None
+    return data
+
+
+def check_names(source: Path, names: list[str]) -> None:
+    """Refuse, naming the member, what no file system could hold as it is named."""
+    seen: set[str] = set()
+    for name in names:
+        problem = ""
+        if any(ord(character) < 32 or character == "\x7f" for character in name):
+            problem = "has a control character in its name"
+        elif len(name.encode("utf-8", "surrogatepass")) > PATH_MAX:
+            problem = f"has a path longer than {PATH_MAX} bytes"
+        elif any(len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in name.split("/")):
+            problem = f"has a name longer than {NAME_MAX} bytes"
+        elif name in seen:
+            problem = "is in the archive twice"
+        if problem:
+            raise SubmissionError(f"{source}: member {name[:80]!r} {problem}; rename it and hand it in again")
+        seen.add(name)
+    folders = {"/".join(name.split("/")[:depth]) for name in names for depth in range(1, name.count("/") + 1)}
+    for name in sorted(seen & folders):
+        raise SubmissionError(
+            f"{source}: {name!r} is both a file and a folder in the archive; rename one and zip the folder again"
+        )
+
+
+def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
+    check_names(source, list(files))
     files = _strip_single_folder(files)
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
@@ -159,7 +230,7 @@ def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None
         module_cells: list[tuple[str, tuple[Cell, ...]]] = []
         notes: list[str] = []
         for module in as_notebooks:
-            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb")
+            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits)
             module_cells.append((module, cells))
             notes += [f"{module}.ipynb {note}" for note in skipped]
         return LoadedSubmission(name=name, source=source, kind="modules", files=files,
@@ -167,7 +238,7 @@ def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None
     notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
     scripts = [entry for entry in top_level if entry.endswith(".py")]
     if len(notebooks) == 1:
-        return _script_from_notebook(name, source, files, notebooks[0])
+        return _script_from_notebook(name, source, files, notebooks[0], limits)
     if not notebooks and len(scripts) == 1:
         text = _decode(source, scripts[0], files[scripts[0]])
         return LoadedSubmission(
@@ -198,21 +269,32 @@ def _decode(source: Path, name: str, content: bytes) -> str:
         ) from None
 
 
-def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], notebook: str) -> LoadedSubmission:
-    cells, notes = _notebook_cells(source, files, notebook)
+def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], notebook: str,
+                          limits: Limits) -> LoadedSubmission:
+    cells, notes = _notebook_cells(source, files, notebook, limits)
     return LoadedSubmission(
         name=name, source=source, kind="script", files=files,
         script_name=notebook, cells=cells, notes=tuple(notes),
     )
 
 
-def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str) -> tuple[tuple[Cell, ...], list[str]]:
+def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str,
+                    limits: Limits) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
-    nbformat = import_nbformat()
     text = _decode(source, notebook, files[notebook])
     try:
-        document = nbformat.reads(text, as_version=4)
-    except Exception as error:  # nbformat raises several kinds for a broken file
+        # The cells are counted on the bare JSON (fast) before nbformat validates each one (slow).
+        raw = json.loads(text)
+        count = len(raw.get("cells", [])) if isinstance(raw, dict) else 0
+        if count > limits.notebook_cells:
+            raise SubmissionError(
+                f"{source}: {notebook} has {count} cells, more than {limits.notebook_cells} (the notebook_cells "
+                "limit); clear what you do not need and save it again"
+            )
+        document = import_nbformat().reads(text, as_version=4)
+    except SubmissionError:
+        raise
+    except Exception as error:  # json and nbformat raise several kinds for a broken file
         raise SubmissionError(
             f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
         ) from None
@@ -223,26 +305,8 @@ def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str) -> tup
         if cell.get("cell_type") != "code":
             continue
         index += 1
-        code, skipped = strip_ipython(str(cell.get("source", "")))
+        code, skipped = plain_python(str(cell.get("source", "")))
         if skipped:
             notes.append(f"cell {index}: skipped IPython-only lines: {', '.join(skipped)}")
         cells.append(Cell(index, code))
     return tuple(cells), notes
-
-
-def strip_ipython(source: str) -> tuple[str, list[str]]:
-    """Replace magics and shell escapes, which plain Python cannot run, with ``pass``."""
-    lines = source.splitlines()
-    if lines and lines[0].lstrip().startswith("%%"):
-        return "", [lines[0].strip()]
-    skipped: list[str] = []
-    kept: list[str] = []
-    for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("%", "!")) or (stripped.endswith("?") and stripped[:-1].isidentifier()):
-            indent = line[: len(line) - len(stripped)]
-            kept.append(f"{indent}pass")
-            skipped.append(stripped.split()[0][:30])
-        else:
-            kept.append(line)
-    return "\n".join(kept), skipped

@@ -26,6 +26,7 @@ from pathlib import Path, PurePosixPath
 from autograder import submission as submissions
 from autograder.parts import MODULES
 from autograder.submission import SKIPPED_FOLDERS, LoadedSubmission
+from autograder.worker.limits import Limits
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
 # Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>
@@ -47,13 +48,13 @@ class Found:
 
     student: str  # the id: a folder name under OUT, a gradebook key
     origin: str  # where it came from, for messages
-    reader: Callable[[], LoadedSubmission]
+    reader: Callable[[Limits], LoadedSubmission]
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
 
-    def load(self) -> LoadedSubmission:
+    def load(self, limits: Limits) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
         try:
-            return self.reader()
+            return self.reader(limits)
         except submissions.SubmissionError:
             raise
         except (OSError, ValueError, zipfile.BadZipFile) as error:
@@ -133,9 +134,9 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
     return _collect("one entry per student", candidates, ignored)
 
 
-def _loader(path: Path) -> Callable[[], LoadedSubmission]:
-    def load() -> LoadedSubmission:
-        return submissions.load(path)
+def _loader(path: Path) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
+        return submissions.load(path, limits)
 
     return load
 
@@ -215,7 +216,7 @@ def _lms_groups(items: list[tuple[str, str]]) -> tuple[dict[str, dict[str, str]]
 
 
 def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict[str, str],
-                    loader: Callable[[str, dict[str, str]], Callable[[], LoadedSubmission]]) -> list[Found]:
+                    loader: Callable[[str, dict[str, str]], Callable[[Limits], LoadedSubmission]]) -> list[Found]:
     return [
         Found(student_id(student), f"{source} ({len(members)} file(s) of {student})", loader(student, members),
               hints[student])
@@ -228,21 +229,22 @@ def _lms_folder(folder: Path, entries: list[Path]) -> Discovery:
     groups, hints, ignored = _lms_groups([(entry.name, entry.name) for entry in usable])
     ignored += [entry.name for entry in entries if entry.is_symlink()]
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
     return _collect("LMS bulk download", _lms_candidates(folder, groups, hints, loader), ignored)
 
 
-def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Callable[[], LoadedSubmission]:
-    def load() -> LoadedSubmission:
+def _group_loader(folder: Path, student: str,
+                  members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
         files: dict[str, bytes] = {}
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
-                inner = submissions.load(path)
+                inner = submissions.load(path, limits)
                 files.update(inner.files)
             elif path.suffix.lower() == ".zip":
-                files.update(submissions.read_zip(path))
+                files.update(submissions.read_zip(path, limits=limits))
             else:
                 try:
                     files[original or path.name] = path.read_bytes()
@@ -250,7 +252,7 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
                     raise submissions.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
-        return submissions.from_files(folder / student, files, name=student)
+        return submissions.from_files(folder / student, files, name=student, limits=limits)
 
     return load
 
@@ -271,15 +273,16 @@ def _lms_zip(archive_path: Path) -> Discovery:
         )
     groups, hints, ignored = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names])
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
         return _zip_group_loader(archive_path, student, members)
 
     return _collect("LMS bulk download (.zip)", _lms_candidates(archive_path, groups, hints, loader), ignored)
 
 
-def _zip_group_loader(archive_path: Path, student: str, members: dict[str, str]) -> Callable[[], LoadedSubmission]:
-    def load() -> LoadedSubmission:
-        files = submissions.read_zip(archive_path, rename=members.get)
-        return submissions.from_files(archive_path.parent / student, files, name=student)
+def _zip_group_loader(archive_path: Path, student: str,
+                      members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
+        files = submissions.read_zip(archive_path, rename=members.get, limits=limits)
+        return submissions.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load

@@ -10,7 +10,7 @@ it is reported as not gradable.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -30,7 +30,7 @@ class Graded(Generic[Key]):
     key: Key
     document: dict[str, Any] | None
     error: str = ""  # why there is no document
-    loaded: LoadedSubmission | None = None  # what was graded, as read when its turn came
+    loaded: LoadedSubmission | None = None  # what was graded
 
 
 def _start_grader() -> None:
@@ -53,16 +53,19 @@ def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, kit_root: Path
 
 
 def grade_all(
-    work: Iterable[tuple[Key, Callable[[], LoadedSubmission]]],
+    work: Iterable[tuple[Key, LoadedSubmission]],
     *,
     suite: Path,
     limits: Limits,
     kit_root: Path,
     jobs: int,
-    on_load_error: type[Exception],
     only: tuple[Path, ...] = (),
 ) -> Iterator[Graded[Key]]:
-    """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders."""
+    """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders.
+
+    The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
+    the fingerprint describes.
+    """
     queue = list(work)
     queue.reverse()  # pop() from the end keeps the given order
     attempts: dict[int, int] = {}
@@ -70,36 +73,31 @@ def grade_all(
         # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_grader) as pool:
-            running: dict[Future[dict[str, Any]], tuple[Key, Callable[[], LoadedSubmission], LoadedSubmission]] = {}
+            running: dict[Future[dict[str, Any]], tuple[Key, LoadedSubmission]] = {}
             broken = False
             while (queue or running) and not broken:
                 while queue and len(running) < jobs * 2:
-                    key, load = queue.pop()
-                    try:
-                        loaded = load()
-                    except on_load_error as error:
-                        yield Graded(key, None, str(error))
-                        continue
-                    running[pool.submit(_grade, loaded, suite, limits, kit_root, only)] = (key, load, loaded)
+                    key, loaded = queue.pop()
+                    running[pool.submit(_grade, loaded, suite, limits, kit_root, only)] = (key, loaded)
                 if not running:
                     break
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
-                    key, load, loaded = running.pop(future)
+                    key, loaded = running.pop(future)
                     try:
                         yield Graded(key, future.result(), loaded=loaded)
                     except BrokenProcessPool:
                         broken = True
-                        tries = attempts[id(load)] = attempts.get(id(load), 0) + 1
+                        tries = attempts[id(loaded)] = attempts.get(id(loaded), 0) + 1
                         if tries >= ATTEMPTS:
                             yield Graded(key, None, "the grader process died on this submission twice; "
                                                     "grade it alone with `grade PATH` and report the bug")
                         else:
-                            queue.append((key, load))
+                            queue.append((key, loaded))
                     except Exception as error:  # a bug of ours: say so, and go on with the class
                         yield Graded(key, None, f"the grader failed ({type(error).__name__}: {error}); "
                                                 "grade it alone with `grade PATH` and report the bug")
             if broken:
-                for future, (key, load, _) in running.items():
+                for future, (key, loaded) in running.items():
                     future.cancel()
-                    queue.append((key, load))
+                    queue.append((key, loaded))

@@ -8,7 +8,6 @@ missing, and ends with the same gradebook.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -87,12 +86,12 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     results = store.ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
     results.sweep()
-    outcomes, pending, reused = _plan(discovery, results, grading, force=options.force)
+    outcomes, pending, reused = _plan(discovery, results, grading, force=options.force, limits=options.limits)
 
     progress.start(len(pending), reused)
     points = _points(options.suite).of_parts(options.parts)
     for graded in grade_all(pending, suite=suite_dir, limits=options.limits, kit_root=suites.KIT_ROOT,
-                            jobs=options.jobs, on_load_error=SubmissionError, only=only):
+                            jobs=options.jobs, only=only):
         if graded.document is not None and graded.loaded is not None:
             _stamp(graded.document, graded.loaded, graded.key, grading)
             results.write(graded.key, graded.document, _feedback(graded.document))
@@ -115,14 +114,17 @@ Outcomes = dict[str, tuple[dict[str, Any] | None, str]]  # id -> (document, or t
 
 
 def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
-          force: bool) -> tuple[Outcomes, list[tuple[str, Callable[[], LoadedSubmission]]], int]:
-    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade."""
+          force: bool, limits: Limits) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int]:
+    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
+
+    Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
+    """
     outcomes: Outcomes = {}
-    pending: list[tuple[str, Callable[[], LoadedSubmission]]] = []
+    pending: list[tuple[str, LoadedSubmission]] = []
     reused = 0
     for found in discovery.found:
         try:
-            loaded = found.load()
+            loaded = found.load(limits)
         except SubmissionError as error:
             outcomes[found.student] = (None, str(error))
             _write_failure(results, found.student, str(error))
@@ -132,7 +134,7 @@ def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
             outcomes[found.student] = (current, "")
             reused += 1
         else:
-            pending.append((found.student, found.load))
+            pending.append((found.student, loaded))
     for student, origins in discovery.conflicts.items():
         reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
         outcomes[student] = (None, reason)

@@ -95,28 +95,32 @@ class Cage:
         root.mkdir(mode=0o700)
         (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside the pieces, never inside them
         cage = cls(root=root, limits=limits, level=level)
-        here = Path(__file__).parent
-        cage.runtime.mkdir(mode=0o755)
-        for name in RUNTIME_FILES:
-            shutil.copyfile(here / name, cage.runtime / name)
-            (cage.runtime / name).chmod(0o644)
-        copy = cage.submission if level.full else cage.work
-        copy.mkdir(mode=0o755)
-        for relative, content in files.items():
-            target = copy / relative
-            target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
-            target.write_bytes(content)
-            target.chmod(0o644)
-        if not level.full:
-            cage.tmp.mkdir()
-        if level is Isolation.SANDBOX_AS_ROOT:
-            try:
-                cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
-            except TreeLimitsUnavailable as why:
-                cage.notices.append(f"note: memory and processes are capped for each process, not for the "
-                                    f"worker's whole tree: {why}")
-            else:  # for the sweep, should this grader be killed before it removes them
-                (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
+        try:
+            here = Path(__file__).parent
+            cage.runtime.mkdir(mode=0o755)
+            for name in RUNTIME_FILES:
+                shutil.copyfile(here / name, cage.runtime / name)
+                (cage.runtime / name).chmod(0o644)
+            copy = cage.submission if level.full else cage.work
+            copy.mkdir(mode=0o755)
+            for relative, content in files.items():
+                target = copy / relative
+                target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+                target.write_bytes(content)
+                target.chmod(0o644)
+            if not level.full:
+                cage.tmp.mkdir()
+            if level is Isolation.SANDBOX_AS_ROOT:
+                try:
+                    cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
+                except TreeLimitsUnavailable as why:
+                    cage.notices.append(f"note: memory and processes are capped for each process, not for the "
+                                        f"worker's whole tree: {why}")
+                else:  # for the sweep, should this grader be killed before it removes them
+                    (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
+        except BaseException:  # a hand-in the file system refuses, or an interrupt: no cage is left behind
+            cage.remove()
+            raise
         return cage
 
     @property

@@ -35,6 +35,12 @@ class Limits:
     open_files: int = 256
     processes: int = 64
     output_kb: int = 64
+    # What a hand-in may hold, read (or unpacked from a .zip) in the grader before any of it runs: a
+    # folder of modules and notebooks is a few hundred KiB; these stop a zip bomb or a notebook of
+    # millions of cells in well under a second, with a line that names the file.
+    handin_mb: int = 50
+    handin_files: int = 2000
+    notebook_cells: int = 5000
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,6 +13,7 @@ from autograder.batch import gradebook
 from autograder.batch.discover import DiscoveryError, discover
 from autograder.batch.roster import RosterError, read_roster
 from autograder.points import SuitePoints
+from autograder.worker.limits import Limits
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
@@ -33,7 +34,7 @@ def test_one_entry_per_student_of_every_kind(tmp_path):
 
 
 def found_files(discovery, student: str) -> dict[str, bytes]:
-    return next(entry for entry in discovery.found if entry.student == student).load().files
+    return next(entry for entry in discovery.found if entry.student == student).load(Limits()).files
 
 
 def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):

@@ -244,3 +244,11 @@ def test_stubs_hold_no_solution_code():
     for path in STUBS.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "BEGIN SOLUTION" not in text and "raise NotImplementedError" in text
+
+
+def test_the_readme_lists_every_limit_with_its_default():
+    from autograder.worker.limits import Limits
+
+    readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
+    for name, value in Limits().as_dict().items():
+        assert f"| `{name}` | {value} |" in readme, f"README.md's limits table lacks {name} = {value}"

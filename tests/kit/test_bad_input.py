@@ -1,0 +1,152 @@
+"""Careless or hostile hand-ins get one clear line naming the file and the fix, and break nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import SOLUTIONS, grade, run_batch
+
+from autograder.worker.cage import grader_folder
+
+
+def _zip(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return path
+
+
+def _refused_in_one_line(process: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert process.returncode == 2, process.stderr[-2000:]
+    assert process.stderr.count("\n") == 1, process.stderr
+    assert "Traceback" not in process.stderr
+    for word in words:
+        assert word in process.stderr, process.stderr
+
+
+def _cages() -> set[str]:
+    return {path.name for path in grader_folder("cages").iterdir()}
+
+
+@pytest.mark.parametrize("shape", ["a file and a folder of one name", "a name longer than the file system allows"])
+def test_a_zip_the_file_system_cannot_hold_is_refused_by_name(tmp_path, shape):
+    code = {f"{module}.py": (SOLUTIONS / f"{module}.py").read_bytes() for module in ("simple_tokenizers", "bpe")}
+    if shape.startswith("a file and a folder"):
+        odd, words = {"notes": b"mine", "notes/today.txt": b"more"}, ("'notes'", "both a file and a folder")
+    else:
+        odd, words = {"n" * 300 + ".txt": b"long"}, ("longer than 255 bytes",)
+    before = _cages()
+    process, _ = grade(_zip(tmp_path / "hand-in.zip", {**code, **odd}))
+    _refused_in_one_line(process, "hand-in.zip", *words)
+    assert _cages() <= before, "no cage left behind"
+
+
+def _lying_zip(path: Path, inflated_mib: int) -> Path:
+    """A member whose headers declare 1 KiB (with that kilobyte's CRC) and that inflates to ``inflated_mib``."""
+    zeros = b"\0" * 2**20
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bpe.py", (SOLUTIONS / "bpe.py").read_bytes())
+        with archive.open("simple_tokenizers.py", "w") as member:
+            for _ in range(inflated_mib):
+                member.write(zeros)
+    data = bytearray(path.read_bytes())
+    real = struct.pack("<I", inflated_mib * 2**20)
+    claimed_crc, claimed = struct.pack("<I", zlib.crc32(b"\0" * 1024)), struct.pack("<I", 1024)
+    for signature, crc_at, size_at in ((b"PK\x03\x04", 14, 22), (b"PK\x01\x02", 16, 24)):
+        start = data.find(signature)
+        while start != -1:
+            name_at = start + (30 if signature == b"PK\x03\x04" else 46)
+            if data[name_at:name_at + 20] == b"simple_tokenizers.py" and data[start + size_at:start + size_at + 4] == real:
+                data[start + crc_at:start + crc_at + 4] = claimed_crc
+                data[start + size_at:start + size_at + 4] = claimed
+            start = data.find(signature, start + 4)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_zip_bomb_inflates_no_further_than_its_headers_declare(tmp_path):
+    bomb = _lying_zip(tmp_path / "bomb.zip", inflated_mib=768)
+    assert bomb.stat().st_size < 5 * 2**20
+    with zipfile.ZipFile(bomb) as archive:
+        assert archive.getinfo("simple_tokenizers.py").file_size == 1024, "the fixture's headers lie"
+    command = [sys.executable, "-m", "autograder.cli", str(bomb), "--format", "json", "--part", "bpe"]
+    with (tmp_path / "out").open("wb") as out_file, (tmp_path / "err").open("wb") as err_file:
+        process = subprocess.Popen(command, stdout=out_file, stderr=err_file)
+        _, status, usage = os.wait4(process.pid, 0)  # reaped here, for its own peak memory
+        process.returncode = os.waitstatus_to_exitcode(status)
+    out, err = (tmp_path / "out").read_text(), (tmp_path / "err").read_text()
+    # The grader never holds the inflated member: its peak memory stays far below the 768 MiB.
+    assert usage.ru_maxrss * 1024 < 400 * 2**20, f"the grader peaked at {usage.ru_maxrss // 1024} MiB"
+    assert process.returncode == 0, err[-2000:]
+    assert json.loads(out)["score"] > 0, "taken at its word (a kilobyte of zeros): Part 2 is still graded"
+
+
+def test_a_notebook_of_too_many_cells_is_refused_before_it_is_parsed(tmp_path):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1") for _ in range(100_000)])
+    path = tmp_path / "homework.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    process, _ = grade(path)
+    _refused_in_one_line(process, "homework.ipynb", "100000 cells", "notebook_cells")
+
+
+def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_path):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    code = {f"{module}.py": (SOLUTIONS / f"{module}.py").read_bytes() for module in ("simple_tokenizers", "bpe")}
+    _zip(submissions / "amy.zip", code)
+    _zip(submissions / "bob.zip", {**code, "notes": b"x", "notes/a.txt": b"y"})
+    before = _cages()
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr
+    rows = (out / "gradebook.csv").read_text(encoding="utf-8").splitlines()
+    amy, bob = (next(row for row in rows if row.startswith(name)) for name in ("amy,", "bob,"))
+    assert ",graded," in amy
+    assert "could not grade" in bob and "both a file and a folder" in bob
+    assert _cages() <= before, "no cage left behind"
+
+
+MAGIC_CELLS = {
+    "a %%time cell runs its body": ("%%time\n" + (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"),
+                                   ""),
+    "a black-style continuation line that starts with !=": ("ok = (\n    len('ab')\n    != 3\n)\n", ""),
+    "line magics and shell escapes": ("%matplotlib inline\n!pip install regex\nfiles = !ls\nlen?\n", "!pip"),
+    "a cell magic that is not Python": ("%%bash\necho hello\n", "%%bash"),
+}
+
+
+@pytest.mark.parametrize("ipython", ["IPython's transformer", "the fallback"])
+def test_ipython_syntax_becomes_python_as_ipython_reads_it(ipython, monkeypatch):
+    from autograder.ipython_syntax import plain_python
+
+    if ipython == "the fallback":
+        monkeypatch.setitem(sys.modules, "IPython.core.inputtransformer2", None)  # import raises ImportError
+    else:
+        pytest.importorskip("IPython.core.inputtransformer2")
+    for name, (cell, skipped) in MAGIC_CELLS.items():
+        code, notes = plain_python(cell)
+        compile(code, name, "exec")
+        if code != "pass":  # a cell skipped whole has no lines to keep
+            assert code.count("\n") == cell.rstrip("\n").count("\n"), f"{name}: the lines keep their numbers"
+        assert (skipped in notes) if skipped else notes == [], (name, notes)
+    assert "def char_tokenize" in plain_python(MAGIC_CELLS["a %%time cell runs its body"][0])[0]
+    assert "!= 3" in plain_python(MAGIC_CELLS["a black-style continuation line that starts with !="][0])[0]
+
+
+def test_an_honest_notebook_with_magics_earns_full_marks(tmp_path):
+    cells = [nbformat.v4.new_code_cell(cell) for cell, _ in MAGIC_CELLS.values()]
+    cells.append(nbformat.v4.new_code_cell((SOLUTIONS / "bpe.py").read_text(encoding="utf-8")))
+    path = tmp_path / "homework.ipynb"
+    path.write_text(json.dumps(nbformat.v4.new_notebook(cells=cells)), encoding="utf-8")
+    process, document = grade(path, "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode == 0, process.stderr
+    assert document["score"] == document["max_score"], document["output"]

@@ -21,6 +21,7 @@ from autograder.worker.isolation import Isolation, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
 MARKER = "bpe-kit-cage-test-sleeper"
+SLEEP = "371.25"  # seconds no other process on the machine sleeps for (`sleep 300` could be anyone's)
 
 CHEATS: dict[str, str] = {
     "sys.exit at import": "import sys\nsys.exit(0)\n",
@@ -119,12 +120,12 @@ def merge_pair(tokens, pair):
 import subprocess
 
 def merge_pair(tokens, pair):
-    subprocess.Popen(["sh", "-c", "exec -a {MARKER} sleep 300"], start_new_session=True)
+    subprocess.Popen(["sh", "-c", "exec -a {MARKER} sleep {SLEEP}"], start_new_session=True)
     import os
     if os.fork() == 0:
         os.setsid()
         import time
-        time.sleep(300)
+        time.sleep({SLEEP})
         os._exit(0)
     return ["cheat"]
 """,
@@ -169,7 +170,7 @@ def merge_pair(tokens, pair):
 
 def leftover_processes() -> list[str]:
     listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    return [line for line in listing.splitlines() if MARKER in line or "sleep 300" in line]
+    return [line for line in listing.splitlines() if MARKER in line or f"sleep {SLEEP}" in line]
 
 
 @pytest.mark.parametrize("name", sorted(CHEATS))

@@ -103,15 +103,13 @@ class GradingPlugin:
         return report
 
     # -- building outcomes -------------------------------------------------
-    @staticmethod
-    def _described(item: pytest.Item) -> dict[str, Any]:
-        """What the test is, apart from how it went: its name, doc line, function, points."""
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
         module, function = test_location(Path(str(item.path)))
         marker = item.get_closest_marker("points")
         visibility = item.get_closest_marker("visibility")
         test_function = getattr(item, "function", None)
         doc = inspect.getdoc(test_function) if test_function is not None else None
-        return {
+        base: dict[str, Any] = {
             "name": item.name,
             "doc": (doc or item.name).splitlines()[0],
             "module": module,
@@ -120,10 +118,6 @@ class GradingPlugin:
             "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
             "bonus": item.get_closest_marker("bonus") is not None,
         }
-
-    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
-        base = self._described(item)
-        function = base["function"]
         last = self.session.last_call
         printed = "".join(record.output for record in self.session.calls)
         context: dict[str, Any] = {"call": last.text if last else "", "printed": printed[-2000:]}

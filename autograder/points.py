@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.parts import PARTS
+from autograder.parts import PARTS, Part
 from autograder.plugin import test_location
 from autograder.suites import suite_path
 
@@ -39,9 +39,10 @@ class SuitePoints:
         return sum(value for key, value in self.worth.items() if key in self.bonus)
 
     @property
-    def modules(self) -> frozenset[str]:
-        """The part modules these points cover."""
-        return frozenset(module for module, _ in self.worth)
+    def parts(self) -> list[Part]:
+        """The parts these points cover, in contract order."""
+        modules = {module for module, _ in self.worth}
+        return [part for part in PARTS if part.module in modules]
 
     def of_parts(self, modules: tuple[str, ...]) -> SuitePoints:
         """The points of these part modules only (an assignment of some parts); all of them for ()."""

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from autograder.parts import PARTS
 from autograder.results import bonus_score, function_scores, percent, points_number
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
 
     Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
     """
-    graded_parts = [part for part in PARTS if part.module in points.modules]
+    graded_parts = points.parts
     part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
     header = ["id", "name", "total", "max", "percent", "bonus"]
     header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]

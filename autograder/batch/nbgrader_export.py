@@ -81,7 +81,7 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord],
 
 def _create_assignment(book: object, assignment: str, points: SuitePoints) -> None:
     book.update_or_create_assignment(assignment)  # type: ignore[attr-defined]
-    for part in (part for part in PARTS if part.module in points.modules):
+    for part in points.parts:
         book.update_or_create_notebook(part.module, assignment)  # type: ignore[attr-defined]
         for function in part.functions:
             book.update_or_create_grade_cell(  # type: ignore[attr-defined]

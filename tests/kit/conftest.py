@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import csv
 import functools
 import json
 import site
@@ -41,6 +42,12 @@ def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 60
     """Run the real ``grade batch`` quietly, from beside the output folder."""
     return subprocess.run(batch_command(submissions, out, *arguments), capture_output=True, text=True,
                           timeout=timeout, cwd=out.parent)
+
+
+def gradebook_rows(out: Path) -> dict[str, dict[str, str]]:
+    """A batch's gradebook.csv, one row per student id."""
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as stream:
+        return {row["id"]: row for row in csv.DictReader(stream)}
 
 
 @functools.cache

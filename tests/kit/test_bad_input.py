@@ -13,9 +13,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, grade, run_batch
+from conftest import SOLUTIONS, grade, gradebook_rows, run_batch
 
-from autograder.worker.cage import grader_folder
+from autograder.batch import gradebook
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -23,6 +23,10 @@ def _zip(path: Path, members: dict[str, bytes]) -> Path:
         for name, content in members.items():
             archive.writestr(name, content)
     return path
+
+
+def _first_two_parts() -> dict[str, bytes]:
+    return {f"{module}.py": (SOLUTIONS / f"{module}.py").read_bytes() for module in ("simple_tokenizers", "bpe")}
 
 
 def _refused_in_one_line(process: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -33,21 +37,30 @@ def _refused_in_one_line(process: subprocess.CompletedProcess[str], *words: str)
         assert word in process.stderr, process.stderr
 
 
-def _cages() -> set[str]:
-    return {path.name for path in grader_folder("cages").iterdir()}
+@pytest.fixture
+def cages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The cages folder of the graders this test starts: their own temporary folder, so another test's
+    cages (the suite runs in parallel) are never counted as left behind."""
+    private = tmp_path / "grader-tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    return private / f"bpe-kit-{os.getuid()}" / "cages"
+
+
+def _left_in(cages: Path) -> list[str]:
+    return sorted(path.name for path in cages.iterdir()) if cages.exists() else []
 
 
 @pytest.mark.parametrize("shape", ["a file and a folder of one name", "a name longer than the file system allows"])
-def test_a_zip_the_file_system_cannot_hold_is_refused_by_name(tmp_path, shape):
-    code = {f"{module}.py": (SOLUTIONS / f"{module}.py").read_bytes() for module in ("simple_tokenizers", "bpe")}
+def test_a_zip_the_file_system_cannot_hold_is_refused_by_name(tmp_path, shape, cages):
+    code = _first_two_parts()
     if shape.startswith("a file and a folder"):
         odd, words = {"notes": b"mine", "notes/today.txt": b"more"}, ("'notes'", "both a file and a folder")
     else:
         odd, words = {"n" * 300 + ".txt": b"long"}, ("longer than 255 bytes",)
-    before = _cages()
     process, _ = grade(_zip(tmp_path / "hand-in.zip", {**code, **odd}))
     _refused_in_one_line(process, "hand-in.zip", *words)
-    assert _cages() <= before, "no cage left behind"
+    assert _left_in(cages) == [], "no cage left behind"
 
 
 def _lying_zip(path: Path, inflated_mib: int) -> Path:
@@ -61,11 +74,12 @@ def _lying_zip(path: Path, inflated_mib: int) -> Path:
     data = bytearray(path.read_bytes())
     real = struct.pack("<I", inflated_mib * 2**20)
     claimed_crc, claimed = struct.pack("<I", zlib.crc32(b"\0" * 1024)), struct.pack("<I", 1024)
-    for signature, crc_at, size_at in ((b"PK\x03\x04", 14, 22), (b"PK\x01\x02", 16, 24)):
+    # The local header, then the central directory's entry: where each keeps the CRC, the size and the name.
+    for signature, crc_at, size_at, name_at in ((b"PK\x03\x04", 14, 22, 30), (b"PK\x01\x02", 16, 24, 46)):
         start = data.find(signature)
         while start != -1:
-            name_at = start + (30 if signature == b"PK\x03\x04" else 46)
-            if data[name_at:name_at + 20] == b"simple_tokenizers.py" and data[start + size_at:start + size_at + 4] == real:
+            name = data[start + name_at:start + name_at + 20]
+            if name == b"simple_tokenizers.py" and data[start + size_at:start + size_at + 4] == real:
                 data[start + crc_at:start + crc_at + 4] = claimed_crc
                 data[start + size_at:start + size_at + 4] = claimed
             start = data.find(signature, start + 4)
@@ -99,21 +113,19 @@ def test_a_notebook_of_too_many_cells_is_refused_before_it_is_parsed(tmp_path):
     _refused_in_one_line(process, "homework.ipynb", "100000 cells", "notebook_cells")
 
 
-def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_path):
+def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_path, cages):
     submissions = tmp_path / "submissions"
     submissions.mkdir()
-    code = {f"{module}.py": (SOLUTIONS / f"{module}.py").read_bytes() for module in ("simple_tokenizers", "bpe")}
+    code = _first_two_parts()
     _zip(submissions / "amy.zip", code)
     _zip(submissions / "bob.zip", {**code, "notes": b"x", "notes/a.txt": b"y"})
-    before = _cages()
     out = tmp_path / "out"
     process = run_batch(submissions, out, "--part", "simple_tokenizers")
     assert process.returncode == 0, process.stderr
-    rows = (out / "gradebook.csv").read_text(encoding="utf-8").splitlines()
-    amy, bob = (next(row for row in rows if row.startswith(name)) for name in ("amy,", "bob,"))
-    assert ",graded," in amy
-    assert "could not grade" in bob and "both a file and a folder" in bob
-    assert _cages() <= before, "no cage left behind"
+    rows = gradebook_rows(out)
+    assert rows["amy"]["status"] == gradebook.GRADED
+    assert rows["bob"]["status"] == gradebook.CANNOT_GRADE and "both a file and a folder" in rows["bob"]["reason"]
+    assert _left_in(cages) == [], "no cage left behind"
 
 
 MAGIC_CELLS = {

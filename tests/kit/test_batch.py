@@ -13,15 +13,10 @@ from xml.etree import ElementTree
 import pytest
 from bug_corpus import BUGS
 from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
-from conftest import SUBMISSIONS, full_marks, grade, run_batch, snapshot
+from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
 
 from autograder.batch import gradebook
 from autograder.results import function_scores
-
-
-def gradebook_rows(out: Path) -> dict[str, dict[str, str]]:
-    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as stream:
-        return {row["id"]: row for row in csv.DictReader(stream)}
 
 
 def results(out: Path, student: str) -> dict:

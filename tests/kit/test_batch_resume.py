@@ -3,7 +3,6 @@ ends with the gradebook of an uninterrupted one; run on the same hand-ins, it gr
 
 from __future__ import annotations
 
-import csv
 import os
 import shutil
 import signal
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 from bug_corpus import BUGS
 from classroom import HANGS, SOLUTIONS, Student, write_submission
-from conftest import batch_command, full_marks, run_batch
+from conftest import batch_command, full_marks, gradebook_rows, run_batch
 
 # The first two parts only (`--part`): resuming does not depend on which tests run, and each hand-in grades fast.
 PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")
@@ -108,7 +107,7 @@ def test_a_second_run_grades_nothing_and_a_change_is_regraded(cheap_class, tmp_p
         (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8")
     third = run_batch(changed, out, *PARTS_GRADED)
     assert "(1 graded now" in third.stderr, third.stderr
-    assert _rows(out)["s1"]["total"] == full_marks("simple_tokenizers")
+    assert gradebook_rows(out)["s1"]["total"] == full_marks("simple_tokenizers")
     forced = run_batch(changed, out, "--force", *PARTS_GRADED)
     assert f"({len(KINDS) + 5} graded now" in forced.stderr, forced.stderr
 
@@ -122,8 +121,3 @@ def test_results_of_other_parts_or_limits_are_not_reused():
     hashes = {grading_hash(suite, references, Limits()), grading_hash(suite, references, Limits(), ("bpe",)),
               grading_hash(suite, references, Limits(call_seconds=9))}
     assert len(hashes) == 3
-
-
-def _rows(out: Path) -> dict[str, dict[str, str]]:
-    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as stream:
-        return {row["id"]: row for row in csv.DictReader(stream)}

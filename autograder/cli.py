@@ -169,7 +169,9 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
     click.echo(", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
                + f" ({result.graded_now} graded now, {result.reused} up to date)", err=True)
     for ignored in result.discovery.ignored[:10]:
-        click.echo(f"ignored {ignored}: not a submission", err=True)
+        click.echo(f"ignored {ignored!r}: not a submission", err=True)
+    for warning in result.discovery.warnings():
+        click.echo(f"warning: {warning}", err=True)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:

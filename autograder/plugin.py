@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis.errors import FlakyFailure
 
 from autograder import checks, replay
 from autograder.outcomes import Outcome, TestOutcome
@@ -134,6 +135,19 @@ class GradingPlugin:
         stopped = failure_outcome(error)
         if stopped is not None:
             return TestOutcome(outcome=stopped, detail=text, **base, **context)
+        if isinstance(error, FlakyFailure):
+            # Hypothesis asked the same input twice and the student's code answered two ways: the student's
+            # failure (state kept between calls, randomness), not a flaw of the grader's.
+            first = error.exceptions[0] if error.exceptions else error
+            got, expected = (short_repr(side) for side in self._compared) if self._compared else ("", "")
+            return TestOutcome(
+                outcome=Outcome.FAILED, got=got, expected=expected,
+                detail=f"the first time, {type(first).__name__}: {str(first).splitlines()[0][:500]}; "
+                       "the second time, no failure",
+                hint=f"{function} gave two different answers to one input: it failed on this call once and passed "
+                     "on it the next time; make its answer depend on its arguments only (no state kept between "
+                     "calls, no randomness)",
+                **base, **context)
         if isinstance(error, AssertionError):
             shown: dict[str, Any]
             if self._compared is not None:

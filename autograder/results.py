@@ -80,7 +80,10 @@ def feedback_text(outcome: TestOutcome) -> str:
     if outcome.outcome is Outcome.FAILED:
         if outcome.expected:
             lines.append(f"expected: {outcome.expected}")
-        lines.append(f"got:      {outcome.got}")
+        if outcome.got or not outcome.detail:
+            lines.append(f"got:      {outcome.got}")
+        if outcome.detail:  # what was seen where no single answer stands for it (two answers to one input)
+            lines.append(f"seen:     {outcome.detail}")
         if outcome.hint:
             lines.append(f"hint:     {outcome.hint}")
     elif outcome.outcome is Outcome.GRADER_ERROR:

@@ -16,11 +16,12 @@ comes, so a class of 500 never sits in memory at once.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import zipfile
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from autograder import submission as submissions
@@ -33,6 +34,8 @@ GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
 CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?:_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
 # Moodle: <Full Name>_<participant id>_assignsubmission_<plugin>_[<original name>]
 MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<file>.*)$")
+# What each LMS's download looks like; one of them is chosen for a whole download, never file by file.
+LMS_PATTERNS = {"Canvas": CANVAS, "Moodle": MOODLE}
 # Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
@@ -50,6 +53,7 @@ class Found:
     origin: str  # where it came from, for messages
     reader: Callable[[Limits], LoadedSubmission]
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
+    raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
 
     def load(self, limits: Limits) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
@@ -65,11 +69,34 @@ class Found:
 
 @dataclass
 class Discovery:
+    """What a batch's folder holds: the hand-ins, and what could not be taken as one."""
+
     layout: str
     found: list[Found] = field(default_factory=list)
     assignment: str = ""  # nbgrader's assignment name, when the layout says it
     conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
     ignored: list[str] = field(default_factory=list)
+    # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
+    collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # names of an LMS download that do not fit the pattern chosen for the whole download
+    unfit: list[str] = field(default_factory=list)
+
+    def notes(self) -> dict[str, str]:
+        """id -> a word for the gradebook on how the id was made, where a collision made it."""
+        notes: dict[str, str] = {}
+        for student, renamed in self.collisions.items():
+            for raw, new_id in renamed:
+                notes[new_id] = f"named {raw!r}, which cleans to the id {student} like another hand-in's"
+            notes.setdefault(student, f"another hand-in's name cleans to this id too: see {renamed[0][1]}")
+        return notes
+
+    def warnings(self) -> list[str]:
+        """One line for each name that was not taken as it came."""
+        lines = [f"{raw!r} cleans to the id {student} like another hand-in's name: graded as {new_id}"
+                 for student, renamed in self.collisions.items() for raw, new_id in renamed]
+        lines += [f"{name!r} does not fit the {self.layout}'s names (…_<id>_…): not graded; hand it in "
+                  "through the LMS, or grade it on its own" for name in self.unfit]
+        return lines
 
 
 def discover(path: Path, *, assignment: str | None = None) -> Discovery:
@@ -83,8 +110,9 @@ def discover(path: Path, *, assignment: str | None = None) -> Discovery:
     if nbgrader_root.name == "submitted":
         return _nbgrader(nbgrader_root, assignment)
     entries = _listing(path)
-    if _looks_like_lms(entry.name for entry in entries):
-        return _lms_folder(path, entries)
+    lms = lms_pattern([entry.name for entry in entries], path)
+    if lms is not None:
+        return _lms_folder(path, entries, lms)
     return _per_student(path, entries)
 
 
@@ -102,10 +130,10 @@ def _listing(folder: Path) -> list[Path]:
 
 
 def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discovery:
-    by_id: dict[str, list[Found]] = defaultdict(list)
-    for candidate in candidates:
-        by_id[candidate.student].append(candidate)
     discovery = Discovery(layout=layout, ignored=ignored)
+    by_id: dict[str, list[Found]] = defaultdict(list)
+    for candidate in _distinct_ids(candidates, discovery.collisions):
+        by_id[candidate.student].append(candidate)
     for student in sorted(by_id):
         same = by_id[student]
         if len(same) == 1:
@@ -113,6 +141,32 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
         else:
             discovery.conflicts[student] = [candidate.origin for candidate in same]
     return discovery
+
+
+def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str, str]]]) -> list[Found]:
+    """Give different names that clean to one id (``alice`` and ``alice`` plus a newline) ids of their own.
+
+    The name that is already clean (or, failing that, the first in sorted order) keeps the id; each other
+    gets the id plus a digest of its raw name, the same in every run, so a resumed batch finds its results.
+    Entries of one raw name (``alice/`` and ``alice.zip``) stay together: that is a conflict, not a collision.
+    """
+    names_by_id: dict[str, set[str]] = defaultdict(set)
+    for candidate in candidates:
+        names_by_id[candidate.student].add(candidate.raw_name or candidate.student)
+    renamed: dict[tuple[str, str], str] = {}
+    for student, names in names_by_id.items():
+        if len(names) < 2:
+            continue
+        keeper = student if student in names else min(names)
+        for name in sorted(names - {keeper}):
+            digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            renamed[(student, name)] = f"{student}-{digest}"
+            collisions.setdefault(student, []).append((name, renamed[(student, name)]))
+    return [
+        replace(candidate, student=renamed.get((candidate.student, candidate.raw_name or candidate.student),
+                                               candidate.student))
+        for candidate in candidates
+    ]
 
 
 # -- one entry per student ------------------------------------------------------
@@ -124,7 +178,7 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
             ignored.append(entry.name)
         elif entry.is_dir() or entry.suffix.lower() in GRADABLE_SUFFIXES:
             name = entry.name if entry.is_dir() else entry.stem
-            candidates.append(Found(student_id(name), str(entry), _loader(entry)))
+            candidates.append(Found(student_id(name), str(entry), _loader(entry), raw_name=name))
         else:
             ignored.append(entry.name)
     if not candidates:
@@ -164,7 +218,7 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
         else:
             names = ", ".join(entry.name for entry in assignments)
             raise DiscoveryError(f"{student}: holds assignments {names}; choose one with --assignment NAME")
-        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen)))
+        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen), raw_name=student.name))
     if not candidates:
         raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
     discovery = _collect("nbgrader submitted/", candidates, ignored)
@@ -174,45 +228,56 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
 
 
 # -- LMS bulk downloads ------------------------------------------------------------
-def _lms_name(name: str) -> tuple[str, str, str] | None:
-    """(id, name hint, original file name) from an LMS download's file or folder name."""
-    for pattern in (MOODLE, CANVAS):
-        match = pattern.match(name)
-        if match:
-            original = match.group("file")
-            resubmitted = RESUBMITTED.match(original)
-            if resubmitted and resubmitted.group("stem") in MODULES:
-                original = resubmitted.group("stem") + resubmitted.group("suffix")
-            hint = match.group("slug").replace("_", " ")
-            return match.group("id"), hint, original
-    return None
+def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str] | None:
+    """(id, name hint, original file name) from a file or folder name of a download in ``pattern``'s shape."""
+    match = pattern.match(name)
+    if match is None:
+        return None
+    original = match.group("file")
+    resubmitted = RESUBMITTED.match(original)
+    if resubmitted and resubmitted.group("stem") in MODULES:
+        original = resubmitted.group("stem") + resubmitted.group("suffix")
+    return match.group("id"), match.group("slug").replace("_", " "), original
 
 
-def _looks_like_lms(names: object) -> bool:
-    listed = [str(name) for name in names]  # type: ignore[attr-defined]
-    matching = sum(1 for name in listed if _lms_name(name) is not None)
-    return bool(listed) and matching * 2 > len(listed)
+def lms_pattern(names: list[str], where: Path) -> str | None:
+    """The LMS whose names most of ``names`` have, chosen once for the whole download; None if not a download.
+
+    Never chosen name by name: a student who names an upload in another LMS's shape with a classmate's id
+    (``x_999_assignsubmission_file_fast_bpe.py`` inside Canvas's ``smithjohn_1234_5678_…``) stays the
+    uploader's file, and a name that fits no pattern of the download is reported, not guessed.
+    """
+    fits = {lms: sum(1 for name in names if pattern.match(name)) for lms, pattern in LMS_PATTERNS.items()}
+    best = max(fits.values(), default=0)
+    if not names or best * 2 <= len(names):
+        return None
+    chosen = [lms for lms, count in fits.items() if count == best]
+    if len(chosen) > 1:
+        raise DiscoveryError(f"{where}: every name fits both {' and '.join(chosen)} downloads, so the student ids "
+                             "are ambiguous; download the submissions from the LMS again")
+    return chosen[0]
 
 
-def _lms_groups(items: list[tuple[str, str]]) -> tuple[dict[str, dict[str, str]], dict[str, str], list[str]]:
-    """Group (item, the name that carries the id) pairs by student.
+def _lms_groups(items: list[tuple[str, str]], lms: str,
+                unfit: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """Group (item, the name that carries the id) pairs by student, every name read in ``lms``'s shape.
 
-    Returns, per student id, each item with its name inside the submission;
-    the name each LMS put in the file names; and the items that carry no id.
+    Returns, per student id, each item with its name inside the submission,
+    and the name the LMS put in the file names; items whose names do not fit
+    go to ``unfit``.
     """
     groups: dict[str, dict[str, str]] = defaultdict(dict)
     hints: dict[str, str] = {}
-    ignored: list[str] = []
     for item, head in items:
-        parsed = _lms_name(head)
+        parsed = _lms_name(head, LMS_PATTERNS[lms])
         if parsed is None:
-            ignored.append(item)
+            unfit.append(item)
             continue
         student, hint, original = parsed
         inner = PurePosixPath(item).relative_to(head).as_posix() if item != head else ""
         groups[student][item] = inner or original
         hints[student] = hint
-    return groups, hints, ignored
+    return groups, hints
 
 
 def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict[str, str],
@@ -224,15 +289,18 @@ def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict
     ]
 
 
-def _lms_folder(folder: Path, entries: list[Path]) -> Discovery:
+def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     usable = [entry for entry in entries if not entry.is_symlink()]
-    groups, hints, ignored = _lms_groups([(entry.name, entry.name) for entry in usable])
-    ignored += [entry.name for entry in entries if entry.is_symlink()]
+    unfit: list[str] = []
+    groups, hints = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
+    ignored = [entry.name for entry in entries if entry.is_symlink()]
 
     def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
-    return _collect("LMS bulk download", _lms_candidates(folder, groups, hints, loader), ignored)
+    discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, loader), ignored)
+    discovery.unfit = unfit
+    return discovery
 
 
 def _group_loader(folder: Path, student: str,
@@ -265,18 +333,22 @@ def _lms_zip(archive_path: Path) -> Discovery:
         raise DiscoveryError(f"{archive_path}: is not a valid .zip; download it from the LMS again") from None
     except OSError as error:
         raise DiscoveryError(f"{archive_path}: cannot be read ({error.strerror}); check its permissions") from None
-    heads = {PurePosixPath(name).parts[0] for name in names}
-    if not _looks_like_lms(heads):
+    heads = sorted({PurePosixPath(name).parts[0] for name in names})
+    lms = lms_pattern(heads, archive_path)
+    if lms is None:
         raise DiscoveryError(
             f"{archive_path}: its file names carry no student ids (Canvas or Moodle style); "
             "unzip it and give the folder instead"
         )
-    groups, hints, ignored = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names])
+    unfit: list[str] = []
+    groups, hints = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
 
     def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
         return _zip_group_loader(archive_path, student, members)
 
-    return _collect("LMS bulk download (.zip)", _lms_candidates(archive_path, groups, hints, loader), ignored)
+    discovery = _collect(f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, loader), [])
+    discovery.unfit = unfit
+    return discovery
 
 
 def _zip_group_loader(archive_path: Path, student: str,

@@ -176,11 +176,13 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     origins = {found.student: found.origin for found in discovery.found}
     origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
     hints = {found.student: found.name_hint for found in discovery.found}
+    naming = discovery.notes()
     records: list[StudentRecord] = []
     for student in sorted(set(outcomes) | set(roster or {})):
         entry = (roster or {}).get(student)
         name = entry.name if entry else hints.get(student, "")
-        note = NOT_ON_ROSTER if roster is not None and entry is None else ""
+        note = "; ".join(filter(None, [NOT_ON_ROSTER if roster is not None and entry is None else "",
+                                       naming.get(student, "")]))
         row = entry.row if entry else None
         if student not in outcomes:
             records.append(StudentRecord(student, name, NO_SUBMISSION, roster_row=row))

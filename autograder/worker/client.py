@@ -58,6 +58,22 @@ class WorkerNotLoaded(WorkerGone):
     """The submission did not finish loading within its limit; it is not tried again."""
 
 
+class ChannelBroken(WorkerGone):
+    """The worker sent bytes that are not a message: student code wrote into the grader's channel."""
+
+
+# What a student reads when their code wrote into the descriptor the grader listens on.
+CHANNEL_WRITTEN = ("your code wrote into the grader's channel (a file descriptor your code did not open), so "
+                   "no answer could be read: write with print() or to files you open yourself")
+
+
+@dataclass(frozen=True)
+class _Garbled:
+    """What the reader thread queues in place of a message when the bytes were not one."""
+
+    why: str
+
+
 @dataclass(frozen=True)
 class Reply:
     """One answer from the worker, decoded into plain values."""
@@ -81,7 +97,7 @@ class Worker:
         self.limits = limits
         self.script = script  # how to load the submission: kind, cells, script name
         self.process: subprocess.Popen[bytes] | None = None
-        self.replies: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.replies: queue.Queue[dict[str, Any] | _Garbled | None] = queue.Queue()
         self.notices: list[str] = []
         self.stray_output: list[bytes] = []
         self.starts = 0
@@ -141,6 +157,9 @@ class Worker:
                     f"your code did not finish loading in {self.limits.load_seconds:g} s: look for a loop or a "
                     "long computation at the top level of a module or notebook cell"
                 )
+                raise WorkerNotLoaded(self.load_failure) from None
+            except ChannelBroken:  # it would again at every start: the load fails once, for good
+                self.load_failure = f"while loading, {CHANNEL_WRITTEN}"
                 raise WorkerNotLoaded(self.load_failure) from None
             self._pending_ready = False
             for notice in reply.get("notices", []):
@@ -211,6 +230,9 @@ class Worker:
                     "or a long computation at its top level"
                 )
                 raise WorkerNotLoaded(self.module_failures[module]) from None
+            except ChannelBroken:
+                self.module_failures[module] = f"while {module}.py was imported, {CHANNEL_WRITTEN}"
+                raise WorkerNotLoaded(self.module_failures[module]) from None
             self.imported.add(module)
             if protocol.IMPORTED not in notice:
                 return Reply(notice)
@@ -237,6 +259,9 @@ class Worker:
             message = self.replies.get(timeout=timeout)
         except queue.Empty:
             raise WorkerTimedOut() from None
+        if isinstance(message, _Garbled):
+            self.stop()  # no waiting for an exit: a worker that garbles the channel may go on running
+            raise ChannelBroken(f"{CHANNEL_WRITTEN} ({message.why})")
         if message is None:
             ending = self._ending()
             if self._draining is not None:
@@ -264,14 +289,17 @@ class Worker:
         return f"the worker process exited with code {code}"
 
     @staticmethod
-    def _read_replies(process: subprocess.Popen[bytes], replies: queue.Queue[dict[str, Any] | None]) -> None:
+    def _read_replies(process: subprocess.Popen[bytes],
+                      replies: queue.Queue[dict[str, Any] | _Garbled | None]) -> None:
         try:
             while True:
                 message = codec.read_message(process.stdout)
                 replies.put(message)
                 if message is None:
                     return
-        except (codec.CodecError, OSError, ValueError):
+        except codec.CodecError as error:
+            replies.put(_Garbled(str(error)[:200]))
+        except (OSError, ValueError):
             replies.put(None)
 
     def _drain_output(self, process: subprocess.Popen[bytes]) -> None:

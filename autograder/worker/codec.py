@@ -22,7 +22,11 @@ from typing import Any
 MAX_DEPTH = 64
 MAX_ITEMS = 2_000_000
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-HEADER = struct.Struct(">I")
+# A frame: the marker, a 4-byte length, then the JSON text. The marker lets a reader tell at once that
+# bytes are not a message (student code that writes into every descriptor it finds), rather than wait
+# for a body whose "length" was made of stray bytes.
+MARKER = b"BPEk"
+HEADER = struct.Struct(">4sI")
 
 
 class CodecError(ValueError):
@@ -114,14 +118,14 @@ def _from_plain(tree: Any, depth: int) -> Any:
 
 
 def dump_message(message: dict[str, Any]) -> bytes:
-    """A framed message: a 4-byte length, then the JSON text."""
+    """A framed message: the marker, a 4-byte length, then the JSON text."""
     try:
         body = json.dumps(message, ensure_ascii=False, allow_nan=True).encode("utf-8")
     except (ValueError, TypeError, RecursionError) as error:
         raise CodecError(f"message cannot be written: {error}") from None
     if len(body) > MAX_MESSAGE_BYTES:
         raise CodecError(f"message of {len(body)} bytes exceeds {MAX_MESSAGE_BYTES}")
-    return HEADER.pack(len(body)) + body
+    return HEADER.pack(MARKER, len(body)) + body
 
 
 def load_message(body: bytes) -> dict[str, Any]:
@@ -136,11 +140,16 @@ def load_message(body: bytes) -> dict[str, Any]:
 
 
 def read_message(stream: Any) -> dict[str, Any] | None:
-    """Read one framed message from a binary stream; None at end of stream."""
+    """Read one framed message from a binary stream; None at end of stream.
+
+    Bytes that do not start with the marker raise ``CodecError`` at once.
+    """
     header = _read_exactly(stream, HEADER.size)
     if header is None:
         return None
-    (length,) = HEADER.unpack(header)
+    marker, length = HEADER.unpack(header)
+    if marker != MARKER:
+        raise CodecError(f"bytes that are not a message: {header!r}")
     if length > MAX_MESSAGE_BYTES:
         raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
     body = _read_exactly(stream, length)

@@ -7,6 +7,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 import zipfile
 import zlib
 from pathlib import Path
@@ -163,3 +164,95 @@ def test_an_honest_notebook_with_magics_earns_full_marks(tmp_path):
     process, document = grade(path, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr
     assert document["score"] == document["max_score"], document["output"]
+
+
+WRITES_INTO_EVERY_DESCRIPTOR = '''
+import os as _os
+for _descriptor in range(3, 256):
+    try:
+        _os.write(_descriptor, b"what the student wrote " * 8)
+    except OSError:
+        pass
+'''
+
+
+def test_code_that_writes_into_the_graders_channel_fails_its_load_once_and_at_once(reference_with):
+    folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=WRITES_INTO_EVERY_DESCRIPTOR)
+    started = time.monotonic()
+    process, document = grade(folder, "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    # Without the frame marker every call waited for stray bytes to make a message: minutes, all "timed out".
+    assert time.monotonic() - started < 60
+    bpe = [test["extra_data"] for test in document["tests"] if test["extra_data"]["module"] == "bpe"]
+    assert {test["outcome"] for test in bpe} == {"error"}
+    assert all("wrote into the grader's channel" in test["detail"] for test in bpe), bpe[0]["detail"]
+    honest = [test for test in document["tests"] if test["extra_data"]["module"] == "simple_tokenizers"]
+    assert sum(test["score"] for test in honest) == sum(test["max_score"] for test in honest)
+
+
+ANSWERS_TWO_WAYS = '''
+_seen = set()
+_right_merge_pair = merge_pair
+
+def merge_pair(tokens, pair):
+    """Wrong the first time it meets an input of three tokens or more, right ever after."""
+    result = _right_merge_pair(tokens, pair)
+    key = (tuple(tokens), pair)
+    if key in _seen or len(tokens) < 3:
+        return result
+    _seen.add(key)
+    return result + ["?"]
+'''
+
+
+def test_two_answers_to_one_input_are_the_students_failure_not_the_graders(reference_with):
+    folder = reference_with(only=("bpe",), bpe=ANSWERS_TWO_WAYS)
+    process, document = grade(folder, "--part", "bpe")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    merge_pair = [test["extra_data"] for test in document["tests"] if test["extra_data"]["function"] == "merge_pair"]
+    assert "grader error" not in {test["outcome"] for test in merge_pair}
+    flaky = [test for test in merge_pair if "two different answers to one input" in test["hint"]]
+    assert flaky and {test["outcome"] for test in flaky} == {"failed"}, merge_pair
+    assert "the second time, no failure" in flaky[0]["detail"]
+
+
+BROKEN_TOKENIZERS = b"def char_tokenize(text):\n    return []\n"
+
+
+def test_an_upload_named_in_another_lms_shape_stays_with_its_uploader(tmp_path):
+    """Canvas's download of student 1234 holds a file named the Moodle way with student 999's id."""
+    download = tmp_path / "canvas"
+    download.mkdir()
+    honest = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
+    (download / "doejane_999_5001_simple_tokenizers.py").write_bytes(honest)
+    (download / "smithjohn_1234_5002_simple_tokenizers.py").write_bytes(honest)
+    (download / "smithjohn_1234_5003_x_999_assignsubmission_file_simple_tokenizers.py").write_bytes(BROKEN_TOKENIZERS)
+    (download / "notes from the TA.txt").write_bytes(b"not a hand-in")
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr
+    rows = gradebook_rows(out)
+    assert set(rows) == {"999", "1234"}
+    assert rows["999"]["percent"] == "100.0", "student 999's work was replaced by another's upload"
+    assert rows["1234"]["percent"] == "100.0"
+    assert "'notes from the TA.txt' does not fit" in process.stderr
+
+
+def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_reported(tmp_path):
+    submissions = tmp_path / "submissions"
+    for name, code in (("alice", (SOLUTIONS / "simple_tokenizers.py").read_bytes()), ("alice\n", BROKEN_TOKENIZERS)):
+        (submissions / name).mkdir(parents=True)
+        (submissions / name / "simple_tokenizers.py").write_bytes(code)
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr
+    rows = gradebook_rows(out)
+    assert len(rows) == 2 and {row["status"] for row in rows.values()} == {gradebook.GRADED}, rows
+    other = next(student for student in rows if student != "alice")
+    assert other.startswith("alice-")
+    assert rows["alice"]["percent"] == "100.0" and rows[other]["percent"] != "100.0", "each keeps its own grade"
+    assert "'alice\\n'" in rows[other]["note"] and other in rows["alice"]["note"]
+    assert f"graded as {other}" in process.stderr
+    # The same ids in every run: a second run finds both results and grades nothing again.
+    again = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert "0 graded now" in again.stderr, again.stderr

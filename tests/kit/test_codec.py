@@ -75,6 +75,6 @@ def test_malformed_trees_are_refused(tree):
 
 
 def test_oversized_message_is_refused_before_it_is_read():
-    header = codec.HEADER.pack(codec.MAX_MESSAGE_BYTES + 1)
+    header = codec.HEADER.pack(codec.MARKER, codec.MAX_MESSAGE_BYTES + 1)
     with pytest.raises(codec.CodecError, match="exceeds"):
         codec.read_message(io.BytesIO(header))

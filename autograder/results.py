@@ -8,10 +8,15 @@ from typing import Any
 from autograder.outcomes import Outcome, TestOutcome
 from autograder.parts import PARTS, part_of
 from autograder.runner import GradingRun
+from autograder.student_text import visible
 
 
 def build_document(run: GradingRun) -> dict[str, Any]:
-    """Gradescope's results.json for one run, with the kit's own fields in ``extra_data``."""
+    """Gradescope's results.json for one run, with the kit's own fields in ``extra_data``.
+
+    Every text that student code or a student's file names can shape is made ``visible`` here, once, so
+    no report rendered from the document (terminal, Markdown, HTML, Gradescope's page) can be made to act.
+    """
     tests = [_test_entry(outcome) for outcome in _in_contract_order(run.outcomes)]
     # Gradescope's extra credit: a bonus test is worth 0 and scores above it,
     # so full marks never need it and what it earns comes on top.
@@ -21,11 +26,12 @@ def build_document(run: GradingRun) -> dict[str, Any]:
         "score": round(score, 4),
         "max_score": round(max_score, 4),
         "execution_time": round(run.seconds, 3),
-        "output": "\n".join(run.notes),
+        "output": visible("\n".join(run.notes)),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": {"submission": run.submission, "suite": run.suite, "notes": list(run.notes)},
+        "extra_data": {"submission": visible(run.submission), "suite": run.suite,
+                       "notes": [visible(note) for note in run.notes]},
     }
 
 
@@ -49,7 +55,7 @@ def _test_entry(outcome: TestOutcome) -> dict[str, Any]:
         "score": outcome.score,
         "max_score": 0.0 if outcome.bonus else outcome.points,
         "status": "passed" if outcome.outcome is Outcome.PASSED else "failed",
-        "output": feedback_text(outcome),
+        "output": visible(feedback_text(outcome)),
         "visibility": outcome.visibility,
         "tags": [part_label, outcome.function],
         "extra_data": {
@@ -61,11 +67,11 @@ def _test_entry(outcome: TestOutcome) -> dict[str, Any]:
             "bonus": outcome.bonus,
             "doc": outcome.doc,
             "outcome": outcome.outcome.value,
-            "call": outcome.call,
-            "expected": outcome.expected,
-            "got": outcome.got,
-            "hint": outcome.hint,
-            "detail": outcome.detail,
+            "call": visible(outcome.call),
+            "expected": visible(outcome.expected),
+            "got": visible(outcome.got),
+            "hint": visible(outcome.hint),
+            "detail": visible(outcome.detail),
         },
     }
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from autograder.results import bonus_score, function_scores, percent, points_number
+from autograder.student_text import spreadsheet_cell
 
 if TYPE_CHECKING:
     from autograder.points import SuitePoints
@@ -74,7 +75,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
             blank = 2 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
             row += ["", points_number(points.full_marks), *[""] * blank]
         row += [record.status, reason_for(record), record.note]
-        writer.writerow(row)
+        writer.writerow(map(spreadsheet_cell, row))
     return buffer.getvalue()
 
 
@@ -96,6 +97,6 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
         canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
         sis_user = roster.get("SIS User ID", "")
         sis_login = roster.get("SIS Login ID") or ("" if canvas_id or sis_user else record.id)
-        writer.writerow([record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
-                         points_number(record.document["score"])])
+        writer.writerow(map(spreadsheet_cell, [record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
+                                               points_number(record.document["score"])]))
     return buffer.getvalue()

@@ -23,6 +23,7 @@ from autograder.batch.similarity import code_hash
 from autograder.reports import html as html_report
 from autograder.reports import junit
 from autograder.reports import markdown as markdown_report
+from autograder.student_text import fenced, markdown_text, visible
 from autograder.submission import LoadedSubmission, SubmissionError
 from autograder.worker.limits import Limits
 
@@ -158,7 +159,8 @@ def _feedback(document: dict[str, Any]) -> dict[str, str]:
 
 def _write_failure(results: store.ResultStore, student: str, reason: str) -> None:
     """A student whose hand-in could not be graded still gets feedback saying why."""
-    text = f"# Feedback for {student}\n\nYour submission could not be graded:\n\n    {reason}\n"
+    reason = visible(reason)  # it may quote a file name the student chose
+    text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feedback for {escape(student)}'
             f"</title></head><body><h1>Feedback for {escape(student)}</h1>"
             f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre></body></html>\n")

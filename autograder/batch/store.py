@@ -48,11 +48,23 @@ def fingerprint(loaded: LoadedSubmission, grading: str) -> str:
     return hashlib.sha256(f"{submission_hash(loaded)}:{grading}".encode()).hexdigest()
 
 
+def _file_mode() -> int:
+    """The mode an ordinary new file gets here (0644 under the usual umask): mkstemp's 0600 would keep a
+    course's web server from serving feedback pages."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+FILE_MODE = _file_mode()
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader, or a restart after kill -9, sees all of it or none."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     try:
+        os.chmod(temporary, FILE_MODE)
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
             stream.flush()

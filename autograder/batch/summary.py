@@ -17,17 +17,29 @@ from autograder.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTE
 from autograder.proxy import CRASHED
 from autograder.reports.html import STYLE
 from autograder.results import percent
+from autograder.student_text import markdown_code, markdown_text, visible
 
 HISTOGRAM = "summary-histogram.png"
 SLOWEST_SHOWN = 10
 
 
+class Code(str):
+    """A cell's text shown as code (a function's name, a student's answer); plain ``str`` is shown as text.
+
+    Either way it is shown literally: student text cannot close a code span or start Markdown or HTML.
+    """
+
+
+# A table cell: text, code, or pieces of both ("`[3, 2]`" then " (1×)").
+Cell = str | tuple[str, ...]
+
+
 @dataclass
 class Section:
     title: str
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # the kit's own sentences: `code` spans allowed
     headers: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
+    rows: list[list[Cell]] = field(default_factory=list)
 
 
 def build_sections(records: list[StudentRecord], *, stub_hash: str | None) -> list[Section]:
@@ -77,7 +89,7 @@ def _functions(documents: list[dict[str, Any]]) -> Section:
         mean = sum(score for score, _, _ in results) / count
         full = sum(1 for score, top, _ in results if score >= top - 1e-9)
         idle = sum(1 for _, _, not_started in results if not_started)
-        section.rows.append([part, f"`{function}`", f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%",
+        section.rows.append([part, Code(function), f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%",
                              f"{100 * idle / count:.0f}%"])
     return section
 
@@ -111,20 +123,20 @@ def _item_analysis(documents: list[dict[str, Any]]) -> Section:
         _, bracket, case = key[1].partition("[")
         label = f"{doc} [{_readable(case.rstrip(']'))}]" if bracket else doc  # which case of a parametrized test
         common = wrong[key].most_common(1)
-        answer = f"`{_clip(common[0][0])}` ({common[0][1]}×)" if common else ""
-        section.rows.append([f"`{key[0]}`", label, f"{points:g}", f"{100 * passed[key] / seen[key]:.0f}%", answer])
+        answer: Cell = (Code(_clip(common[0][0])), f" ({common[0][1]}×)") if common else ""
+        section.rows.append([Code(key[0]), label, f"{points:g}", f"{100 * passed[key] / seen[key]:.0f}%", answer])
     if everyone:
         section.lines.append(f"{everyone} test(s) that every graded student passed are left out.")
     return section
 
 
 def _readable(case: str) -> str:
-    """pytest writes a case's non-ASCII characters as escapes; show them as they are."""
+    """pytest writes a case's non-ASCII characters as escapes; show them as they are (controls stay escaped)."""
     try:
         case = case.encode("ascii").decode("unicode_escape")
     except (UnicodeError, ValueError):
         pass
-    return _clip(" ".join(case.split()), 30)
+    return _clip(" ".join(visible(case).split()), 30)
 
 
 def _clip(text: str, room: int = 60) -> str:
@@ -219,8 +231,7 @@ def render_markdown(title: str, sections: list[Section], *, histogram: bool) -> 
         if section.rows:
             lines.append("| " + " | ".join(section.headers) + " |")
             lines.append("|" + " --- |" * len(section.headers))
-            lines += ["| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in row) + " |"
-                      for row in section.rows]
+            lines += ["| " + " | ".join(_markdown_cell(cell) for cell in row) + " |" for row in section.rows]
             lines.append("")
     return "\n".join(lines)
 
@@ -235,11 +246,25 @@ def render_html(title: str, sections: list[Section], *, histogram: bytes | None)
             body.append(f'<img alt="Distribution of scores" src="data:image/png;base64,{encoded}">')
         if section.rows:
             head = "".join(f"<th>{escape(header)}</th>" for header in section.headers)
-            rows = "".join("<tr>" + "".join(f"<td>{_inline(cell)}</td>" for cell in row) + "</tr>"
+            rows = "".join("<tr>" + "".join(f"<td>{_html_cell(cell)}</td>" for cell in row) + "</tr>"
                            for row in section.rows)
             body.append(f"<table><tr>{head}</tr>{rows}</table>")
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _pieces(cell: Cell) -> tuple[str, ...]:
+    return cell if isinstance(cell, tuple) else (cell,)
+
+
+def _markdown_cell(cell: Cell) -> str:
+    return "".join(markdown_code(piece) if isinstance(piece, Code) else markdown_text(piece)
+                   for piece in _pieces(cell))
+
+
+def _html_cell(cell: Cell) -> str:
+    return "".join(f"<code>{escape(visible(piece))}</code>" if isinstance(piece, Code) else escape(visible(piece))
+                   for piece in _pieces(cell))
 
 
 def _inline(text: str) -> str:

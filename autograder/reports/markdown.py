@@ -6,12 +6,13 @@ from typing import Any
 
 from autograder.reports.text import points_text, score_text
 from autograder.results import function_totals
+from autograder.student_text import fenced, markdown_text
 
 
 def render(document: dict[str, Any]) -> str:
     extra = document.get("extra_data", {})
     lines = [
-        f"# Feedback for {extra.get('submission', 'your submission')}",
+        f"# Feedback for {markdown_text(extra.get('submission', 'your submission'))}",
         "",
         f"**{score_text(document)}**",
         "",
@@ -26,7 +27,7 @@ def render(document: dict[str, Any]) -> str:
         lines += ["", "## What to fix", ""]
     for test in failing:
         data = test["extra_data"]
-        lines += [f"### `{data['function']}`: {data['doc']}", "", "```text", test["output"], "```", ""]
+        lines += [f"### `{data['function']}`: {markdown_text(data['doc'])}", "", fenced(test["output"]), ""]
     if document.get("output"):
-        lines += ["", "## Notes", "", "```text", document["output"], "```"]
+        lines += ["", "## Notes", "", fenced(document["output"])]
     return "\n".join(lines) + "\n"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from markdown_it import MarkdownIt
 from conftest import SOLUTIONS, grade, gradebook_rows, run_batch
 
 from autograder.batch import gradebook
@@ -256,3 +259,54 @@ def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_report
     # The same ids in every run: a second run finds both results and grades nothing again.
     again = run_batch(submissions, out, "--part", "simple_tokenizers")
     assert "0 graded now" in again.stderr, again.stderr
+
+
+HOSTILE_TEXT = '''
+import sys as _sys
+
+def char_tokenize(text):
+    # A cleared screen, a window title and a fake green score; then Markdown and HTML that try to get out.
+    print("\\x1b[2J\\x1b]0;owned\\x07\\x1b[32mScore: 200 / 200 (100%)\\x1b[0m\\r\\u202e")
+    raise ValueError("```\\n<img src=x onerror=alert(1)>\\n[click](http://example.invalid) `` ` ``")
+'''
+
+
+def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
+    """Names from an LMS, printed output and exception text: no formula, no escape sequence, no markup acts."""
+    download = tmp_path / "moodle"
+    download.mkdir()
+    tokenizers = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8") + HOSTILE_TEXT
+    byte_bpe = (SOLUTIONS / "byte_bpe.py").read_text(encoding="utf-8") + "\n\ndef decode(ids, merges):\n    return ''\n"
+    for name, code in (("simple_tokenizers.py", tokenizers), ("byte_bpe.py", byte_bpe)):
+        (download / f"=1+2 @SUM(A1)_301_assignsubmission_file_{name}").write_text(code, encoding="utf-8")
+        (download / f"-Bea Bee_302_assignsubmission_file_{name}").write_text(code, encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers", "--part", "byte_bpe")
+    assert process.returncode == 0, process.stderr
+
+    for sheet in ("gradebook.csv", "canvas.csv"):
+        with (out / sheet).open(encoding="utf-8", newline="") as stream:
+            cells = [cell for row in csv.reader(stream) for cell in row]
+        formulas = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")
+                    and not re.fullmatch(r"[+-]?\d+(\.\d+)?", cell)]
+        assert formulas == [], f"{sheet} starts cells with a formula: {formulas}"
+        assert "'=1+2 @SUM(A1)" in cells and "'-Bea Bee" in cells, f"{sheet}: the names still read right"
+
+    markdown = MarkdownIt("commonmark").enable("table")
+    written = sorted(path for path in out.rglob("*") if path.is_file() and path.suffix in (".md", ".html", ".csv"))
+    assert {path.name for path in written} >= {"feedback.md", "feedback.html", "summary.md", "summary.html"}
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f\u202e]", text.replace("\r\n", "\n")), f"{path}: a control character"
+        page = markdown.render(text) if path.suffix == ".md" else text
+        assert "<img src=x" not in page and 'href="http://example.invalid"' not in page, f"{path}: markup acts"
+        assert oct(path.stat().st_mode & 0o777) == oct(0o644), f"{path}: mode {oct(path.stat().st_mode)}"
+    feedback = (out / "301" / "feedback.md").read_text(encoding="utf-8")
+    assert "\\x1b[32mScore: 200 / 200" in feedback, "the escape sequence is shown, escaped"
+    summary = markdown.render((out / "summary.md").read_text(encoding="utf-8"))
+    assert "a\\x00b" in summary, "the NUL of a test's case, escaped"
+
+    terminal = subprocess.run([sys.executable, "-m", "autograder.cli", str(download / next(iter(
+        sorted(path.name for path in download.iterdir() if path.name.startswith("=") and "simple" in path.name)))),
+        "--part", "simple_tokenizers"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "\x1b" not in terminal.stdout and "\\x1b[2J" in terminal.stdout, terminal.stdout[-2000:]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from markdown_it import MarkdownIt
 from conftest import SOLUTIONS, grade, gradebook_rows, run_batch
+from markdown_it import MarkdownIt
 
 from autograder.batch import gradebook
 

@@ -17,11 +17,16 @@ from __future__ import annotations
 import base64
 import json
 import struct
+from collections import Counter
 from typing import Any
 
 MAX_DEPTH = 64
 MAX_ITEMS = 2_000_000
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+# Keys of one hash that a dict or set may hold. Integers hash to themselves modulo 2**61 - 1, so a sender
+# can make thousands of keys share one hash, and building their dict takes time quadratic in their number
+# (200,000 such keys: minutes of the trusted grader's time). Honest data never comes close.
+MAX_SAME_HASH = 64
 # A frame: the marker, a 4-byte length, then the JSON text. The marker lets a reader tell at once that
 # bytes are not a message (student code that writes into every descriptor it finds), rather than wait
 # for a body whose "length" was made of stray bytes.
@@ -100,21 +105,28 @@ def _from_plain(tree: Any, depth: int) -> Any:
         if tag == "t":
             return tuple(_from_plain(item, inner) for item in body)
         if tag == "s":
-            return {_from_plain(item, inner) for item in body}
+            return set(_spread([_from_plain(item, inner) for item in body]))
         if tag == "f":
-            return frozenset(_from_plain(item, inner) for item in body)
+            return frozenset(_spread([_from_plain(item, inner) for item in body]))
         if tag == "d":
-            result = {}
-            for entry in body:
-                if type(entry) is not list or len(entry) != 2:
-                    raise CodecError("malformed dict entry in message")
-                result[_from_plain(entry[0], inner)] = _from_plain(entry[1], inner)
-            return result
+            if any(type(entry) is not list or len(entry) != 2 for entry in body):
+                raise CodecError("malformed dict entry in message")
+            keys = _spread([_from_plain(key, inner) for key, _ in body])
+            return dict(zip(keys, [_from_plain(value, inner) for _, value in body], strict=True))
     except TypeError as error:  # an unhashable key or set member
         raise CodecError(f"malformed value in message: {error}") from None
     except ValueError as error:  # bad base64
         raise CodecError(f"malformed value in message: {error}") from None
     raise CodecError(f"unknown tag {tag!r} in message")
+
+
+def _spread(keys: list[Any]) -> list[Any]:
+    """``keys``, refused when too many share one hash: such a dict or set is a flood, not an answer."""
+    if len(keys) > MAX_SAME_HASH:
+        (_, most), = Counter(map(hash, keys)).most_common(1)
+        if most > MAX_SAME_HASH:
+            raise CodecError(f"{most} keys share one hash value: a dict or set built to be slow, not plain data")
+    return keys
 
 
 def dump_message(message: dict[str, Any]) -> bytes:

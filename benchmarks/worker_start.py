@@ -21,13 +21,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.submission import load
-from autograder.suites import KIT_ROOT
-from autograder.worker import codec, protocol
-from autograder.worker.cage import Cage
-from autograder.worker.client import Worker
-from autograder.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, isolation
-from autograder.worker.limits import Limits
+from autograder.engine.submission import load
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker import codec, protocol
+from autograder.engine.worker.cage import Cage
+from autograder.engine.worker.client import Worker
+from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, isolation
+from autograder.engine.worker.limits import Limits
 
 
 def start_times(runs: int) -> list[float]:

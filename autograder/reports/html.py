@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from autograder.engine.results import function_totals
 from autograder.reports.text import points_text, score_text
-from autograder.results import function_totals
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from autograder.engine.results import function_totals
+from autograder.engine.student_text import fenced, markdown_text
 from autograder.reports.text import points_text, score_text
-from autograder.results import function_totals
-from autograder.student_text import fenced, markdown_text
 
 
 def render(document: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.results import bonus_score, function_totals, percent, points_number
+from autograder.engine.results import bonus_score, function_totals, percent, points_number
 
 STYLES = {
     "passed": "green",

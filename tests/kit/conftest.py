@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from autograder.parts import PARTS
-from autograder.points import SuitePoints, suite_points
-from autograder.suites import KIT_ROOT
+from autograder.engine.parts import PARTS
+from autograder.engine.points import SuitePoints, suite_points
+from autograder.engine.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
 SUBMISSIONS = Path(__file__).parent / "submissions"

@@ -19,7 +19,7 @@ import pytest
 from conftest import SOLUTIONS, grade, gradebook_rows, run_batch
 from markdown_it import MarkdownIt
 
-from autograder.batch import gradebook
+from autograder.course.batch import gradebook
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -143,7 +143,7 @@ MAGIC_CELLS = {
 
 @pytest.mark.parametrize("ipython", ["IPython's transformer", "the fallback"])
 def test_ipython_syntax_becomes_python_as_ipython_reads_it(ipython, monkeypatch):
-    from autograder.ipython_syntax import plain_python
+    from autograder.engine.ipython_syntax import plain_python
 
     if ipython == "the fallback":
         monkeypatch.setitem(sys.modules, "IPython.core.inputtransformer2", None)  # import raises ImportError

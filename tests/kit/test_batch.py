@@ -15,8 +15,8 @@ from bug_corpus import BUGS
 from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
 from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
 
-from autograder.batch import gradebook
-from autograder.results import function_scores
+from autograder.course.batch import gradebook
+from autograder.engine.results import function_scores
 
 
 def results(out: Path, student: str) -> dict:
@@ -128,7 +128,7 @@ def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
 
 
 def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
-    """The batch's graders replay hypothesis's examples (autograder.replay); a lone `grade` draws them."""
+    """The batch's graders replay hypothesis's examples (autograder.engine.replay); a lone `grade` draws them."""
     root, out, _ = graded_class
     # The parts the shrunk bugs and the hang are in (the rest would only repeat the point, slowly).
     parts = sorted({"simple_tokenizers", "bpe", HANGS[0]})

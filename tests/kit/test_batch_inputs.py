@@ -9,11 +9,11 @@ import nbformat
 import pytest
 from classroom import SOLUTIONS
 
-from autograder.batch import gradebook
-from autograder.batch.discover import DiscoveryError, discover
-from autograder.batch.roster import RosterError, read_roster
-from autograder.points import SuitePoints
-from autograder.worker.limits import Limits
+from autograder.course.batch import gradebook
+from autograder.course.batch.discover import DiscoveryError, discover
+from autograder.course.batch.roster import RosterError, read_roster
+from autograder.engine.points import SuitePoints
+from autograder.engine.worker.limits import Limits
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()

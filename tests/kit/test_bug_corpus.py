@@ -13,7 +13,7 @@ import pytest
 from bug_corpus import BUGS
 from conftest import SOLUTIONS, dependents, outcomes, run_batch
 
-from autograder.results import function_scores
+from autograder.engine.results import function_scores
 
 NAMES = sorted(BUGS)
 
@@ -52,7 +52,7 @@ def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus)
 
 
 def test_the_corpus_covers_every_function_of_every_part():
-    from autograder.parts import PARTS
+    from autograder.engine.parts import PARTS
 
     broken = {(module, function) for module, function, _ in BUGS.values()}
     every = {(part.module, function) for part in PARTS for function in part.functions}

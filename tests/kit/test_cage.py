@@ -16,8 +16,8 @@ import time
 import pytest
 from conftest import SOLUTIONS, grade, snapshot
 
-from autograder.results import function_scores
-from autograder.worker.isolation import Isolation, isolation
+from autograder.engine.results import function_scores
+from autograder.engine.worker.isolation import Isolation, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
 MARKER = "bpe-kit-cage-test-sleeper"
@@ -210,7 +210,7 @@ def test_the_cage_isolates_here_when_it_can():
 
 def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
     """A grader killed with SIGKILL leaves its cage; the next cage made removes it, and only it."""
-    from autograder.worker.cage import OWNER, sweep_abandoned
+    from autograder.engine.worker.cage import OWNER, sweep_abandoned
 
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True, check=True)
@@ -224,9 +224,9 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
 
 def test_a_cage_without_control_groups_says_so(monkeypatch):
     """As root, control groups that cannot be made leave a note in the report, never a silent per-process cap."""
-    from autograder.worker import cage as cages
-    from autograder.worker.limits import Limits
-    from autograder.worker.tree_limits import TreeLimitsUnavailable
+    from autograder.engine.worker import cage as cages
+    from autograder.engine.worker.limits import Limits
+    from autograder.engine.worker.tree_limits import TreeLimitsUnavailable
 
     def refuse(**_caps):
         raise TreeLimitsUnavailable("the control groups could not be made (a test's refusal)")

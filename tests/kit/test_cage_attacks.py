@@ -28,9 +28,9 @@ import pytest
 from classroom import Student, write_submission
 from conftest import SOLUTIONS, grade, snapshot
 
-from autograder.results import function_scores
-from autograder.worker.cage import grader_folder
-from autograder.worker.isolation import Isolation, isolation
+from autograder.engine.results import function_scores
+from autograder.engine.worker.cage import grader_folder
+from autograder.engine.worker.isolation import Isolation, isolation
 
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")
 CANARY = "canary-7f3a9c"  # every planted file holds it; no result may

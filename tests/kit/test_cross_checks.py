@@ -26,8 +26,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.reference import reference
-from autograder.suites import KIT_ROOT
+from autograder.engine.reference import reference
+from autograder.engine.suites import KIT_ROOT
 
 word_bpe = reference("word_bpe")
 byte_bpe = reference("byte_bpe")

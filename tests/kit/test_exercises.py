@@ -8,12 +8,12 @@ import nbformat
 import pytest
 from conftest import grade, hidden_points
 
-from autograder import exercises
-from autograder.parts import PARTS
-from autograder.points import SuitePoints
-from autograder.release import hidden_test_lines
+from autograder.authoring import notebooks as exercises
+from autograder.authoring.release import hidden_test_lines
+from autograder.authoring.stubs import BEGIN, END
+from autograder.engine.parts import PARTS
+from autograder.engine.points import SuitePoints
 from autograder.reports import RENDERERS
-from autograder.stubs import BEGIN, END
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
     from nbclient import NotebookClient
 
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell('from autograder.notebook import checker\n\ncheck = checker("bpe")'),
+        nbformat.v4.new_code_cell('from autograder.course.jupyter import checker\n\ncheck = checker("bpe")'),
         nbformat.v4.new_code_cell("def merge_pair(tokens, pair):\n    return list(tokens)"),
         nbformat.v4.new_code_cell("check(merge_pair)"),
     ])

@@ -12,8 +12,8 @@ import pytest
 from bug_corpus import BUGS
 from conftest import SOLUTIONS, SUBMISSIONS, full_marks, grade, outcomes, snapshot
 
-from autograder.parts import PARTS
-from autograder.suites import KIT_ROOT
+from autograder.engine.parts import PARTS
+from autograder.engine.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.
@@ -212,14 +212,14 @@ def test_json_output_is_only_the_document():
 
 
 def test_points_table_in_readme_matches_the_tests():
-    from autograder.points import points_table
+    from autograder.engine.points import points_table
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     assert points_table() in readme, "run `grade points` and paste its table into README.md"
 
 
 def test_limits_table_in_readme_matches_the_defaults():
-    from autograder.worker.limits import Limits
+    from autograder.engine.worker.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())
@@ -227,14 +227,14 @@ def test_limits_table_in_readme_matches_the_defaults():
 
 
 def test_committed_stubs_are_what_the_generator_makes():
-    from autograder.stubs import expected_stubs
+    from autograder.authoring.stubs import expected_stubs
 
     for name, text in expected_stubs().items():
         assert (STUBS / name).read_text(encoding="utf-8") == text, f"run `grade make-stubs`: {name} is stale"
 
 
 def test_an_unclosed_solution_region_is_refused():
-    from autograder.stubs import MarkerError, make_stub
+    from autograder.authoring.stubs import MarkerError, make_stub
 
     with pytest.raises(MarkerError, match="never closed"):
         make_stub("def f():\n    ### BEGIN SOLUTION\n    return 1\n")
@@ -247,7 +247,7 @@ def test_stubs_hold_no_solution_code():
 
 
 def test_the_readme_lists_every_limit_with_its_default():
-    from autograder.worker.limits import Limits
+    from autograder.engine.worker.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     for name, value in Limits().as_dict().items():

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import full_marks, gradebook_rows, run_batch
 
-from autograder import exercises
-from autograder.release import release_leaks
-from autograder.stubs import BEGIN
+from autograder.authoring import notebooks as exercises
+from autograder.authoring.release import release_leaks
+from autograder.authoring.stubs import BEGIN
 
 NBGRADER_AUTOGRADED = "simple_tokenizers"
 

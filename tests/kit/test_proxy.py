@@ -7,10 +7,10 @@ from typing import Any, cast
 
 import pytest
 
-from autograder.proxy import CallTimedOut, GradingSession
-from autograder.worker import codec
-from autograder.worker.client import Reply, Worker
-from autograder.worker.limits import Limits
+from autograder.engine.proxy import CallTimedOut, GradingSession
+from autograder.engine.worker import codec
+from autograder.engine.worker.client import Reply, Worker
+from autograder.engine.worker.limits import Limits
 
 
 class SlowWorker:

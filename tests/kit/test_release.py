@@ -16,11 +16,11 @@ import nbformat
 import pytest
 from conftest import SOLUTIONS, environment_with_these_packages, full_marks
 
-from autograder.parts import PARTS
-from autograder.points import suite_points
-from autograder.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
-from autograder.stubs import expected_stubs, solution_lines
-from autograder.suites import KIT_ROOT
+from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
+from autograder.authoring.stubs import expected_stubs, solution_lines
+from autograder.engine.parts import PARTS
+from autograder.engine.points import suite_points
+from autograder.engine.suites import KIT_ROOT
 
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
 RESULT_FIELDS = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
@@ -69,7 +69,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
         assert process.returncode == 0, process.stderr
         return json.loads(process.stdout)
 
-    where = subprocess.run([str(python), "-c", "import autograder.suites as s; print(s.KIT_ROOT)"], cwd=tmp_path,
+    where = subprocess.run([str(python), "-c", "import autograder.engine.suites as s; print(s.KIT_ROOT)"], cwd=tmp_path,
                            capture_output=True, text=True, check=True)
     assert where.stdout.strip() == str(student), "the release's own grader and public tests"
     untouched = grade_here()

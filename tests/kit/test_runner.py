@@ -7,19 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from autograder.points import suite_points
-from autograder.results import build_document
-from autograder.runner import GradingRun, grade_submission
-from autograder.submission import load
-from autograder.suites import KIT_ROOT
-from autograder.worker.limits import Limits
+from autograder.engine.points import suite_points
+from autograder.engine.results import build_document
+from autograder.engine.runner import GradingRun, grade_submission
+from autograder.engine.submission import load
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker.limits import Limits
 
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     """A notebook's nbgrader cell checks the public tests, then the hidden ones, in one kernel."""
     public = suite_points("public")
     hidden = suite_points("hidden")
-    alone = subprocess.run([sys.executable, "-c", "from autograder.points import suite_points\n"
+    alone = subprocess.run([sys.executable, "-c", "from autograder.engine.points import suite_points\n"
                             "print(suite_points('hidden').worth)"], capture_output=True, text=True, check=True)
     assert hidden.worth == ast.literal_eval(alone.stdout)
     assert hidden.worth != public.worth
@@ -68,7 +68,7 @@ def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
 def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_path, monkeypatch):
     """A cage that fails before any student code runs (bubblewrap refused, no interpreter) costs the student
     nothing they are blamed for: every test says grader error, with what the cage said."""
-    from autograder.worker.cage import Cage
+    from autograder.engine.worker.cage import Cage
 
     said = "bwrap: Creating new namespace failed: Operation not permitted"
     monkeypatch.setattr(Cage, "command", lambda self: [sys.executable, "-c",

@@ -5,8 +5,8 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.checks import examples, hint, raised
-from autograder.reference import reference
+from autograder.engine.reference import reference
+from autograder.engine.rubric import examples, hint, raised
 
 pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")

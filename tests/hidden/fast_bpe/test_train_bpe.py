@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.checks import examples, hint
-from autograder.reference import reference
-from autograder.suites import KIT_ROOT
+from autograder.engine.reference import reference
+from autograder.engine.rubric import examples, hint
+from autograder.engine.suites import KIT_ROOT
 
 pytestmark = pytest.mark.bonus
 ref = reference("fast_bpe")

@@ -1,6 +1,6 @@
 import pytest
 
-from autograder.checks import hint
+from autograder.engine.rubric import hint
 
 pytestmark = pytest.mark.bonus
 

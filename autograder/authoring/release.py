@@ -1,0 +1,200 @@
+"""What leaves the instructor's repository: the student release and the Gradescope autograder.
+
+The student release holds the generated stubs, the exercise notebooks, the
+public tests and the grader, and never a solution or a hidden test: the
+build reads every file it wrote and fails if one holds a line of a solution
+region or a statement of a hidden test, whatever the file is called.
+The Gradescope package holds the whole grader with the hidden tests, since
+Gradescope never shows it to students.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import tempfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
+from autograder.engine.notebook_format import import_nbformat
+from autograder.engine.parts import PARTS
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker.isolation import UNCAGED_FLAG, UNCAGED_MARKER
+
+RELEASE_NAME = "bpe-kit-student"
+MARKER = ".bpe-kit-release"  # names a folder this module built, so a rebuild may replace it
+TEMPLATES = Path(__file__).parents[1] / "templates"  # package data, beside cli.py
+ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
+EXECUTABLES = ("setup.sh", "run_autograder")  # Gradescope runs these two
+
+
+class ReleaseError(Exception):
+    """The release or package cannot be built: one line naming the problem and the fix."""
+
+
+def build_release(out: Path, *, github_classroom: bool = False, kit: Path = KIT_ROOT) -> tuple[Path, Path]:
+    """Write ``OUT/bpe-kit-student/`` and ``OUT/bpe-kit-student.zip``; return both."""
+    _require_instructor_kit(kit)
+    folder = out / RELEASE_NAME
+    if folder.exists() and not (folder / MARKER).exists():
+        raise ReleaseError(f"{folder}: exists and was not made by `grade release`; choose another OUT")
+    with tempfile.TemporaryDirectory(prefix=".release-", dir=_made(out)) as staging:
+        built = Path(staging) / RELEASE_NAME
+        _write_release(built, kit, github_classroom=github_classroom)
+        problems = release_leaks(built, kit)
+        if problems:
+            shown = "; ".join(problems[:3]) + (f" and {len(problems) - 3} more" if len(problems) > 3 else "")
+            raise ReleaseError(f"the release would leak instructor material: {shown}; nothing was written")
+        archive = _zip(built, out / f"{RELEASE_NAME}.zip", top=RELEASE_NAME)
+        if folder.exists():
+            shutil.rmtree(folder)
+        built.rename(folder)
+    return folder, archive
+
+
+def _require_instructor_kit(kit: Path) -> None:
+    for needed in ("solutions", "tests/hidden"):
+        if not (kit / needed).is_dir():
+            raise ReleaseError(f"{kit / needed}: missing; run this in the instructor's copy of the kit, "
+                               "not in a student release")
+
+
+def _made(out: Path) -> Path:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ReleaseError(f"{out}: cannot be created ({error.strerror}); choose another folder") from None
+    return out
+
+
+def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
+    shutil.copytree(kit / "autograder", folder / "autograder", ignore=ENGINE_IGNORED)
+    shutil.copytree(kit / "tests" / "public", folder / "tests" / "public", ignore=ENGINE_IGNORED)
+    modules = folder / "modules"
+    modules.mkdir()
+    for name, text in expected_stubs(kit / "solutions").items():
+        (modules / name).write_text(text, encoding="utf-8")
+    notebooks = folder / "notebooks"
+    shutil.copytree(kit / "exercises" / "data", notebooks / "data")
+    for part in PARTS:
+        notebook = kit / "exercises" / f"{part.module}.ipynb"
+        if notebook.exists():
+            shutil.copy2(notebook, notebooks / notebook.name)
+    shutil.copy2(TEMPLATES / "student_README.md", folder / "README.md")
+    (folder / "pyproject.toml").write_text(student_pyproject(kit), encoding="utf-8")
+    if github_classroom:
+        workflows = folder / ".github" / "workflows"
+        workflows.mkdir(parents=True)
+        shutil.copy2(TEMPLATES / "classroom.yml", workflows / "classroom.yml")
+    (folder / MARKER).write_text("made by `grade release`; rebuilt in place\n", encoding="utf-8")
+
+
+def student_pyproject(kit: Path = KIT_ROOT) -> str:
+    """The release's pyproject.toml: the kit's own project, without the instructor's extras."""
+    project = tomllib.loads((kit / "pyproject.toml").read_text(encoding="utf-8"))
+    meta = project["project"]
+    setuptools = project["tool"]["setuptools"]
+    dependencies = "".join(f'    "{requirement}",\n' for requirement in meta["dependencies"])
+    packages = ", ".join(f'"{package}"' for package in setuptools["packages"])
+    data = ", ".join(f'"{pattern}"' for pattern in setuptools["package-data"]["autograder"])
+    return (
+        '[build-system]\nrequires = ["setuptools>=68"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        f'[project]\nname = "{RELEASE_NAME}"\nversion = "{meta["version"]}"\n'
+        'description = "Byte Pair Encoding exercises, with their grader"\n'
+        f'requires-python = "{meta["requires-python"]}"\ndependencies = [\n{dependencies}]\n\n'
+        '[project.scripts]\ngrade = "autograder.cli:main"\n\n'
+        f"[tool.setuptools]\npackages = [{packages}]\n\n"
+        f"[tool.setuptools.package-data]\nautograder = [{data}]\n"
+    )
+
+
+def release_leaks(folder: Path, kit: Path = KIT_ROOT) -> list[str]:
+    """Each file of ``folder`` that is or holds instructor material, as "path: what"."""
+    secret = solution_lines(kit / "solutions") | hidden_test_lines(kit)
+    problems: list[str] = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder).as_posix()
+        if not path.is_file():
+            continue
+        if {"solutions", "hidden"} & set(path.relative_to(folder).parts):
+            problems.append(f"{relative}: lies in a solutions or hidden-tests folder")
+            continue
+        text = _text_of(path)
+        if text is None:
+            continue
+        found = leaked(text, secret)
+        if found:
+            problems.append(f"{relative}: holds {found[0]!r}")
+    return problems
+
+
+def _text_of(path: Path) -> str | None:
+    """The text a reader sees: a notebook's cell sources, a text file's lines, nothing for binary files."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return None
+    if path.suffix == ".ipynb":
+        return "\n".join(cell.source for cell in import_nbformat().reads(raw, as_version=4).cells)
+    return raw
+
+
+def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
+    """The statements of every hidden test (not their docstrings, which students are meant to read).
+
+    Lines the public tests hold as well are public already and left out.
+    """
+    public: set[str] = set()
+    for path in (kit / "tests" / "public").rglob("*.py"):
+        public.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    lines: set[str] = set()
+    for path in (kit / "tests" / "hidden").rglob("test_*.py"):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                body = node.body[1:] if ast.get_docstring(node) else node.body
+                for statement in body:
+                    segment = ast.get_source_segment(source, statement) or ""
+                    lines.update(line.strip() for line in segment.splitlines() if len(line.strip()) >= 20)
+    return lines - public
+
+
+def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, uncaged: bool = False) -> Path:
+    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/.
+
+    ``uncaged``: the instructor accepts grading without the sandbox where the container cannot build
+    it (the kit then holds the marker file that ``autograder.course.gradescope`` looks for).
+    """
+    _require_instructor_kit(kit)
+    if destination.suffix != ".zip":
+        raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
+    _made(destination.parent)
+    with tempfile.TemporaryDirectory(prefix=".gradescope-", dir=destination.parent) as staging:
+        source = Path(staging)
+        for target in EXECUTABLES:
+            shutil.copy2(TEMPLATES / f"gradescope_{target}", source / target)
+        meta = tomllib.loads((kit / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        (source / "requirements.txt").write_text("\n".join(meta["dependencies"]) + "\n", encoding="utf-8")
+        for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
+            shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
+        shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
+        if uncaged:
+            (source / "kit" / UNCAGED_MARKER).write_text("built with " + UNCAGED_FLAG + "\n", encoding="utf-8")
+        return _zip(source, destination, top="")
+
+
+def _zip(folder: Path, destination: Path, *, top: str) -> Path:
+    """Zip ``folder`` (under ``top/`` when given), the Gradescope scripts executable; written atomically."""
+    partial = destination.with_name(destination.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                name = path.relative_to(folder).as_posix()
+                info = zipfile.ZipInfo((f"{top}/{name}" if top else name), date_time=(2020, 1, 1, 0, 0, 0))
+                info.external_attr = (0o755 if path.name in EXECUTABLES else 0o644) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+    partial.replace(destination)
+    return destination

@@ -1,0 +1,360 @@
+"""Find the submissions in what an instructor hands to ``grade batch``.
+
+Accepted layouts, looked at in this order:
+
+- an LMS bulk download (Canvas, Moodle), as the .zip the LMS gave or
+  unpacked into a folder: file names carry the student id, and one
+  student's files are grouped into one submission;
+- nbgrader's ``submitted/<student>/<assignment>/`` (the course folder, or
+  its ``submitted`` folder);
+- a folder holding one entry per student: a sub-folder, a notebook, a .py
+  file or a .zip, named after the student.
+
+Nothing is read here but names: each submission is loaded when its turn
+comes, so a class of 500 never sits in memory at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import zipfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+
+from autograder.engine import submission as submissions
+from autograder.engine.parts import MODULES
+from autograder.engine.submission import SKIPPED_FOLDERS, LoadedSubmission
+from autograder.engine.worker.limits import Limits
+
+GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
+# Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>
+CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?:_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
+# Moodle: <Full Name>_<participant id>_assignsubmission_<plugin>_[<original name>]
+MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<file>.*)$")
+# What each LMS's download looks like; one of them is chosen for a whole download, never file by file.
+LMS_PATTERNS = {"Canvas": CANVAS, "Moodle": MOODLE}
+# Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
+RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
+SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
+
+
+class DiscoveryError(Exception):
+    """The folder cannot be read as a batch; the message names it and the fix."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """One student's submission, not yet read."""
+
+    student: str  # the id: a folder name under OUT, a gradebook key
+    origin: str  # where it came from, for messages
+    reader: Callable[[Limits], LoadedSubmission]
+    name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
+    raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
+
+    def load(self, limits: Limits) -> LoadedSubmission:
+        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
+        try:
+            return self.reader(limits)
+        except submissions.SubmissionError:
+            raise
+        except (OSError, ValueError, zipfile.BadZipFile) as error:
+            raise submissions.SubmissionError(
+                f"{self.origin}: cannot be read ({type(error).__name__}: {error}); hand it in again"
+            ) from None
+
+
+@dataclass
+class Discovery:
+    """What a batch's folder holds: the hand-ins, and what could not be taken as one."""
+
+    layout: str
+    found: list[Found] = field(default_factory=list)
+    assignment: str = ""  # nbgrader's assignment name, when the layout says it
+    conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
+    ignored: list[str] = field(default_factory=list)
+    # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
+    collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # names of an LMS download that do not fit the pattern chosen for the whole download
+    unfit: list[str] = field(default_factory=list)
+
+    def notes(self) -> dict[str, str]:
+        """id -> a word for the gradebook on how the id was made, where a collision made it."""
+        notes: dict[str, str] = {}
+        for student, renamed in self.collisions.items():
+            for raw, new_id in renamed:
+                notes[new_id] = f"named {raw!r}, which cleans to the id {student} like another hand-in's"
+            notes.setdefault(student, f"another hand-in's name cleans to this id too: see {renamed[0][1]}")
+        return notes
+
+    def warnings(self) -> list[str]:
+        """One line for each name that was not taken as it came."""
+        lines = [f"{raw!r} cleans to the id {student} like another hand-in's name: graded as {new_id}"
+                 for student, renamed in self.collisions.items() for raw, new_id in renamed]
+        lines += [f"{name!r} does not fit the {self.layout}'s names (…_<id>_…): not graded; hand it in "
+                  "through the LMS, or grade it on its own" for name in self.unfit]
+        return lines
+
+
+def discover(path: Path, *, assignment: str | None = None) -> Discovery:
+    if not path.exists():
+        raise DiscoveryError(f"{path}: no such folder or file; give the folder (or LMS .zip) of submissions")
+    if path.is_file():
+        if path.suffix.lower() != ".zip":
+            raise DiscoveryError(f"{path}: is a single file; give the folder of submissions, or the LMS's bulk .zip")
+        return _lms_zip(path)
+    nbgrader_root = path / "submitted" if (path / "submitted").is_dir() else path
+    if nbgrader_root.name == "submitted":
+        return _nbgrader(nbgrader_root, assignment)
+    entries = _listing(path)
+    lms = lms_pattern([entry.name for entry in entries], path)
+    if lms is not None:
+        return _lms_folder(path, entries, lms)
+    return _per_student(path, entries)
+
+
+def student_id(text: str) -> str:
+    """A name safe as a folder and a CSV key: runs of other characters become one underscore."""
+    cleaned = SAFE_ID.sub("_", text.strip()).strip("._")
+    return cleaned or "unnamed"
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return sorted(entry for entry in folder.iterdir() if not entry.name.startswith("."))
+    except OSError as error:
+        raise DiscoveryError(f"{folder}: cannot be listed ({error.strerror}); check its permissions") from None
+
+
+def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discovery:
+    discovery = Discovery(layout=layout, ignored=ignored)
+    by_id: dict[str, list[Found]] = defaultdict(list)
+    for candidate in _distinct_ids(candidates, discovery.collisions):
+        by_id[candidate.student].append(candidate)
+    for student in sorted(by_id):
+        same = by_id[student]
+        if len(same) == 1:
+            discovery.found.append(same[0])
+        else:
+            discovery.conflicts[student] = [candidate.origin for candidate in same]
+    return discovery
+
+
+def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str, str]]]) -> list[Found]:
+    """Give different names that clean to one id (``alice`` and ``alice`` plus a newline) ids of their own.
+
+    The name that is already clean (or, failing that, the first in sorted order) keeps the id; each other
+    gets the id plus a digest of its raw name, the same in every run, so a resumed batch finds its results.
+    Entries of one raw name (``alice/`` and ``alice.zip``) stay together: that is a conflict, not a collision.
+    """
+    names_by_id: dict[str, set[str]] = defaultdict(set)
+    for candidate in candidates:
+        names_by_id[candidate.student].add(candidate.raw_name or candidate.student)
+    renamed: dict[tuple[str, str], str] = {}
+    for student, names in names_by_id.items():
+        if len(names) < 2:
+            continue
+        keeper = student if student in names else min(names)
+        for name in sorted(names - {keeper}):
+            digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            renamed[(student, name)] = f"{student}-{digest}"
+            collisions.setdefault(student, []).append((name, renamed[(student, name)]))
+    return [
+        replace(candidate, student=renamed.get((candidate.student, candidate.raw_name or candidate.student),
+                                               candidate.student))
+        for candidate in candidates
+    ]
+
+
+# -- one entry per student ------------------------------------------------------
+def _per_student(folder: Path, entries: list[Path]) -> Discovery:
+    candidates: list[Found] = []
+    ignored: list[str] = []
+    for entry in entries:
+        if entry.is_symlink() or entry.name in SKIPPED_FOLDERS:
+            ignored.append(entry.name)
+        elif entry.is_dir() or entry.suffix.lower() in GRADABLE_SUFFIXES:
+            name = entry.name if entry.is_dir() else entry.stem
+            candidates.append(Found(student_id(name), str(entry), _loader(entry), raw_name=name))
+        else:
+            ignored.append(entry.name)
+    if not candidates:
+        raise DiscoveryError(
+            f"{folder}: holds no submissions; put one folder, notebook, .py or .zip per student in it"
+        )
+    return _collect("one entry per student", candidates, ignored)
+
+
+def _loader(path: Path) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
+        return submissions.load(path, limits)
+
+    return load
+
+
+# -- nbgrader --------------------------------------------------------------------
+def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
+    candidates: list[Found] = []
+    ignored: list[str] = []
+    for student in _listing(submitted):
+        if not student.is_dir() or student.is_symlink():
+            ignored.append(student.name)
+            continue
+        listing = _listing(student)
+        assignments = [entry for entry in listing if entry.is_dir() and entry.name not in SKIPPED_FOLDERS]
+        has_files = any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in listing if entry.is_file())
+        if assignment is not None:
+            chosen = student / assignment
+            if not chosen.is_dir():
+                ignored.append(f"{student.name} (no {assignment}/)")
+                continue
+        elif len(assignments) == 1 and not has_files:
+            chosen = assignments[0]
+        elif has_files or not assignments:
+            chosen = student  # a plain folder of submissions that happens to be called "submitted"
+        else:
+            names = ", ".join(entry.name for entry in assignments)
+            raise DiscoveryError(f"{student}: holds assignments {names}; choose one with --assignment NAME")
+        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen), raw_name=student.name))
+    if not candidates:
+        raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
+    discovery = _collect("nbgrader submitted/", candidates, ignored)
+    chosen_names = {Path(candidate.origin).name for candidate in candidates}
+    discovery.assignment = assignment or (chosen_names.pop() if len(chosen_names) == 1 else "")
+    return discovery
+
+
+# -- LMS bulk downloads ------------------------------------------------------------
+def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str] | None:
+    """(id, name hint, original file name) from a file or folder name of a download in ``pattern``'s shape."""
+    match = pattern.match(name)
+    if match is None:
+        return None
+    original = match.group("file")
+    resubmitted = RESUBMITTED.match(original)
+    if resubmitted and resubmitted.group("stem") in MODULES:
+        original = resubmitted.group("stem") + resubmitted.group("suffix")
+    return match.group("id"), match.group("slug").replace("_", " "), original
+
+
+def lms_pattern(names: list[str], where: Path) -> str | None:
+    """The LMS whose names most of ``names`` have, chosen once for the whole download; None if not a download.
+
+    Never chosen name by name: a student who names an upload in another LMS's shape with a classmate's id
+    (``x_999_assignsubmission_file_fast_bpe.py`` inside Canvas's ``smithjohn_1234_5678_…``) stays the
+    uploader's file, and a name that fits no pattern of the download is reported, not guessed.
+    """
+    fits = {lms: sum(1 for name in names if pattern.match(name)) for lms, pattern in LMS_PATTERNS.items()}
+    best = max(fits.values(), default=0)
+    if not names or best * 2 <= len(names):
+        return None
+    chosen = [lms for lms, count in fits.items() if count == best]
+    if len(chosen) > 1:
+        raise DiscoveryError(f"{where}: every name fits both {' and '.join(chosen)} downloads, so the student ids "
+                             "are ambiguous; download the submissions from the LMS again")
+    return chosen[0]
+
+
+def _lms_groups(items: list[tuple[str, str]], lms: str,
+                unfit: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """Group (item, the name that carries the id) pairs by student, every name read in ``lms``'s shape.
+
+    Returns, per student id, each item with its name inside the submission,
+    and the name the LMS put in the file names; items whose names do not fit
+    go to ``unfit``.
+    """
+    groups: dict[str, dict[str, str]] = defaultdict(dict)
+    hints: dict[str, str] = {}
+    for item, head in items:
+        parsed = _lms_name(head, LMS_PATTERNS[lms])
+        if parsed is None:
+            unfit.append(item)
+            continue
+        student, hint, original = parsed
+        inner = PurePosixPath(item).relative_to(head).as_posix() if item != head else ""
+        groups[student][item] = inner or original
+        hints[student] = hint
+    return groups, hints
+
+
+def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict[str, str],
+                    loader: Callable[[str, dict[str, str]], Callable[[Limits], LoadedSubmission]]) -> list[Found]:
+    return [
+        Found(student_id(student), f"{source} ({len(members)} file(s) of {student})", loader(student, members),
+              hints[student])
+        for student, members in groups.items()
+    ]
+
+
+def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
+    usable = [entry for entry in entries if not entry.is_symlink()]
+    unfit: list[str] = []
+    groups, hints = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
+    ignored = [entry.name for entry in entries if entry.is_symlink()]
+
+    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+        return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
+
+    discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, loader), ignored)
+    discovery.unfit = unfit
+    return discovery
+
+
+def _group_loader(folder: Path, student: str,
+                  members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
+        files: dict[str, bytes] = {}
+        for path, original in members:
+            if path.is_dir():  # Moodle's "one folder per student" option
+                inner = submissions.load(path, limits)
+                files.update(inner.files)
+            elif path.suffix.lower() == ".zip":
+                files.update(submissions.read_zip(path, limits=limits))
+            else:
+                try:
+                    files[original or path.name] = path.read_bytes()
+                except OSError as error:
+                    raise submissions.SubmissionError(
+                        f"{path}: cannot be read ({error.strerror}); check its permissions"
+                    ) from None
+        return submissions.from_files(folder / student, files, name=student, limits=limits)
+
+    return load
+
+
+def _lms_zip(archive_path: Path) -> Discovery:
+    try:
+        with zipfile.ZipFile(archive_path) as archive:
+            names = [info.filename for info in archive.infolist() if not info.is_dir()]
+    except zipfile.BadZipFile:
+        raise DiscoveryError(f"{archive_path}: is not a valid .zip; download it from the LMS again") from None
+    except OSError as error:
+        raise DiscoveryError(f"{archive_path}: cannot be read ({error.strerror}); check its permissions") from None
+    heads = sorted({PurePosixPath(name).parts[0] for name in names})
+    lms = lms_pattern(heads, archive_path)
+    if lms is None:
+        raise DiscoveryError(
+            f"{archive_path}: its file names carry no student ids (Canvas or Moodle style); "
+            "unzip it and give the folder instead"
+        )
+    unfit: list[str] = []
+    groups, hints = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
+
+    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+        return _zip_group_loader(archive_path, student, members)
+
+    discovery = _collect(f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, loader), [])
+    discovery.unfit = unfit
+    return discovery
+
+
+def _zip_group_loader(archive_path: Path, student: str,
+                      members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+    def load(limits: Limits) -> LoadedSubmission:
+        files = submissions.read_zip(archive_path, rename=members.get, limits=limits)
+        return submissions.from_files(archive_path.parent / student, files, name=student, limits=limits)
+
+    return load

@@ -1,0 +1,102 @@
+"""The gradebook: one row per student, and the same scores shaped for an LMS import.
+
+Only scores and statuses go in, never timings, so a resumed batch writes a
+byte-identical gradebook to an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from autograder.engine.results import bonus_score, function_scores, percent, points_number
+from autograder.engine.student_text import spreadsheet_cell
+
+if TYPE_CHECKING:
+    from autograder.engine.points import SuitePoints
+
+GRADED = "graded"
+NO_SUBMISSION = "no submission"
+CANNOT_GRADE = "could not grade"
+NOT_ON_ROSTER = "not on the roster"
+
+
+@dataclass(frozen=True)
+class StudentRecord:
+    """Where one student of the batch stands."""
+
+    id: str
+    name: str
+    status: str
+    reason: str = ""
+    note: str = ""
+    origin: str = ""
+    document: dict[str, Any] | None = None
+    roster_row: dict[str, str] | None = None
+
+
+def reason_for(record: StudentRecord) -> str:
+    """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
+    if record.document is None:
+        return record.reason
+    troubled = sum(1 for test in record.document["tests"] if test["extra_data"]["outcome"] == "grader error")
+    return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
+
+
+def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
+    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many.
+
+    Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
+    """
+    graded_parts = points.parts
+    part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
+    header = ["id", "name", "total", "max", "percent", "bonus"]
+    header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]
+    header += [f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
+               f"{' bonus' if (part.module, function) in points.bonus else ''})"
+               for part in graded_parts for function in part.functions]
+    header += ["status", "reason", "note"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for record in sorted(records, key=lambda record: record.id):
+        row: list[str] = [record.id, record.name]
+        if record.document is not None:
+            scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
+            row += [points_number(record.document["score"]), points_number(points.full_marks),
+                    f"{percent(record.document):.1f}", points_number(bonus_score(record.document))]
+            row += [points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions))
+                    for part in graded_parts]
+            row += [points_number(scores.get((part.module, f), 0.0)) for part in graded_parts for f in part.functions]
+        else:
+            blank = 2 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
+            row += ["", points_number(points.full_marks), *[""] * blank]
+        row += [record.status, reason_for(record), record.note]
+        writer.writerow(map(spreadsheet_cell, row))
+    return buffer.getvalue()
+
+
+def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -> str:
+    """Canvas's gradebook import: its five leading columns, one assignment column, a points-possible row.
+
+    Canvas matches rows by its user ID or the SIS ids: a numeric id (as Canvas's
+    bulk download names files) goes in ID, any other in SIS Login ID, unless
+    the roster has Canvas's own columns.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
+    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max)])
+    for record in sorted(records, key=lambda record: record.id):
+        if record.document is None:
+            continue
+        roster = record.roster_row or {}
+        canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
+        sis_user = roster.get("SIS User ID", "")
+        sis_login = roster.get("SIS Login ID") or ("" if canvas_id or sis_user else record.id)
+        writer.writerow(map(spreadsheet_cell, [record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
+                                               points_number(record.document["score"])]))
+    return buffer.getvalue()

@@ -1,0 +1,103 @@
+"""Grade many submissions at once: ``jobs`` grader processes, each grading one at a time.
+
+A grader process is trusted code (pytest and the tests) and lives for the
+whole batch, so pytest and hypothesis are imported once per job, not once per
+student. Each submission still gets its own cage and worker. Should a grader
+process itself die, its submission is tried once more in a fresh pool before
+it is reported as not gradable.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from autograder.engine.submission import LoadedSubmission
+from autograder.engine.worker.client import parent_death_signal
+from autograder.engine.worker.limits import Limits
+
+Key = TypeVar("Key")
+ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class Graded(Generic[Key]):
+    key: Key
+    document: dict[str, Any] | None
+    error: str = ""  # why there is no document
+    loaded: LoadedSubmission | None = None  # what was graded
+
+
+def _start_grader() -> None:
+    set_signal = parent_death_signal()
+    if set_signal is not None:
+        set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
+    # The heavy imports (pytest, hypothesis) once per job, before the first student.
+    import hypothesis  # noqa: F401
+
+    import autograder.engine.results
+    import autograder.engine.runner  # noqa: F401
+
+
+def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, kit_root: Path,
+           only: tuple[Path, ...]) -> dict[str, Any]:
+    from autograder.engine.results import build_document
+    from autograder.engine.runner import grade_submission
+
+    return build_document(grade_submission(loaded, suite, limits=limits, kit_root=kit_root, only=only))
+
+
+def grade_all(
+    work: Iterable[tuple[Key, LoadedSubmission]],
+    *,
+    suite: Path,
+    limits: Limits,
+    kit_root: Path,
+    jobs: int,
+    only: tuple[Path, ...] = (),
+) -> Iterator[Graded[Key]]:
+    """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders.
+
+    The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
+    the fingerprint describes.
+    """
+    queue = list(work)
+    queue.reverse()  # pop() from the end keeps the given order
+    attempts: dict[int, int] = {}
+    while queue:
+        # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_grader) as pool:
+            running: dict[Future[dict[str, Any]], tuple[Key, LoadedSubmission]] = {}
+            broken = False
+            while (queue or running) and not broken:
+                while queue and len(running) < jobs * 2:
+                    key, loaded = queue.pop()
+                    running[pool.submit(_grade, loaded, suite, limits, kit_root, only)] = (key, loaded)
+                if not running:
+                    break
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    key, loaded = running.pop(future)
+                    try:
+                        yield Graded(key, future.result(), loaded=loaded)
+                    except BrokenProcessPool:
+                        broken = True
+                        tries = attempts[id(loaded)] = attempts.get(id(loaded), 0) + 1
+                        if tries >= ATTEMPTS:
+                            yield Graded(key, None, "the grader process died on this submission twice; "
+                                                    "grade it alone with `grade PATH` and report the bug")
+                        else:
+                            queue.append((key, loaded))
+                    except Exception as error:  # a bug of ours: say so, and go on with the class
+                        yield Graded(key, None, f"the grader failed ({type(error).__name__}: {error}); "
+                                                "grade it alone with `grade PATH` and report the bug")
+            if broken:
+                for future, (key, loaded) in running.items():
+                    future.cancel()
+                    queue.append((key, loaded))

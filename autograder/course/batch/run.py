@@ -1,0 +1,231 @@
+"""``grade batch``: find every submission, grade what is not graded yet, write the class's files.
+
+Each student's result is written the moment it is graded, so a batch that
+is stopped (even with kill -9) and started again only grades what is
+missing, and ends with the same gradebook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from autograder.course import nbgrader_export
+from autograder.course.batch import gradebook, store, summary
+from autograder.course.batch.discover import Discovery, DiscoveryError, discover
+from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.course.batch.pool import grade_all
+from autograder.course.batch.roster import Student, read_roster
+from autograder.course.batch.similarity import code_hash
+from autograder.engine import suites
+from autograder.engine.student_text import fenced, markdown_text, visible
+from autograder.engine.submission import LoadedSubmission, SubmissionError
+from autograder.engine.worker.limits import Limits
+from autograder.reports import html as html_report
+from autograder.reports import junit
+from autograder.reports import markdown as markdown_report
+
+if TYPE_CHECKING:
+    from autograder.engine.points import SuitePoints
+
+GRADEBOOK = "gradebook.csv"
+CANVAS = "canvas.csv"
+SUMMARY = "summary"
+
+
+class Progress(Protocol):
+    def start(self, total: int, already: int) -> None: ...
+    def advance(self, student: str, *, graded: bool) -> None: ...
+
+
+class _Silent:
+    def start(self, total: int, already: int) -> None:
+        pass
+
+    def advance(self, student: str, *, graded: bool) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    suite: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    jobs: int = 1
+    force: bool = False
+    roster: Path | None = None
+    assignment: str | None = None
+    title: str = "BPE exercises"
+    junit: Path | None = None
+    nbgrader_db: Path | None = None
+    parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
+
+
+@dataclass
+class BatchResult:
+    records: list[StudentRecord]
+    graded_now: int
+    reused: int
+    written: list[Path]
+    discovery: Discovery
+    warnings: list[str] = field(default_factory=list)
+
+
+def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress | None = None) -> BatchResult:
+    progress = progress or _Silent()
+    if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
+        raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
+    discovery = discover(source, assignment=options.assignment)
+    roster = read_roster(options.roster) if options.roster else None
+    assignment = options.assignment or discovery.assignment
+    if options.nbgrader_db is not None:
+        nbgrader_export.check(options.nbgrader_db, assignment)  # before grading, not after
+    suite_dir = suites.resolve(options.suite)
+    grading = store.grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
+    only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
+    results = store.ResultStore(out)
+    out.mkdir(parents=True, exist_ok=True)
+    results.sweep()
+    outcomes, pending, reused = _plan(discovery, results, grading, force=options.force, limits=options.limits)
+
+    progress.start(len(pending), reused)
+    points = _points(options.suite).of_parts(options.parts)
+    for graded in grade_all(pending, suite=suite_dir, limits=options.limits, kit_root=suites.KIT_ROOT,
+                            jobs=options.jobs, only=only):
+        if graded.document is not None and graded.loaded is not None:
+            _stamp(graded.document, graded.loaded, graded.key, grading)
+            results.write(graded.key, graded.document, _feedback(graded.document))
+            outcomes[graded.key] = (graded.document, "")
+        else:
+            _write_failure(results, graded.key, graded.error)
+            outcomes[graded.key] = (None, graded.error)
+        progress.advance(graded.key, graded=graded.document is not None)
+
+    records = _records(discovery, roster, outcomes)
+    written = _write_class_files(out, records, points, options)
+    warnings: list[str] = []
+    if options.nbgrader_db is not None:
+        warnings = nbgrader_export.export(options.nbgrader_db, assignment, records, points)
+        written.append(options.nbgrader_db)
+    return BatchResult(records, len(pending), reused, written, discovery, warnings)
+
+
+Outcomes = dict[str, tuple[dict[str, Any] | None, str]]  # id -> (document, or the reason there is none)
+
+
+def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
+          force: bool, limits: Limits) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int]:
+    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
+
+    Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
+    """
+    outcomes: Outcomes = {}
+    pending: list[tuple[str, LoadedSubmission]] = []
+    reused = 0
+    for found in discovery.found:
+        try:
+            loaded = found.load(limits)
+        except SubmissionError as error:
+            outcomes[found.student] = (None, str(error))
+            _write_failure(results, found.student, str(error))
+            continue
+        current = None if force else results.current(found.student, store.fingerprint(loaded, grading))
+        if current is not None:
+            outcomes[found.student] = (current, "")
+            reused += 1
+        else:
+            pending.append((found.student, loaded))
+    for student, origins in discovery.conflicts.items():
+        reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
+        outcomes[student] = (None, reason)
+        _write_failure(results, student, reason)
+    return outcomes, pending, reused
+
+
+def _stamp(document: dict[str, Any], loaded: LoadedSubmission, student: str, grading: str) -> dict[str, Any]:
+    """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
+    document.setdefault("extra_data", {})["batch"] = {
+        "student": student,
+        "fingerprint": store.fingerprint(loaded, grading),
+        "code_hash": code_hash(loaded),
+    }
+    return document
+
+
+def _feedback(document: dict[str, Any]) -> dict[str, str]:
+    return {"feedback.md": markdown_report.render(document), "feedback.html": html_report.render(document)}
+
+
+def _write_failure(results: store.ResultStore, student: str, reason: str) -> None:
+    """A student whose hand-in could not be graded still gets feedback saying why."""
+    reason = visible(reason)  # it may quote a file name the student chose
+    text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
+    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feedback for {escape(student)}'
+            f"</title></head><body><h1>Feedback for {escape(student)}</h1>"
+            f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre></body></html>\n")
+    with contextlib.suppress(OSError):
+        results.write(student, None, {"feedback.md": text, "feedback.html": page})
+
+
+def _points(suite: str | None) -> SuitePoints:
+    from autograder.engine.points import suite_points
+
+    return suite_points(suite or suites.default_suite())
+
+
+def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: Outcomes) -> list[StudentRecord]:
+    origins = {found.student: found.origin for found in discovery.found}
+    origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
+    hints = {found.student: found.name_hint for found in discovery.found}
+    naming = discovery.notes()
+    records: list[StudentRecord] = []
+    for student in sorted(set(outcomes) | set(roster or {})):
+        entry = (roster or {}).get(student)
+        name = entry.name if entry else hints.get(student, "")
+        note = "; ".join(filter(None, [NOT_ON_ROSTER if roster is not None and entry is None else "",
+                                       naming.get(student, "")]))
+        row = entry.row if entry else None
+        if student not in outcomes:
+            records.append(StudentRecord(student, name, NO_SUBMISSION, roster_row=row))
+            continue
+        document, reason = outcomes[student]
+        status = GRADED if document is not None else CANNOT_GRADE
+        records.append(StudentRecord(student, name, status, reason, note, origins.get(student, ""), document, row))
+    return records
+
+
+def _write_class_files(out: Path, records: list[StudentRecord], points: SuitePoints,
+                       options: BatchOptions) -> list[Path]:
+    written: list[Path] = []
+
+    def write(path: Path, text: str) -> None:
+        store.write_atomically(path, text)
+        written.append(path)
+
+    write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
+    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
+    sections = summary.build_sections(records, stub_hash=_stub_hash())
+    histogram = summary.histogram_png(records)
+    if histogram is not None:
+        (out / summary.HISTOGRAM).write_bytes(histogram)
+        written.append(out / summary.HISTOGRAM)
+    title = f"{options.title}: class summary"
+    write(out / f"{SUMMARY}.md", summary.render_markdown(title, sections, histogram=histogram is not None))
+    write(out / f"{SUMMARY}.html", summary.render_html(title, sections, histogram=histogram))
+    if options.junit is not None:
+        documents = [(record.id, record.document) for record in records if record.document is not None]
+        write(options.junit, junit.render_batch(documents))
+    return written
+
+
+def _stub_hash() -> str | None:
+    """The untouched stubs' code hash: a class of unstarted hand-ins is not a class of copies."""
+    from autograder.engine import submission as submissions
+
+    template = suites.KIT_ROOT / "student_template"
+    try:
+        return code_hash(submissions.load(template))
+    except SubmissionError:
+        return None

@@ -1,0 +1,274 @@
+"""What the class got wrong: statistics, item analysis and things to look at, as HTML and Markdown.
+
+Both renderings come from one list of sections, so they always say the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.engine.proxy import CRASHED
+from autograder.engine.results import percent
+from autograder.engine.student_text import markdown_code, markdown_text, visible
+from autograder.reports.html import STYLE
+
+HISTOGRAM = "summary-histogram.png"
+SLOWEST_SHOWN = 10
+
+
+class Code(str):
+    """A cell's text shown as code (a function's name, a student's answer); plain ``str`` is shown as text.
+
+    Either way it is shown literally: student text cannot close a code span or start Markdown or HTML.
+    """
+
+
+# A table cell: text, code, or pieces of both ("`[3, 2]`" then " (1×)").
+Cell = str | tuple[str, ...]
+
+
+@dataclass
+class Section:
+    title: str
+    lines: list[str] = field(default_factory=list)  # the kit's own sentences: `code` spans allowed
+    headers: list[str] = field(default_factory=list)
+    rows: list[list[Cell]] = field(default_factory=list)
+
+
+def build_sections(records: list[StudentRecord], *, stub_hash: str | None) -> list[Section]:
+    graded = [record for record in records if record.document is not None]
+    documents = [record.document for record in graded if record.document is not None]
+    sections = [_overview(records, documents)]
+    if documents:
+        sections += [_functions(documents), _item_analysis(documents), _stopped(graded), _slowest(graded)]
+    sections += [_identical(graded, stub_hash), _not_graded(records)]
+    return [section for section in sections if section.lines or section.rows]
+
+
+def _overview(records: list[StudentRecord], documents: list[dict[str, Any]]) -> Section:
+    section = Section("Class")
+    counts = Counter(record.status for record in records)
+    section.lines.append(
+        f"{len(records)} students: {len(documents)} graded, {counts[NO_SUBMISSION]} without a submission, "
+        f"{counts[CANNOT_GRADE]} could not be graded."
+    )
+    if documents:
+        scores = [percent(document) for document in documents]
+        spread = statistics.pstdev(scores) if len(scores) > 1 else 0.0
+        section.lines.append(
+            f"Score (percent): mean {statistics.fmean(scores):.1f}, median {statistics.median(scores):.1f}, "
+            f"standard deviation {spread:.1f}, lowest {min(scores):.1f}, highest {max(scores):.1f}; "
+            f"{sum(1 for score in scores if score >= 100.0 - 1e-9)} with full marks."
+        )
+    return section
+
+
+def _functions(documents: list[dict[str, Any]]) -> Section:
+    section = Section("By function", headers=["part", "function", "mean points", "full marks", "not started"])
+    per_student: dict[tuple[str, str], list[tuple[float, float, bool]]] = defaultdict(list)
+    for document in documents:
+        seen: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0.0, 0.0, True])
+        for test in document["tests"]:
+            extra = test["extra_data"]
+            entry = seen[(extra["part"], extra["function"])]
+            entry[0] += test["score"]
+            entry[1] += extra["points"]
+            entry[2] = entry[2] and extra["outcome"] == "not started"
+        for key, (score, most, not_started) in seen.items():
+            per_student[key].append((score, most, not_started))
+    count = len(documents)
+    for (part, function), results in per_student.items():
+        most = results[0][1]
+        mean = sum(score for score, _, _ in results) / count
+        full = sum(1 for score, top, _ in results if score >= top - 1e-9)
+        idle = sum(1 for _, _, not_started in results if not_started)
+        section.rows.append([part, Code(function), f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%",
+                             f"{100 * idle / count:.0f}%"])
+    return section
+
+
+def _item_analysis(documents: list[dict[str, Any]]) -> Section:
+    section = Section(
+        "Hardest tests first",
+        lines=["Pass rate among graded students; the most common wrong answer is what failing functions returned."],
+        headers=["function", "test", "points", "pass rate", "most common wrong answer"],
+    )
+    passed: Counter[tuple[str, str]] = Counter()
+    seen: Counter[tuple[str, str]] = Counter()
+    wrong: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    info: dict[tuple[str, str], tuple[str, float]] = {}
+    for document in documents:
+        for test in document["tests"]:
+            extra = test["extra_data"]
+            key = (extra["function"], extra["test"])
+            info[key] = (extra["doc"], extra["points"])
+            seen[key] += 1
+            if test["status"] == "passed":
+                passed[key] += 1
+            elif extra["outcome"] == "failed" and extra["got"]:
+                wrong[key][extra["got"]] += 1
+    everyone = 0
+    for key in sorted(seen, key=lambda key: (passed[key] / seen[key], key)):
+        if passed[key] == seen[key]:
+            everyone += 1
+            continue
+        doc, points = info[key]
+        _, bracket, case = key[1].partition("[")
+        label = f"{doc} [{_readable(case.rstrip(']'))}]" if bracket else doc  # which case of a parametrized test
+        common = wrong[key].most_common(1)
+        answer: Cell = (Code(_clip(common[0][0])), f" ({common[0][1]}×)") if common else ""
+        section.rows.append([Code(key[0]), label, f"{points:g}", f"{100 * passed[key] / seen[key]:.0f}%", answer])
+    if everyone:
+        section.lines.append(f"{everyone} test(s) that every graded student passed are left out.")
+    return section
+
+
+def _readable(case: str) -> str:
+    """pytest writes a case's non-ASCII characters as escapes; show them as they are (controls stay escaped)."""
+    try:
+        case = case.encode("ascii").decode("unicode_escape")
+    except (UnicodeError, ValueError):
+        pass
+    return _clip(" ".join(visible(case).split()), 30)
+
+
+def _clip(text: str, room: int = 60) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def _stopped(graded: list[StudentRecord]) -> Section:
+    section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
+    for record in graded:
+        assert record.document is not None
+        timed_out = [test for test in record.document["tests"] if test["extra_data"]["outcome"] == "timed out"]
+        crashed = [test for test in record.document["tests"]
+                   if test["extra_data"]["outcome"] == "error" and CRASHED in test["extra_data"]["detail"]]
+        if timed_out or crashed:
+            first = (timed_out or crashed)[0]["extra_data"]["detail"]
+            section.rows.append([record.id, str(len(timed_out)), str(len(crashed)), _clip(first, 90)])
+    return section
+
+
+def _slowest(graded: list[StudentRecord]) -> Section:
+    section = Section("Slowest submissions", headers=["student", "seconds", "score"])
+    ranked = sorted(graded, key=lambda record: -(record.document or {}).get("execution_time", 0.0))
+    for record in ranked[:SLOWEST_SHOWN]:
+        assert record.document is not None
+        section.rows.append([record.id, f"{record.document['execution_time']:.1f}",
+                             f"{record.document['score']:g} / {record.document['max_score']:g}"])
+    return section
+
+
+def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
+    section = Section(
+        "Identical code",
+        lines=["Same program once comments, docstrings and layout are set aside: worth a look, not proof."],
+        headers=["students", "score"],
+    )
+    groups: dict[str, list[StudentRecord]] = defaultdict(list)
+    for record in graded:
+        code = (record.document or {}).get("extra_data", {}).get("batch", {}).get("code_hash")
+        if code and code != stub_hash:
+            groups[code].append(record)
+    for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
+        if len(members) > 1:
+            score = (members[0].document or {}).get("score", 0)
+            section.rows.append([", ".join(member.id for member in members), f"{score:g}"])
+    if not section.rows:
+        section.lines = []
+    return section
+
+
+def _not_graded(records: list[StudentRecord]) -> Section:
+    section = Section("Not graded, and roster mismatches", headers=["student", "status", "why"])
+    for record in records:
+        if record.status == CANNOT_GRADE:
+            section.rows.append([record.id, record.status, record.reason])
+        elif record.status == NO_SUBMISSION:
+            section.rows.append([record.id, record.status, "on the roster, nothing handed in"])
+        if record.note == NOT_ON_ROSTER:
+            section.rows.append([record.id, NOT_ON_ROSTER, f"handed in {record.origin}"])
+    return section
+
+
+def histogram_png(records: list[StudentRecord]) -> bytes | None:
+    scores = [percent(record.document) for record in records if record.document is not None]
+    if not scores:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6, 3), dpi=100)
+    axes = figure.subplots()
+    axes.hist(scores, bins=list(range(0, 101, 10)), color="#3b6ea8", edgecolor="white")
+    axes.set_xlabel("score (%)")
+    axes.set_ylabel("students")
+    axes.set_xlim(0, 100)
+    axes.set_title(f"Scores of {len(scores)} graded submissions")
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def render_markdown(title: str, sections: list[Section], *, histogram: bool) -> str:
+    lines = [f"# {title}", ""]
+    for index, section in enumerate(sections):
+        lines += [f"## {section.title}", ""]
+        for line in section.lines:
+            lines += [line, ""]
+        if index == 0 and histogram:
+            lines += [f"![Distribution of scores]({HISTOGRAM})", ""]
+        if section.rows:
+            lines.append("| " + " | ".join(section.headers) + " |")
+            lines.append("|" + " --- |" * len(section.headers))
+            lines += ["| " + " | ".join(_markdown_cell(cell) for cell in row) + " |" for row in section.rows]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def render_html(title: str, sections: list[Section], *, histogram: bytes | None) -> str:
+    body = [f"<h1>{escape(title)}</h1>"]
+    for index, section in enumerate(sections):
+        body.append(f"<h2>{escape(section.title)}</h2>")
+        body += [f"<p>{_inline(line)}</p>" for line in section.lines]
+        if index == 0 and histogram is not None:
+            encoded = base64.b64encode(histogram).decode("ascii")
+            body.append(f'<img alt="Distribution of scores" src="data:image/png;base64,{encoded}">')
+        if section.rows:
+            head = "".join(f"<th>{escape(header)}</th>" for header in section.headers)
+            rows = "".join("<tr>" + "".join(f"<td>{_html_cell(cell)}</td>" for cell in row) + "</tr>"
+                           for row in section.rows)
+            body.append(f"<table><tr>{head}</tr>{rows}</table>")
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _pieces(cell: Cell) -> tuple[str, ...]:
+    return cell if isinstance(cell, tuple) else (cell,)
+
+
+def _markdown_cell(cell: Cell) -> str:
+    return "".join(markdown_code(piece) if isinstance(piece, Code) else markdown_text(piece)
+                   for piece in _pieces(cell))
+
+
+def _html_cell(cell: Cell) -> str:
+    return "".join(f"<code>{escape(visible(piece))}</code>" if isinstance(piece, Code) else escape(visible(piece))
+                   for piece in _pieces(cell))
+
+
+def _inline(text: str) -> str:
+    """Markdown's `code` spans as <code>; everything else escaped."""
+    pieces = escape(text).split("`")
+    return "".join(f"<code>{piece}</code>" if index % 2 else piece for index, piece in enumerate(pieces))
+

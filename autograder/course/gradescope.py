@@ -1,0 +1,75 @@
+"""Gradescope's side: grade ``/autograder/submission`` and always write ``/autograder/results/results.json``.
+
+Run by the package's ``run_autograder`` (``python -m autograder.course.gradescope``).
+``AUTOGRADER_ROOT`` moves the whole tree, so a test can run it in a
+temporary folder. Whatever the submission does, results.json is written: a
+submission that cannot be graded gets 0 and the reason, and a failure of
+the grader itself says it is ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+DEFAULT_ROOT = Path("/autograder")
+
+
+def root() -> Path:
+    return Path(os.environ.get("AUTOGRADER_ROOT") or DEFAULT_ROOT)
+
+
+def results_for(submission: Path) -> dict[str, Any]:
+    """The results document for the submission folder, never an exception."""
+    try:
+        from autograder.engine.grading import CannotGrade, grade_path
+        from autograder.engine.suites import KIT_ROOT
+        from autograder.engine.worker.isolation import UNCAGED_MARKER, CageRequired, require_full_cage
+
+        try:
+            require_full_cage(uncaged_accepted=(KIT_ROOT / UNCAGED_MARKER).exists())
+        except CageRequired as error:
+            print(f"run_autograder: {error}", file=sys.stderr)
+            return _without_tests("The autograder could not build its sandbox in this container, so it did not run "
+                                  "your code. This is not your fault: your instructor can see why.")
+        try:
+            return grade_path(submission, suite="hidden")
+        except CannotGrade as error:
+            return _without_tests(f"Your submission could not be graded: {error}")
+    except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor
+        trace = traceback.format_exc(limit=8)
+        print(trace, file=sys.stderr)
+        return _without_tests("The grader failed on this submission. This is a bug in the grader, not in your "
+                              "code: your instructor can see the details. Submit again later or ask them.")
+
+
+def _without_tests(message: str) -> dict[str, Any]:
+    return {"score": 0.0, "output": message, "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
+
+
+def write_results(document: dict[str, Any], destination: Path) -> None:
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    partial = destination.with_name(destination.name + ".partial")
+    partial.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    partial.replace(destination)
+
+
+def for_gradescope(document: dict[str, Any]) -> dict[str, Any]:
+    """Only the top-level fields Gradescope publishes: full marks go into extra_data (Gradescope has its own)."""
+    shaped = {key: value for key, value in document.items() if key != "max_score"}
+    if "max_score" in document:
+        shaped["extra_data"] = {**document.get("extra_data", {}), "max_score": document["max_score"]}
+    return shaped
+
+
+def main() -> None:
+    tree = root()
+    write_results(for_gradescope(results_for(tree / "submission")), tree / "results" / "results.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""The pytest plugin that turns a graded suite's run into one outcome per test.
+
+Graded tests live in ``<suite>/<module>/test_<function>.py``: the folder
+names the part's module and the file the function, so the test declares only
+its points (``@pytest.mark.points(2)``), its doc line (the docstring) and its
+hint (``checks.hint`` beside the assertion). A stretch exercise's file marks
+its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis.errors import FlakyFailure
+
+from autograder.engine import replay
+from autograder.engine import rubric as checks
+from autograder.engine.outcomes import Outcome, TestOutcome
+from autograder.engine.proxy import (
+    FunctionMissing,
+    GradingSession,
+    NotStarted,
+    StudentStopped,
+    SubmissionProxy,
+    failure_outcome,
+    short_repr,
+)
+
+DEFAULT_VISIBILITY = "visible"
+
+
+class GradingPlugin:
+    def __init__(self, session: GradingSession) -> None:
+        self.session = session
+        self.outcomes: list[TestOutcome] = []
+        self.collection_errors: list[str] = []
+        self.interrupted = False
+        self._compared: tuple[Any, Any] | None = None
+
+    # -- fixtures --------------------------------------------------------
+    @pytest.fixture
+    def submission(self) -> SubmissionProxy:
+        """The student's code, called through the worker."""
+        return SubmissionProxy(self.session)
+
+    # -- hooks -----------------------------------------------------------
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        # Collection errors also end the session as "interrupted"; only Ctrl-C counts here.
+        self.interrupted = type(excinfo.value) is KeyboardInterrupt
+
+    def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
+        # Pytest asks this hook to explain a failed comparison: remember the
+        # two sides so the report can show "expected" and "got".
+        if op == "==":
+            self._compared = (left, right)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        allowed = item.get_closest_marker("call_seconds")
+        self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
+        checks.notes.hint = ""
+        self._compared = None
+        if not replay.replayable(getattr(item, "obj", None)):
+            return (yield)
+        replay.begin(_replay_key(item))
+        try:
+            result = yield
+        except BaseException:
+            replay.end(_replay_key(item), passed=False)
+            raise
+        replay.end(_replay_key(item), passed=True)
+        return result
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
+        """A property that passed before in this process: try the examples it was given then (see replay).
+
+        A test of a part module the hand-in does not have is not run at all: the worker's answer to the
+        first call into it stands for every later test (hypothesis would start its engine only to hear it).
+        """
+        module, _ = test_location(Path(str(pyfuncitem.path)))
+        if module in self.session.missing:
+            raise NotStarted(self.session.missing[module])
+        test = pyfuncitem.obj
+        if not replay.replayable(test):
+            return None
+        fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(test).parameters}
+        if replay.replay(_replay_key(pyfuncitem), test, fixtures, StudentStopped):
+            return True
+        return None  # run under hypothesis, as without replay
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+        report = yield
+        if report.when == "call" or (report.when == "setup" and report.failed):
+            self.outcomes.append(self._outcome(item, call, report))
+        return report
+
+    # -- building outcomes -------------------------------------------------
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+        module, function = test_location(Path(str(item.path)))
+        marker = item.get_closest_marker("points")
+        visibility = item.get_closest_marker("visibility")
+        test_function = getattr(item, "function", None)
+        doc = inspect.getdoc(test_function) if test_function is not None else None
+        base: dict[str, Any] = {
+            "name": item.name,
+            "doc": (doc or item.name).splitlines()[0],
+            "module": module,
+            "function": function,
+            "points": float(marker.args[0]) if marker else 0.0,
+            "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
+            "bonus": item.get_closest_marker("bonus") is not None,
+        }
+        last = self.session.last_call
+        printed = "".join(record.output for record in self.session.calls)
+        context: dict[str, Any] = {"call": last.text if last else "", "printed": printed[-2000:]}
+        if report.passed:
+            return TestOutcome(outcome=Outcome.PASSED, **base, **context)
+        if report.when == "setup" or call.excinfo is None:
+            detail = report.longreprtext[-2000:]
+            return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+        error = call.excinfo.value
+        text = str(error)
+        if isinstance(error, FunctionMissing) and base["bonus"]:
+            detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
+        stopped = failure_outcome(error)
+        if stopped is not None:
+            return TestOutcome(outcome=stopped, detail=text, **base, **context)
+        if isinstance(error, FlakyFailure):
+            # Hypothesis asked the same input twice and the student's code answered two ways: the student's
+            # failure (state kept between calls, randomness), not a flaw of the grader's.
+            first = error.exceptions[0] if error.exceptions else error
+            got, expected = (short_repr(side) for side in self._compared) if self._compared else ("", "")
+            return TestOutcome(
+                outcome=Outcome.FAILED, got=got, expected=expected,
+                detail=f"the first time, {type(first).__name__}: {str(first).splitlines()[0][:500]}; "
+                       "the second time, no failure",
+                hint=f"{function} gave two different answers to one input: it failed on this call once and passed "
+                     "on it the next time; make its answer depend on its arguments only (no state kept between "
+                     "calls, no randomness)",
+                **base, **context)
+        if isinstance(error, AssertionError):
+            shown: dict[str, Any]
+            if self._compared is not None:
+                got, expected = self._compared
+                shown = {"got": short_repr(got), "expected": short_repr(expected)}
+            else:
+                shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
+            return TestOutcome(outcome=Outcome.FAILED, hint=checks.notes.hint, **shown, **base, **context)
+        detail = f"{type(error).__name__}: {text}"[:2000]
+        if last is not None and _raised_in_test_file(call.excinfo, item):
+            # The test itself choked on what the student's function returned
+            # (unpacking None, joining ints): that answer is wrong, not our code.
+            got = short_repr(last.returned)
+            unusable = f"the value returned cannot be used as the contract says ({detail})"
+            return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
+        return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def _replay_key(item: pytest.Item) -> str:
+    return f"{item.path}::{item.name}"
+
+
+def _raised_in_test_file(excinfo: pytest.ExceptionInfo[BaseException], item: pytest.Item) -> bool:
+    """Whether the error came from a line of the test's own file, not from the grader or the reference."""
+    entries = list(excinfo.traceback)
+    return bool(entries) and Path(str(entries[-1].path)) == Path(str(item.path))
+
+
+def test_location(path: Path) -> tuple[str, str]:
+    """The module and function a graded test file belongs to, from its place in the suite."""
+    function = path.stem.removeprefix("test_")
+    return path.parent.name, function

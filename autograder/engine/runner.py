@@ -1,0 +1,158 @@
+"""Grade one submission: copy it into a cage, start its worker, run the suite in-process."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from autograder.engine.outcomes import Outcome, TestOutcome
+from autograder.engine.plugin import GradingPlugin
+from autograder.engine.proxy import GradingSession
+from autograder.engine.submission import LoadedSubmission
+from autograder.engine.worker import protocol
+from autograder.engine.worker.cage import Cage, grader_folder
+from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
+from autograder.engine.worker.isolation import isolation_notice
+from autograder.engine.worker.limits import Limits
+
+GRADING_INI = Path(__file__).parents[1] / "grading.ini"  # package data, beside cli.py
+
+
+@dataclass(frozen=True)
+class GradingRun:
+    """Everything one grading run found, before it is scored and rendered."""
+
+    submission: str
+    suite: str
+    outcomes: tuple[TestOutcome, ...]
+    notes: tuple[str, ...]
+    seconds: float
+
+
+def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits, kit_root: Path,
+                     only: tuple[Path, ...] = ()) -> GradingRun:
+    """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
+    started = time.monotonic()
+    cage = Cage.create(submission.files, limits=limits)
+    worker = Worker(cage, limits, submission.worker_script())
+    notes = list(submission.notes)
+    notice = isolation_notice()
+    if notice:
+        notes.append(notice)
+    notes.extend(cage.notices)
+    try:
+        worker.start()  # the interpreter boots while pytest collects
+        plugin = GradingPlugin(GradingSession(worker, limits))
+        errors = run_pytest(suite, plugin, only)
+        notes.extend(_load_report(worker))
+        notes.extend(worker.notices)
+        stray = b"".join(worker.stray_output).decode("utf-8", "replace").strip()
+        if stray:
+            notes.append("your code wrote this outside of any call:\n" + stray[-2000:])
+    finally:
+        worker.stop()
+        cage.remove()
+    outcomes = list(plugin.outcomes)
+    for error in errors:
+        outcomes.append(
+            TestOutcome(name="collection", doc="the grader could not load its tests", module="", function="",
+                        points=0.0, visibility="visible", outcome=Outcome.GRADER_ERROR, detail=error)
+        )
+    return GradingRun(
+        submission=submission.name,
+        suite=suite.name,
+        outcomes=tuple(outcomes),
+        notes=tuple(notes),
+        seconds=time.monotonic() - started,
+    )
+
+
+def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
+    """Run a graded suite (or some of its files) in this process; return collection errors (ours)."""
+    from hypothesis import configuration
+
+    # Hypothesis keeps caches under its home folder, by default in the working
+    # directory: that would be the student's folder. The grader's own 0700 folder instead.
+    configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
+    code, log = run_suite_session(
+        suite, plugin, "--capture=sys", "--tb=line", "-p", "no:stepwise",
+        # These two run gc.collect() several times per session: a third of a second.
+        "-p", "no:unraisableexception", "-p", "no:threadexception",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        only=only,
+    )
+    if plugin.interrupted:
+        raise KeyboardInterrupt  # Ctrl-C: no report at all rather than one of a half-run
+    errors = list(plugin.collection_errors)
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
+        errors.append(f"pytest ended with {code!r}:\n{log[-2000:]}")
+    return errors
+
+
+def run_suite_session(suite: Path, plugin: object, *arguments: str,
+                      only: tuple[Path, ...] = ()) -> tuple[int | pytest.ExitCode, str]:
+    """One quiet in-process pytest session over a graded suite (or its files ``only``), with only ``plugin`` added.
+
+    Returns pytest's exit code and what it printed. Nothing from the kit's
+    pyproject.toml, a student's folder or other installed pytest plugins
+    applies (pytest-benchmark, for one, writes a .benchmarks folder into the
+    working directory), and rewritten test modules are cached under the
+    temp folder, never beside the tests or the submission.
+    """
+    # The root is the folder above the suite: test modules are named after their path from it
+    # (hidden.bpe.test_encode), and pytest's importlib mode reuses a module of the same name
+    # from an earlier session in this process, so the public suite must never name its files
+    # as the hidden one does (a notebook's check runs both, one after the other).
+    command = [
+        *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite.parent), "-q",
+        "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
+    ]
+    _forget_modules_of_another(suite)
+    was_prefix = sys.pycache_prefix
+    sys.pycache_prefix = str(grader_folder("pycache"))  # the compiled tests and reference: never in a worker's view
+    log = io.StringIO()
+    try:
+        with (
+            mock.patch.dict(os.environ, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}),
+            contextlib.redirect_stdout(log),
+            contextlib.redirect_stderr(log),
+        ):
+            code = pytest.main(command, plugins=[plugin])
+    finally:
+        sys.pycache_prefix = was_prefix
+    return code, log.getvalue()
+
+
+def _forget_modules_of_another(suite: Path) -> None:
+    """Drop test modules a session of another suite of the same folder name left in this process.
+
+    pytest's importlib mode names a test module after its path from the
+    root (``hidden.bpe.test_encode``) and reuses a module of that name if one
+    is loaded: a second suite called ``hidden`` elsewhere would run the
+    first one's tests.
+    """
+    for name, module in list(sys.modules.items()):
+        if name == suite.name or name.startswith(f"{suite.name}."):
+            location = getattr(module, "__file__", None)
+            if location is None or not Path(location).resolve().is_relative_to(suite.resolve()):
+                del sys.modules[name]
+
+
+def _load_report(worker: Worker) -> list[str]:
+    """What the worker noticed while loading: modules that failed, notebook cells that raised."""
+    try:
+        reply = worker.request({"op": protocol.DESCRIBE}, timeout=10)
+    except (WorkerGone, WorkerTimedOut, WorkerCouldNotStart):
+        return []
+    notes = []
+    for cell in reply.message.get("cells", []):
+        notes.append(f"notebook cell {cell.get('cell')} raised {cell.get('type')}: {cell.get('message')}")
+    return notes

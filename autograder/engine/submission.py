@@ -1,0 +1,314 @@
+"""Find and read what a student handed in: a folder, a .py file, a notebook or a .zip.
+
+Everything is read into memory here, in the trusted process, and copied into
+the cage from there: the submission itself is never written to, symbolic
+links are never followed, and sizes are bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from autograder.engine.ipython_syntax import plain_python
+from autograder.engine.notebook_format import import_nbformat
+from autograder.engine.parts import MODULES, SCRIPT_MODULES
+from autograder.engine.worker.limits import Limits
+
+DEFAULT_LIMITS = Limits()
+NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
+PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
+SKIPPED_FOLDERS = frozenset(
+    {"__pycache__", ".ipynb_checkpoints", ".git", ".hypothesis", ".pytest_cache",
+     ".venv", "venv", "env", "node_modules", "__MACOSX", ".mypy_cache", ".ruff_cache"}
+)
+GRADABLE = (
+    "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + ", or notebooks named so), "
+    "one notebook, or a .zip of them"
+)
+
+
+class SubmissionError(Exception):
+    """Nothing gradable could be read; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    index: int
+    source: str
+
+
+@dataclass(frozen=True)
+class LoadedSubmission:
+    """What the worker needs: the files to copy, and how to load them."""
+
+    name: str
+    source: Path
+    kind: str  # "modules": the part modules by name; "script": one notebook or file holds it all
+    files: dict[str, bytes]
+    script_name: str = ""
+    cells: tuple[Cell, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    # Part modules handed in as notebooks named after them (bpe.ipynb is the module bpe): their code cells.
+    module_cells: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
+
+    def worker_script(self) -> dict[str, object]:
+        """How the worker loads this submission (sent in its first message)."""
+        return {
+            "kind": self.kind,
+            "script_name": self.script_name,
+            "script_modules": list(SCRIPT_MODULES),
+            "cells": _plain_cells(self.cells),
+            "module_cells": {module: _plain_cells(cells) for module, cells in self.module_cells},
+        }
+
+
+def _plain_cells(cells: tuple[Cell, ...]) -> list[dict[str, object]]:
+    return [{"index": cell.index, "source": cell.source} for cell in cells]
+
+
+def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
+    """Read a submission from ``path``, or raise SubmissionError saying why not."""
+    if not path.exists():
+        raise SubmissionError(f"{path}: no such file or folder; give the folder, .py, .ipynb or .zip to grade")
+    if path.is_dir():
+        return from_files(path, _read_folder(path, limits), limits=limits)
+    suffix = path.suffix.lower()
+    if suffix == ".zip":
+        return from_files(path, read_zip(path, limits=limits), limits=limits)
+    if suffix in (".py", ".ipynb"):
+        size = _size(path)
+        _check_size(path, path.name, size, 0, limits)
+        return from_files(path, {path.name: _read_bytes(path, size)}, limits=limits)
+    raise SubmissionError(f"{path}: cannot grade a {suffix or 'file without extension'}; hand in {GRADABLE}")
+
+
+def _read_bytes(path: Path, most: int = -1) -> bytes:
+    """The file's bytes; at most ``most`` of them (what was counted, should it grow meanwhile)."""
+    try:
+        with path.open("rb") as stream:
+            return stream.read(most)
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
+
+
+def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) -> None:
+    """Refuse before reading what would take the hand-in past its caps (``total``: what came before)."""
+    if total + size > limits.handin_mb * 2**20:
+        raise SubmissionError(
+            f"{source}: {name} takes the hand-in past {limits.handin_mb} MiB (the handin_mb limit); "
+            "hand in only your code and notebooks"
+        )
+
+
+def _read_folder(root: Path, limits: Limits) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    total = 0
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part in SKIPPED_FOLDERS for part in relative.parts[:-1]) or path.is_symlink():
+            continue
+        if not path.is_file() or any(part in SKIPPED_FOLDERS for part in relative.parts):
+            continue
+        if any(parent.is_symlink() for parent in path.parents if root in parent.parents):
+            continue
+        _check_count(root, relative.as_posix(), len(files), limits)
+        size = _size(path)
+        _check_size(root, relative.as_posix(), size, total, limits)
+        total += size
+        files[relative.as_posix()] = _read_bytes(path, size)
+    return files
+
+
+def _check_count(source: Path, name: str, count: int, limits: Limits) -> None:
+    if count >= limits.handin_files:
+        raise SubmissionError(
+            f"{source}: {name} is more than {limits.handin_files} files (the handin_files limit); "
+            "hand in only your code and notebooks"
+        )
+
+
+def read_zip(path: Path, rename: Callable[[str], str | None] | None = None, *,
+             limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
+    """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.
+
+    Every name is checked before anything is unpacked, and no member inflates past the size its header
+    declares (a zip bomb claims little and inflates to gigabytes) or the hand-in past ``handin_mb``.
+    """
+    try:
+        archive = zipfile.ZipFile(path)  # read member by member: a class's bulk download can be large
+    except zipfile.BadZipFile:
+        raise SubmissionError(f"{path}: is not a valid .zip; zip the folder again") from None
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
+    with archive:
+        chosen: list[tuple[zipfile.ZipInfo, str]] = []
+        total = 0
+        for info in archive.infolist():
+            name = PurePosixPath(info.filename)
+            mode = info.external_attr >> 16
+            if info.is_dir() or stat.S_ISLNK(mode):
+                continue
+            if name.is_absolute() or ".." in name.parts:
+                raise SubmissionError(
+                    f"{path}: member {info.filename!r} points outside the archive; zip the folder again"
+                )
+            if any(part in SKIPPED_FOLDERS for part in name.parts):
+                continue
+            kept = name.as_posix() if rename is None else rename(name.as_posix())
+            if kept is None:
+                continue
+            _check_count(path, f"member {info.filename!r}", len(chosen), limits)
+            _check_size(path, f"member {info.filename!r}", info.file_size, total, limits)
+            total += info.file_size
+            chosen.append((info, kept))
+        check_names(path, [kept for _, kept in chosen])
+        files: dict[str, bytes] = {}
+        for info, kept in chosen:
+            files[kept] = _inflate(path, archive, info)
+    return files
+
+
+def _inflate(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, never more than its header declares.
+
+    ``read(n)`` inflates in small steps and stops at the declared size; ``read()`` (and so
+    ``ZipFile.read``) inflates up to 2 GiB in one step before it cuts to that size.
+    """
+    try:
+        with archive.open(info) as member:
+            return member.read(info.file_size)
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError, OSError, ValueError) as error:
+        raise SubmissionError(
+            f"{path}: member {info.filename!r} cannot be unpacked ({error}); zip the folder again"
+        ) from None
+
+
+def check_names(source: Path, names: list[str]) -> None:
+    """Refuse, naming the member, what no file system could hold as it is named."""
+    seen: set[str] = set()
+    for name in names:
+        problem = ""
+        if any(ord(character) < 32 or character == "\x7f" for character in name):
+            problem = "has a control character in its name"
+        elif len(name.encode("utf-8", "surrogatepass")) > PATH_MAX:
+            problem = f"has a path longer than {PATH_MAX} bytes"
+        elif any(len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in name.split("/")):
+            problem = f"has a name longer than {NAME_MAX} bytes"
+        elif name in seen:
+            problem = "is in the archive twice"
+        if problem:
+            raise SubmissionError(f"{source}: member {name[:80]!r} {problem}; rename it and hand it in again")
+        seen.add(name)
+    folders = {"/".join(name.split("/")[:depth]) for name in names for depth in range(1, name.count("/") + 1)}
+    for name in sorted(seen & folders):
+        raise SubmissionError(
+            f"{source}: {name!r} is both a file and a folder in the archive; rename one and zip the folder again"
+        )
+
+
+def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
+    """A submission from files already read (an LMS bulk download's members for one student)."""
+    check_names(source, list(files))
+    files = _strip_single_folder(files)
+    top_level = [entry for entry in files if "/" not in entry]
+    if name is None:
+        name = source.stem if source.is_file() else source.name
+    as_notebooks = [module for module in MODULES
+                    if f"{module}.ipynb" in top_level and f"{module}.py" not in top_level]
+    if as_notebooks or any(f"{module}.py" in top_level for module in MODULES):
+        module_cells: list[tuple[str, tuple[Cell, ...]]] = []
+        notes: list[str] = []
+        for module in as_notebooks:
+            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits)
+            module_cells.append((module, cells))
+            notes += [f"{module}.ipynb {note}" for note in skipped]
+        return LoadedSubmission(name=name, source=source, kind="modules", files=files,
+                                notes=tuple(notes), module_cells=tuple(module_cells))
+    notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
+    scripts = [entry for entry in top_level if entry.endswith(".py")]
+    if len(notebooks) == 1:
+        return _script_from_notebook(name, source, files, notebooks[0], limits)
+    if not notebooks and len(scripts) == 1:
+        text = _decode(source, scripts[0], files[scripts[0]])
+        return LoadedSubmission(
+            name=name, source=source, kind="script", files=files,
+            script_name=scripts[0], cells=(Cell(1, text),),
+        )
+    found = ", ".join(sorted(top_level)[:6]) or "nothing"
+    many = " (more than one notebook: hand in just one)" if len(notebooks) > 1 else ""
+    raise SubmissionError(f"{source}: nothing gradable{many}; found {found}; hand in {GRADABLE}")
+
+
+def _strip_single_folder(files: dict[str, bytes]) -> dict[str, bytes]:
+    """A zip of a folder holds everything under one folder: look inside it."""
+    while files and all("/" in name for name in files):
+        heads = {name.split("/", 1)[0] for name in files}
+        if len(heads) != 1:
+            break
+        files = {entry.split("/", 1)[1]: content for entry, content in files.items()}
+    return files
+
+
+def _decode(source: Path, name: str, content: bytes) -> str:
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SubmissionError(
+            f"{source}: {name} is not UTF-8 (byte {error.start}); save it as UTF-8 and hand it in again"
+        ) from None
+
+
+def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], notebook: str,
+                          limits: Limits) -> LoadedSubmission:
+    cells, notes = _notebook_cells(source, files, notebook, limits)
+    return LoadedSubmission(
+        name=name, source=source, kind="script", files=files,
+        script_name=notebook, cells=cells, notes=tuple(notes),
+    )
+
+
+def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str,
+                    limits: Limits) -> tuple[tuple[Cell, ...], list[str]]:
+    """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
+    text = _decode(source, notebook, files[notebook])
+    try:
+        # The cells are counted on the bare JSON (fast) before nbformat validates each one (slow).
+        raw = json.loads(text)
+        count = len(raw.get("cells", [])) if isinstance(raw, dict) else 0
+        if count > limits.notebook_cells:
+            raise SubmissionError(
+                f"{source}: {notebook} has {count} cells, more than {limits.notebook_cells} (the notebook_cells "
+                "limit); clear what you do not need and save it again"
+            )
+        document = import_nbformat().reads(text, as_version=4)
+    except SubmissionError:
+        raise
+    except Exception as error:  # json and nbformat raise several kinds for a broken file
+        raise SubmissionError(
+            f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
+        ) from None
+    cells: list[Cell] = []
+    notes: list[str] = []
+    index = 0
+    for cell in document.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        index += 1
+        code, skipped = plain_python(str(cell.get("source", "")))
+        if skipped:
+            notes.append(f"cell {index}: skipped IPython-only lines: {', '.join(skipped)}")
+        cells.append(Cell(index, code))
+    return tuple(cells), notes

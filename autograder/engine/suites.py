@@ -1,0 +1,28 @@
+"""Where the graded suites live: hidden (the instructor's) and public (shipped to students)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parents[2]
+SUITES = ("hidden", "public")
+
+
+def suite_path(name: str) -> Path:
+    return KIT_ROOT / "tests" / name
+
+
+def default_suite() -> str:
+    """Hidden where the instructor's suite is present, public elsewhere."""
+    return "hidden" if suite_path("hidden").is_dir() else "public"
+
+
+class SuiteMissing(Exception):
+    pass
+
+
+def resolve(name: str | None) -> Path:
+    path = suite_path(name or default_suite())
+    if not path.is_dir():
+        raise SuiteMissing(f"{path}: the {name} suite is not in this copy of the kit; use --suite public")
+    return path

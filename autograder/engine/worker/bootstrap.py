@@ -1,0 +1,347 @@
+"""The worker: a fresh interpreter that runs student code and nothing else.
+
+Started as ``python -s -P -B bootstrap.py`` by the grader (in its sandbox
+where there is one), from a copy in the cage's runtime folder. As root in
+the sandbox, it first becomes the worker's own unprivileged user. The protocol travels over the stdin and stdout the
+grader gave it; the first thing this file does is move them to private
+descriptors and point fds 1 and 2 at the output pipe, so nothing the student
+prints can ever be read as a message.
+
+Standard library only, and only files copied beside it: the kit's own
+package, solutions and tests are never on this interpreter's path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_PROTOCOL_IN = os.fdopen(os.dup(0), "rb")
+_PROTOCOL_OUT = os.fdopen(os.dup(1), "wb")
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
+os.close(_null)
+os.dup2(2, 1)
+
+_RUNTIME = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _RUNTIME)
+import codec  # noqa: E402
+import protocol  # noqa: E402
+
+sys.path.remove(_RUNTIME)
+# Keep our helpers out of the student's way; this file holds its own references.
+del sys.modules["codec"], sys.modules["protocol"]
+
+import traceback  # noqa: E402
+import types  # noqa: E402
+from typing import Any  # noqa: E402
+
+
+def send(message: dict[str, Any]) -> None:
+    _PROTOCOL_OUT.write(codec.dump_message(message))
+    _PROTOCOL_OUT.flush()
+
+
+class BoundedOutput:
+    """A text stream that keeps the first ``limit`` characters it is given."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more characters of output cut]"
+        self.parts, self.kept, self.dropped = [], 0, 0
+        return text
+
+
+def apply_limits(limits: dict[str, Any]) -> list[str]:
+    """Set the resource limits; return what this platform could not set."""
+    try:
+        import resource
+    except ImportError:
+        return ["resource limits (CPU, memory, file size, open files)"]
+    wanted = [
+        ("RLIMIT_CPU", int(limits["cpu_seconds"])),
+        ("RLIMIT_AS", int(limits["memory_mb"]) * 1024 * 1024),
+        ("RLIMIT_FSIZE", int(limits["file_size_mb"]) * 1024 * 1024),
+        ("RLIMIT_NOFILE", int(limits["open_files"])),
+        ("RLIMIT_NPROC", int(limits["processes"])),
+        ("RLIMIT_CORE", 0),
+    ]
+    missing = []
+    for name, value in wanted:
+        which = getattr(resource, name, None)
+        try:
+            if which is None:
+                raise ValueError(name)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            missing.append(name)
+    return missing
+
+
+def become(uid: int | None) -> None:
+    """Drop from root (in the sandbox, with only CAP_SETUID and CAP_SETGID) to the worker's own user, for good.
+
+    The sandbox's mounts are made by then; with every uid set, the kernel
+    clears what capabilities were left, and bubblewrap's no_new_privs keeps
+    exec from bringing any back.
+    """
+    if uid is None:
+        return
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SystemExit("the worker could not leave root")
+
+
+def where_in_student_code(error: BaseException, roots: list[str]) -> str:
+    """The student's file and line closest to where ``error`` was raised."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return f"{os.path.basename(error.filename)}, line {error.lineno}"
+    place = ""
+    for frame in traceback.extract_tb(error.__traceback__):
+        filename = frame.filename
+        if (filename.startswith("<") and " cell " in filename) or any(filename.startswith(r) for r in roots):
+            place = f"{os.path.basename(filename).strip('<>')}, line {frame.lineno}"
+    return place
+
+
+def describe_error(error: BaseException, roots: list[str]) -> dict[str, Any]:
+    frames = traceback.format_exception(type(error), error, error.__traceback__)
+    student_frames = [
+        line
+        for line in frames
+        if "bootstrap.py" not in line and "codec.py" not in line and "protocol.py" not in line
+    ]
+    return {
+        "type": type(error).__name__,
+        "message": str(error)[:2000],
+        "where": where_in_student_code(error, roots),
+        "traceback": "".join(student_frames)[-4000:],
+    }
+
+
+class Submission:
+    """The student's modules, loaded one by one on first use."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.directory = config["submission_dir"]
+        self.kind = config["kind"]
+        self.script_name = config.get("script_name", "")
+        self.cells = config.get("cells", [])
+        self.module_cells: dict[str, list[dict[str, Any]]] = config.get("module_cells", {})
+        self.script_modules: list[str] = config.get("script_modules", [])
+        self.loaded: dict[str, Any] = {}
+        self.failures: dict[str, dict[str, Any]] = {}
+        self.cell_reports: list[dict[str, Any]] = []
+
+    def module(self, name: str) -> Any:
+        if self.kind == "script" and name != "__script__" and name not in self.script_modules:
+            raise LoadFailed({"kind": protocol.MISSING_MODULE, "message": (
+                f"{name} was not handed in: its functions share names with another part's, so it cannot live in "
+                f"{self.script_name}; hand it in as {name}.py or {name}.ipynb")})
+        key = "__script__" if self.kind == "script" else name
+        if key in self.failures:
+            raise LoadFailed(self.failures[key])
+        if key not in self.loaded:
+            try:
+                self.loaded[key] = self._run_script() if key == "__script__" else self._import(name)
+            except LoadFailed as failure:
+                self.failures[key] = failure.report
+                raise
+        return self.loaded[key]
+
+    def attempted(self, name: str) -> bool:
+        key = "__script__" if self.kind == "script" else name
+        return key in self.loaded or key in self.failures
+
+    def load(self, name: str) -> None:
+        """Load now; a failure is remembered and reported to each call into it."""
+        try:
+            self.module(name)
+        except LoadFailed:
+            pass
+
+    def _import(self, name: str) -> Any:
+        if name in self.module_cells:
+            module = types.ModuleType(name)
+            sys.modules[name] = module
+            return self._run_cells(module, self.module_cells[name], name + ".ipynb")
+        path = os.path.join(self.directory, name + ".py")
+        if not os.path.exists(path):
+            raise LoadFailed({"kind": protocol.MISSING_MODULE, "message": f"{name}.py was not handed in"})
+        import importlib
+
+        try:
+            return importlib.import_module(name)
+        except BaseException as error:  # SystemExit at import is the student's too
+            report = describe_error(error, [self.directory])
+            report["kind"] = protocol.IMPORT_FAILED
+            raise LoadFailed(report) from None
+
+    def _run_script(self) -> Any:
+        namespace = types.ModuleType("__main__")
+        sys.modules["__student__"] = namespace
+        return self._run_cells(namespace, self.cells, self.script_name)
+
+    def _run_cells(self, module: types.ModuleType, cells: list[dict[str, Any]], file_name: str) -> Any:
+        """Run a notebook's code cells in ``module``, as Jupyter would top to bottom."""
+        module.__dict__["__file__"] = os.path.join(self.directory, file_name)
+        for cell in cells:
+            try:
+                code = compile(cell["source"], f"<{file_name} cell {cell['index']}>", "exec")
+                exec(code, module.__dict__)
+            except BaseException as error:  # a cell that fails is reported; later cells still run
+                report = describe_error(error, [self.directory])
+                report["cell"] = f"{cell['index']} of {file_name}" if file_name else cell["index"]
+                self.cell_reports.append(report)
+        return module
+
+
+class LoadFailed(Exception):
+    def __init__(self, report: dict[str, Any]) -> None:
+        super().__init__(report.get("message", ""))
+        self.report = report
+
+
+def find_function(submission: Submission, module_name: str, function_name: str) -> Any:
+    module = submission.module(module_name)
+    function = getattr(module, function_name, None)
+    if callable(function):
+        return function
+    names = [name for name in vars(module) if not name.startswith("_")]
+    import difflib
+
+    close = difflib.get_close_matches(function_name, names, n=1, cutoff=0.6)
+    where = submission.script_name if submission.kind == "script" else f"{module_name}.py"
+    message = f"{where} defines no function {function_name}"
+    if close:
+        message += f"; did you mean {close[0]}?"
+    raise LoadFailed({"kind": protocol.MISSING_FUNCTION, "message": message})
+
+
+def send_unreadable(message: str, printed: str) -> None:
+    """Tell the grader the function ran but its answer cannot cross as plain data."""
+    send({"ok": False, "kind": protocol.UNREADABLE, "message": message, "output": printed})
+
+
+def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> None:
+    if not submission.attempted(request["module"]):
+        # The grader times the import apart from the call: say when it is done.
+        submission.load(request["module"])
+        send({"ok": True, protocol.IMPORTED: request["module"]})
+    try:
+        function = find_function(submission, request["module"], request["function"])
+    except LoadFailed as failure:
+        send({"ok": False, **failure.report, "output": output.take()})
+        return
+    args = codec.from_plain(request["args"])
+    kwargs = codec.from_plain(request["kwargs"])
+    try:
+        value = function(*args, **kwargs)
+    except NotImplementedError as error:
+        send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
+        return
+    except BaseException as error:  # anything the student raises, SystemExit included, is theirs
+        report = describe_error(error, [submission.directory])
+        send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
+        return
+    try:
+        reply = {"ok": True, "value": codec.to_plain(value)}
+        after = [codec.to_plain(args), codec.to_plain(kwargs)]
+    except (codec.CodecError, RecursionError) as error:
+        send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
+        return
+    if after != [request["args"], request["kwargs"]]:
+        # The grader decides whether this is a mutation: a set may come back
+        # in another order without having changed.
+        reply["args_after"], reply["kwargs_after"] = after
+    reply["output"] = output.take()
+    try:
+        send(reply)
+    except codec.CodecError as error:
+        send_unreadable(f"{request['function']} returned a value too large to send back: {error}", "")
+
+
+def quiet_checks() -> None:
+    """Make the notebooks' ``from autograder.course.jupyter import check`` and ``check(f)`` cells do nothing here.
+
+    A handed-in notebook still holds its check cells; run in the worker they
+    would grade from inside the cage (or fail to import the kit, which is
+    hidden): a stand-in module answers them instead.
+    """
+    package, course = types.ModuleType("autograder"), types.ModuleType("autograder.course")
+    notebook = types.ModuleType("autograder.course.jupyter")
+    notebook.check = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+    notebook.checker = lambda *args, **kwargs: notebook.check  # type: ignore[attr-defined]
+    package.course, course.jupyter = course, notebook  # type: ignore[attr-defined]
+    sys.modules.update({"autograder": package, "autograder.course": course, "autograder.course.jupyter": notebook})
+
+
+def main() -> None:
+    config = codec.read_message(_PROTOCOL_IN)
+    if config is None:
+        return
+    notices = []
+    become(config.get("uid"))
+    missing = apply_limits(config["limits"])
+    if missing:
+        notices.append("this platform could not set: " + ", ".join(missing))
+    if config.get("copy_from"):
+        import shutil
+
+        shutil.copytree(config["copy_from"], config["submission_dir"])  # the worker's own copy, in its tmpfs
+    os.chdir(config["submission_dir"])
+    sys.path.insert(0, config["submission_dir"])
+    sys.argv = [config.get("script_name") or "submission"]
+    quiet_checks()
+    output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
+    sys.stdout = sys.stderr = output
+    # Everything above is the grader's; a worker that ends before this message failed to start, and
+    # the grader says so rather than blame the student.
+    send({"ok": True, protocol.STARTED: True})
+    submission = Submission(config)
+    if submission.kind == "script":
+        # A notebook is one unit: its cells run before the ready message, under
+        # the load limit. Modules are imported on their first call, so one that
+        # breaks the interpreter cannot cost the other parts.
+        submission.load("__script__")
+    send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
+    while True:
+        request = codec.read_message(_PROTOCOL_IN)
+        if request is None or request.get("op") == protocol.STOP:
+            return
+        if request.get("op") == protocol.CALL:
+            handle_call(submission, request, output)
+        elif request.get("op") == protocol.DESCRIBE:
+            failures = dict(submission.failures)
+            send({"ok": True, "failures": failures, "cells": submission.cell_reports,
+                  "output": output.take()})
+        else:
+            send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
+
+
+if __name__ == "__main__":
+    main()

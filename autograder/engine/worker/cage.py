@@ -1,0 +1,243 @@
+"""Where a worker runs: a private folder on the host, and the command that starts it caged.
+
+The host folder holds two read-only pieces, never anything the worker can
+write: ``runtime/`` (the bootstrap and the codec) and ``submission/`` (the
+grader's copy of the hand-in). With bubblewrap (``isolation.py``) the worker
+sees only those, the interpreter's folders and a size-capped tmpfs, into
+which it copies the submission and where it runs; whatever it writes
+vanishes with its mount namespace. Without, it runs in ``work/`` and
+``tmp/`` beside them, and the grader removes them afterwards, whatever the
+student left there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder.engine.worker import bubblewrap
+from autograder.engine.worker.isolation import Isolation, isolation
+from autograder.engine.worker.limits import Limits
+from autograder.engine.worker.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
+
+RUNTIME_FILES = ("bootstrap.py", "codec.py", "protocol.py")
+OWNER = "owner.pid"
+CGROUPS = "cgroups"  # the control groups a cage made, one path a line
+# A worker caged as root runs as this uid plus its grader's pid: never root, never the grader's
+# user, and a different user for every grader process (each job slot of a batch is one).
+WORKER_UID_BASE = 1_800_000_000
+WORKER_USER = "student"
+
+
+def grader_folder(name: str) -> Path:
+    """A folder of the grader's own (caches, cages), in a 0700 parent that only this user can enter.
+
+    Made under the temporary folder, which anyone can write: a parent made
+    by somebody else, or one that is a symlink, is not used.
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    base = Path(tempfile.gettempdir()) / f"bpe-kit-{uid}"
+    with contextlib.suppress(FileExistsError):
+        base.mkdir(mode=0o700)
+    info = os.lstat(base)
+    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != uid):
+        raise RuntimeError(f"{base} exists and is not this user's folder: remove it, or set TMPDIR elsewhere")
+    if stat.S_IMODE(info.st_mode) != 0o700:
+        os.chmod(base, 0o700)
+    folder = base / name
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+@dataclass
+class Cage:
+    """One submission's cage: its host folder, how it is isolated, and the limits of its tree."""
+
+    root: Path
+    limits: Limits
+    level: Isolation
+    tree: TreeLimits | None = None
+    notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
+
+    @property
+    def runtime(self) -> Path:
+        return self.root / "runtime"
+
+    @property
+    def submission(self) -> Path:
+        return self.root / "submission"
+
+    @property
+    def work(self) -> Path:
+        """Where the worker runs without a sandbox (with one, it runs in its own tmpfs)."""
+        return self.root / "work"
+
+    @property
+    def tmp(self) -> Path:
+        return self.root / "tmp"
+
+    @classmethod
+    def create(cls, files: dict[str, bytes], *, limits: Limits) -> Cage:
+        level = isolation()
+        base = grader_folder("cages")
+        sweep_abandoned(base)
+        root = base / secrets.token_hex(16)
+        root.mkdir(mode=0o700)
+        (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside the pieces, never inside them
+        cage = cls(root=root, limits=limits, level=level)
+        try:
+            here = Path(__file__).parent
+            cage.runtime.mkdir(mode=0o755)
+            for name in RUNTIME_FILES:
+                shutil.copyfile(here / name, cage.runtime / name)
+                (cage.runtime / name).chmod(0o644)
+            copy = cage.submission if level.full else cage.work
+            copy.mkdir(mode=0o755)
+            for relative, content in files.items():
+                target = copy / relative
+                target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+                target.write_bytes(content)
+                target.chmod(0o644)
+            if not level.full:
+                cage.tmp.mkdir()
+            if level is Isolation.SANDBOX_AS_ROOT:
+                try:
+                    cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
+                except TreeLimitsUnavailable as why:
+                    cage.notices.append(f"note: memory and processes are capped for each process, not for the "
+                                        f"worker's whole tree: {why}")
+                else:  # for the sweep, should this grader be killed before it removes them
+                    (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
+        except BaseException:  # a hand-in the file system refuses, or an interrupt: no cage is left behind
+            cage.remove()
+            raise
+        return cage
+
+    @property
+    def worker_uid(self) -> int | None:
+        return WORKER_UID_BASE + os.getpid() if self.level is Isolation.SANDBOX_AS_ROOT else None
+
+    def command(self) -> list[str]:
+        # -s -P -B: no user site, no script folder on sys.path, no bytecode
+        # written. Not -I: its -E would also drop the PYTHONHASHSEED we set
+        # for repeatable runs, and the environment is ours entirely anyway.
+        if not self.level.full:
+            return [sys.executable, "-s", "-P", "-B", str(self.runtime / "bootstrap.py")]
+        return bubblewrap.command(
+            str(shutil.which("bwrap")), runtime=self.runtime, submission=self.submission,
+            scratch_bytes=self.limits.disk_mb * 2**20, as_root=self.level is Isolation.SANDBOX_AS_ROOT,
+            python_arguments=["-s", "-P", "-B", f"{bubblewrap.RUNTIME}/bootstrap.py"],
+        )
+
+    def worker_config(self) -> dict[str, Any]:
+        """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
+        if not self.level.full:
+            return {"submission_dir": str(self.work), "copy_from": None, "uid": None}
+        return {"submission_dir": bubblewrap.WORK, "copy_from": bubblewrap.SUBMISSION, "uid": self.worker_uid}
+
+    @property
+    def working_directory(self) -> Path:
+        return self.root if self.level.full else self.tmp
+
+    def environment(self) -> dict[str, str]:
+        tmp = bubblewrap.SCRATCH if self.level.full else str(self.tmp)
+        environment = {
+            "PATH": "/usr/bin:/bin" if self.level.full else os.environ.get("PATH", os.defpath),
+            "HOME": tmp,
+            "TMPDIR": tmp,
+            "TEMP": tmp,
+            "TMP": tmp,
+            "USER": WORKER_USER,
+            "LOGNAME": WORKER_USER,
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",
+            "PYTHONUTF8": "1",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": tmp,
+        }
+        if sys.platform == "win32":
+            environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+        return environment
+
+    def before_exec(self, also: Callable[[], None] | None) -> Callable[[], None] | None:
+        """What the worker's child runs before exec: ``also``, then entering the tree's control groups."""
+        tree = self.tree
+        if tree is None:
+            return also
+
+        def run() -> None:
+            if also is not None:
+                also()
+            tree.enter()
+
+        return run
+
+    def memory_exceeded(self) -> bool:
+        return self.tree is not None and self.tree.memory_exceeded()
+
+    def remove(self) -> None:
+        """Remove the cage and its control groups; never raises, whatever the student left."""
+        if self.tree is not None:
+            self.tree.remove()
+        remove_tree(self.root)
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove ``folder`` whatever is in it (read-only entries, trees deeper than Python recurses); never raises.
+
+    ``shutil.rmtree`` recurses once per level and stops at read-only
+    folders; ``rm -rf`` walks any depth, and folders are made writable first.
+    """
+    if not os.path.lexists(folder):
+        return
+    with contextlib.suppress(Exception):
+        shutil.rmtree(folder)
+    if not os.path.lexists(folder) or sys.platform == "win32":
+        return
+    with contextlib.suppress(Exception):
+        subprocess.run(["chmod", "-R", "u+rwx", str(folder)], capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", "--one-file-system", str(folder)], capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+
+
+def sweep_abandoned(base: Path) -> list[Path]:
+    """Remove the cages of graders that no longer run, and return them; never raises.
+
+    A grader killed with SIGKILL cannot remove its cage; the next one to
+    start does. A cage without an owner file is being made, or is not ours.
+    """
+    removed = []
+    with contextlib.suppress(OSError):
+        for cage in list(base.iterdir()):
+            try:
+                owner = int((cage / OWNER).read_text(encoding="ascii"))
+            except (OSError, ValueError):
+                continue
+            if not _running(owner):
+                with contextlib.suppress(OSError):
+                    folders = (cage / CGROUPS).read_text(encoding="utf-8").split()
+                    remove_groups(tuple(Path(folder) for folder in folders if "bpe-kit-" in folder))
+                remove_tree(cage)
+                removed.append(cage)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True

@@ -1,0 +1,318 @@
+"""The grader's end of the pipe: start, call, time out, restart, stop a worker."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from autograder.engine.worker import codec, protocol
+from autograder.engine.worker.cage import Cage
+from autograder.engine.worker.limits import Limits
+
+
+def parent_death_signal() -> Callable[[], None] | None:
+    """A preexec function asking Linux to kill the worker when its grader dies.
+
+    A grader killed with SIGKILL (a batch stopped with kill -9) cannot clean
+    up; without this its worker, perhaps stuck in a student's loop, would run
+    on until its CPU limit. The libc function is looked up here, before the
+    fork: the child only calls it.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def set_signal() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+    return set_signal
+
+
+class WorkerGone(Exception):
+    """The worker ended (or broke the protocol) while the grader waited for it."""
+
+
+class WorkerTimedOut(Exception):
+    """The worker did not answer in time and was killed."""
+
+
+class WorkerCouldNotStart(Exception):
+    """The worker ended before any student code ran: the cage or the interpreter failed, not the student."""
+
+
+class WorkerNotLoaded(WorkerGone):
+    """The submission did not finish loading within its limit; it is not tried again."""
+
+
+class ChannelBroken(WorkerGone):
+    """The worker sent bytes that are not a message: student code wrote into the grader's channel."""
+
+
+# What a student reads when their code wrote into the descriptor the grader listens on.
+CHANNEL_WRITTEN = ("your code wrote into the grader's channel (a file descriptor your code did not open), so "
+                   "no answer could be read: write with print() or to files you open yourself")
+
+
+@dataclass(frozen=True)
+class _Garbled:
+    """What the reader thread queues in place of a message when the bytes were not one."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answer from the worker, decoded into plain values."""
+
+    message: dict[str, Any]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.message.get("ok"))
+
+    @property
+    def kind(self) -> str:
+        return str(self.message.get("kind", ""))
+
+
+class Worker:
+    """One caged interpreter for one submission; restarted after a timeout or crash."""
+
+    def __init__(self, cage: Cage, limits: Limits, script: dict[str, Any]) -> None:
+        self.cage = cage
+        self.limits = limits
+        self.script = script  # how to load the submission: kind, cells, script name
+        self.process: subprocess.Popen[bytes] | None = None
+        self.replies: queue.Queue[dict[str, Any] | _Garbled | None] = queue.Queue()
+        self.notices: list[str] = []
+        self.stray_output: list[bytes] = []
+        self.starts = 0
+        self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
+        self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
+        self.imported: set[str] = set()  # modules the running worker has imported (or tried to)
+        self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
+        self._draining: threading.Thread | None = None
+
+    # -- life cycle -------------------------------------------------------
+    def start(self) -> None:
+        """Launch the interpreter; the first call waits for it to be ready."""
+        kwargs: dict[str, Any] = {}
+        if sys.platform == "win32":
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+        else:
+            kwargs["start_new_session"] = True
+        kwargs["preexec_fn"] = self.cage.before_exec(parent_death_signal())
+        self.process = subprocess.Popen(
+            self.cage.command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.cage.working_directory,
+            env=self.cage.environment(),
+            **kwargs,
+        )
+        self.starts += 1
+        self.imported = set()
+        self.replies = queue.Queue()
+        threading.Thread(target=self._read_replies, args=(self.process, self.replies), daemon=True).start()
+        self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
+        self._draining.start()
+        config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
+        self._send(config)
+        self._pending_started = self._pending_ready = True
+
+    def _ensure_ready(self) -> None:
+        """Start the worker if it is not running, and wait for it to load the submission.
+
+        Loading has its own limit, apart from the calls', and is waited for
+        before a call's clock starts.
+        """
+        if self.load_failure:
+            raise WorkerNotLoaded(self.load_failure)
+        if self.process is None or self.process.poll() is not None:
+            self.stop()
+            self.start()
+        if self._pending_started:
+            self._wait_until_started()
+        if self._pending_ready:
+            try:
+                reply = self._receive(self.limits.load_seconds)
+            except WorkerTimedOut:
+                self.stop()
+                self.load_failure = (
+                    f"your code did not finish loading in {self.limits.load_seconds:g} s: look for a loop or a "
+                    "long computation at the top level of a module or notebook cell"
+                )
+                raise WorkerNotLoaded(self.load_failure) from None
+            except ChannelBroken:  # it would again at every start: the load fails once, for good
+                self.load_failure = f"while loading, {CHANNEL_WRITTEN}"
+                raise WorkerNotLoaded(self.load_failure) from None
+            self._pending_ready = False
+            for notice in reply.get("notices", []):
+                if notice not in self.notices:
+                    self.notices.append(notice)
+            printed = str(reply.get("output", ""))
+            if printed.strip() and self.starts == 1:
+                self.notices.append("your code printed this while loading:\n" + printed.rstrip()[-2000:])
+
+    def _wait_until_started(self) -> None:
+        """Wait for the worker's first message, sent before it runs anything of the student's."""
+        try:
+            first = self._receive(self.limits.load_seconds)
+            if not first.get(protocol.STARTED):  # the bootstrap says nothing else before it is set up
+                raise WorkerGone(f"its first message was not {protocol.STARTED!r}")
+        except (WorkerGone, WorkerTimedOut) as failure:
+            self.stop()
+            said = b"".join(self.stray_output).decode("utf-8", "replace").strip()
+            self.stray_output.clear()  # bubblewrap's or Python's words, not the student's output
+            why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
+            raise WorkerCouldNotStart(f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
+                                      ) from None
+        self._pending_started = False
+
+    def stop(self) -> None:
+        """Kill the worker and everything it started."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                if sys.platform == "win32":
+                    process.kill()
+                else:
+                    os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    # -- calls -------------------------------------------------------------
+    def request(self, message: dict[str, Any], timeout: float) -> Reply:
+        """Send one request and wait at most ``timeout`` seconds for its answer.
+
+        A call into a module the worker has not imported yet waits first for
+        the import (the worker says when it is done), under its own limit.
+        """
+        self._ensure_ready()
+        module = str(message.get("module", "")) if self.script.get("kind") == "modules" else ""
+        if module in self.module_failures:
+            raise WorkerNotLoaded(self.module_failures[module])
+        self._send(message)
+        if module and message.get("op") == protocol.CALL and module not in self.imported:
+            try:
+                notice = self._receive(self.limits.load_seconds)
+            except WorkerTimedOut:
+                self.stop()
+                self.module_failures[module] = (
+                    f"{module}.py did not finish importing in {self.limits.load_seconds:g} s: look for a loop "
+                    "or a long computation at its top level"
+                )
+                raise WorkerNotLoaded(self.module_failures[module]) from None
+            except ChannelBroken:
+                self.module_failures[module] = f"while {module}.py was imported, {CHANNEL_WRITTEN}"
+                raise WorkerNotLoaded(self.module_failures[module]) from None
+            self.imported.add(module)
+            if protocol.IMPORTED not in notice:
+                return Reply(notice)
+        deadline = time.monotonic() + timeout
+        try:
+            answer = self._receive(max(deadline - time.monotonic(), 0.0))
+            while protocol.IMPORTED in answer:  # a notice this side did not wait for: the answer comes next
+                answer = self._receive(max(deadline - time.monotonic(), 0.0))
+        except WorkerTimedOut:
+            self.stop()
+            raise
+        return Reply(answer)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            self.process.stdin.write(codec.dump_message(message))
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise WorkerGone(self._ending()) from error
+
+    def _receive(self, timeout: float) -> dict[str, Any]:
+        try:
+            message = self.replies.get(timeout=timeout)
+        except queue.Empty:
+            raise WorkerTimedOut() from None
+        if isinstance(message, _Garbled):
+            self.stop()  # no waiting for an exit: a worker that garbles the channel may go on running
+            raise ChannelBroken(f"{CHANNEL_WRITTEN} ({message.why})")
+        if message is None:
+            ending = self._ending()
+            if self._draining is not None:
+                self._draining.join(timeout=1)  # keep what it wrote as it ended (a traceback, bubblewrap's words)
+            self.stop()
+            raise WorkerGone(ending)
+        return message
+
+    def _ending(self) -> str:
+        """Why the worker is gone, in words."""
+        process = self.process
+        if process is None:
+            return "the worker was stopped"
+        try:
+            code = process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "the worker stopped answering"
+        if code < 0:
+            name = signal.Signals(-code).name if -code in signal.Signals.__members__.values() else str(-code)
+            if name == "SIGXCPU":
+                return f"the worker used more than {self.limits.cpu_seconds} s of CPU time and was stopped"
+            if name == "SIGKILL" and self.cage.memory_exceeded():
+                return f"your code and what it started used more than {self.limits.memory_mb} MiB of memory"
+            return f"the worker process was killed by {name}"
+        return f"the worker process exited with code {code}"
+
+    @staticmethod
+    def _read_replies(process: subprocess.Popen[bytes],
+                      replies: queue.Queue[dict[str, Any] | _Garbled | None]) -> None:
+        try:
+            while True:
+                message = codec.read_message(process.stdout)
+                replies.put(message)
+                if message is None:
+                    return
+        except codec.CodecError as error:
+            replies.put(_Garbled(str(error)[:200]))
+        except (OSError, ValueError):
+            replies.put(None)
+
+    def _drain_output(self, process: subprocess.Popen[bytes]) -> None:
+        """Keep the first part of what the worker wrote to fds 1 and 2; drop the rest."""
+        assert process.stderr is not None
+        room = self.limits.output_kb * 1024
+        while True:
+            try:
+                chunk = process.stderr.read1(65536)  # type: ignore[attr-defined]
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            kept = sum(len(part) for part in self.stray_output)
+            if kept < room:
+                self.stray_output.append(chunk[: room - kept])

@@ -82,7 +82,7 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
           fail_under: float | None, parts: tuple[str, ...], limit_values: tuple[str, ...]) -> None:
     """Grade one submission (the default command)."""
     from autograder.engine.grading import CannotGrade, grade_path
-    from autograder.engine.results import percent
+    from autograder.engine.scoring import percent
 
     limits = parse_limits(limit_values)
     try:

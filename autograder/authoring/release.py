@@ -17,6 +17,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.engine.notebook_format import import_nbformat
 from autograder.engine.parts import PARTS
@@ -187,8 +188,7 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, uncaged: bool =
 
 def _zip(folder: Path, destination: Path, *, top: str) -> Path:
     """Zip ``folder`` (under ``top/`` when given), the Gradescope scripts executable; written atomically."""
-    partial = destination.with_name(destination.name + ".partial")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+    with replacing(destination) as partial, zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 name = path.relative_to(folder).as_posix()
@@ -196,5 +196,4 @@ def _zip(folder: Path, destination: Path, *, top: str) -> Path:
                 info.external_attr = (0o755 if path.name in EXECUTABLES else 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, path.read_bytes())
-    partial.replace(destination)
     return destination

@@ -16,6 +16,9 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from autograder.atomic_files import write_atomically
+from autograder.engine.document import ResultsDocument
+
 DEFAULT_ROOT = Path("/autograder")
 
 
@@ -23,7 +26,7 @@ def root() -> Path:
     return Path(os.environ.get("AUTOGRADER_ROOT") or DEFAULT_ROOT)
 
 
-def results_for(submission: Path) -> dict[str, Any]:
+def results_for(submission: Path) -> ResultsDocument:
     """The results document for the submission folder, never an exception."""
     try:
         from autograder.engine.grading import CannotGrade, grade_path
@@ -47,22 +50,19 @@ def results_for(submission: Path) -> dict[str, Any]:
                               "code: your instructor can see the details. Submit again later or ask them.")
 
 
-def _without_tests(message: str) -> dict[str, Any]:
-    return {"score": 0.0, "output": message, "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
+def _without_tests(message: str) -> ResultsDocument:
+    return {"score": 0.0, "max_score": 0.0, "execution_time": 0.0, "output": message, "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": [], "extra_data": {}}
 
 
 def write_results(document: dict[str, Any], destination: Path) -> None:
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    partial = destination.with_name(destination.name + ".partial")
-    partial.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    partial.replace(destination)
+    write_atomically(destination, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
-def for_gradescope(document: dict[str, Any]) -> dict[str, Any]:
+def for_gradescope(document: ResultsDocument) -> dict[str, Any]:
     """Only the top-level fields Gradescope publishes: full marks go into extra_data (Gradescope has its own)."""
-    shaped = {key: value for key, value in document.items() if key != "max_score"}
-    if "max_score" in document:
-        shaped["extra_data"] = {**document.get("extra_data", {}), "max_score": document["max_score"]}
+    shaped: dict[str, Any] = {key: value for key, value in document.items() if key != "max_score"}
+    shaped["extra_data"] = {**document["extra_data"], "max_score": document["max_score"]}
     return shaped
 
 

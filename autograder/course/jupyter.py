@@ -36,8 +36,8 @@ def check(function: Callable[..., Any] | str, *, module: str | None = None, suit
     from rich.console import Console
 
     from autograder.engine import suites
-    from autograder.engine.results import build_document
-    from autograder.engine.runner import grade_submission
+    from autograder.engine.grading import grade_loaded
+    from autograder.engine.scoring import passed
     from autograder.engine.submission import LoadedSubmission
     from autograder.engine.worker.limits import Limits
     from autograder.reports.text import renderables
@@ -53,11 +53,10 @@ def check(function: Callable[..., Any] | str, *, module: str | None = None, suit
         name=f"check of {name}", source=Path.cwd() / "notebook", kind="modules", files={},
         module_cells=((part_module, cells),),
     )
-    run = grade_submission(submission, suite_dir, limits=Limits(), kit_root=suites.KIT_ROOT, only=(test_file,))
-    document = build_document(run)
+    document = grade_loaded(submission, suite_dir, limits=Limits(), only=(test_file,))
     document["output"] = ""  # notes on other cells (an exploration that raised) are not this check's business
     Console(highlight=False).print(renderables(document))
-    if strict and any(test["status"] != "passed" for test in document["tests"]):
+    if strict and not all(passed(test) for test in document["tests"]):
         raise CheckFailed(f"{name}: {document['score']:g} / {document['max_score']:g}; see the feedback above")
 
 

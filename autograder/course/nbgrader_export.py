@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from autograder.course.batch.gradebook import StudentRecord
 from autograder.engine.parts import PARTS
-from autograder.engine.results import function_scores
+from autograder.engine.scoring import function_scores
 
 if TYPE_CHECKING:
     from autograder.engine.points import SuitePoints

@@ -1,12 +1,16 @@
-"""Grade one path end to end: load, run, build the results document."""
+"""Grade one hand-in end to end: load it, run the suite against it, build the results document.
+
+``grade_loaded`` is the one way from a loaded hand-in to its document: ``grade PATH``, the batch's
+graders and a notebook's check cells all go through it.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from autograder.engine import submission as submissions
 from autograder.engine import suites
+from autograder.engine.document import ResultsDocument
 from autograder.engine.results import build_document
 from autograder.engine.runner import grade_submission
 from autograder.engine.worker.limits import Limits
@@ -20,7 +24,7 @@ class CannotGrade(Exception):
 
 
 def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = None,
-               parts: tuple[str, ...] = ()) -> dict[str, Any]:
+               parts: tuple[str, ...] = ()) -> ResultsDocument:
     """Grade ``path``; a release's own folder (or a repository made from it) grades its work folders.
 
     A student may work in the modules or in the notebooks: both are graded
@@ -53,11 +57,16 @@ def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
 
 
 def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits,
-           parts: tuple[str, ...]) -> dict[str, Any]:
+           parts: tuple[str, ...]) -> ResultsDocument:
     try:
         suite_dir = suites.resolve(suite)
     except suites.SuiteMissing as error:
         raise CannotGrade(str(error)) from None
     only = tuple(suite_dir / part for part in parts if (suite_dir / part).is_dir())
-    run = grade_submission(loaded, suite_dir, limits=limits, kit_root=suites.KIT_ROOT, only=only)
-    return build_document(run)
+    return grade_loaded(loaded, suite_dir, limits=limits, only=only)
+
+
+def grade_loaded(loaded: submissions.LoadedSubmission, suite: Path, *, limits: Limits,
+                 only: tuple[Path, ...] = ()) -> ResultsDocument:
+    """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``)."""
+    return build_document(grade_submission(loaded, suite, limits=limits, only=only))

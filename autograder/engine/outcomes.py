@@ -1,4 +1,4 @@
-"""What happened to one graded test, and the data that travels between the engine's steps."""
+"""What happened to one graded test: its outcome, and what the grader saw of it (scored in ``scoring``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ class Outcome(str, Enum):
     PASSED = "passed"
     FAILED = "failed"  # the function answered, and the answer is wrong
     ERROR = "error"  # the student's code raised, or could not be loaded
+    CRASHED = "crashed"  # the student's code ended the worker process (os._exit, a crash, a limit)
     TIMED_OUT = "timed out"
     NOT_STARTED = "not started"  # the stub still raises NotImplementedError, or the module is missing
     GRADER_ERROR = "grader error"  # our bug: shown as ours, never as the student's mistake
@@ -33,7 +34,3 @@ class TestOutcome:
     hint: str = ""
     detail: str = ""
     printed: str = ""
-
-    @property
-    def score(self) -> float:
-        return self.points if self.outcome is Outcome.PASSED else 0.0

@@ -24,10 +24,6 @@ _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
 _short.maxlevel = 4
 
 
-# How a crash reads in a test's detail; the class summary counts crashes by it.
-CRASHED = "ended the worker"
-
-
 def short_repr(value: Any) -> str:
     """A repr a student can read in one line."""
     return _short.repr(value)
@@ -81,7 +77,7 @@ FAILURE_OUTCOMES: dict[type[BaseException], Outcome] = {
     CallTimedOut: Outcome.TIMED_OUT,
     CannotLoad: Outcome.ERROR,
     StudentRaised: Outcome.ERROR,
-    WorkerCrashed: Outcome.ERROR,
+    WorkerCrashed: Outcome.CRASHED,
     GraderFault: Outcome.GRADER_ERROR,
 }
 
@@ -181,7 +177,7 @@ class GradingSession:
         except WorkerNotLoaded as failure:
             raise CannotLoad(str(failure)) from None
         except WorkerGone as gone:
-            raise WorkerCrashed(f"{record.text} {CRASHED}: {gone}") from None
+            raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
         finally:
             waited = time.monotonic() - asked
             self.used += waited

@@ -37,7 +37,7 @@ class GradingRun:
     seconds: float
 
 
-def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits, kit_root: Path,
+def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits,
                      only: tuple[Path, ...] = ()) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     started = time.monotonic()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from autograder.engine.document import ResultsDocument
 from autograder.reports import classroom, html, json_report, junit, markdown, text
 
-Renderer = Callable[[dict[str, Any]], str]
+Renderer = Callable[[ResultsDocument], str]
 
 RENDERERS: dict[str, Renderer] = {
     "text": text.render,

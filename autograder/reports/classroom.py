@@ -7,10 +7,13 @@ adds up the tests' ``score`` against ``max_score`` and posts "Points X/Y".
 from __future__ import annotations
 
 import json
-from typing import Any
+
+from autograder.engine.document import ResultsDocument, TestEntry
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import outcome_of, passed
 
 
-def render(document: dict[str, Any]) -> str:
+def render(document: ResultsDocument) -> str:
     tests = [
         {
             "name": test["name"],
@@ -24,14 +27,14 @@ def render(document: dict[str, Any]) -> str:
         }
         for test in document["tests"]
     ]
-    passed = all(test["status"] == "pass" for test in tests)
-    status = ("pass" if passed else "fail") if tests else "error"  # nothing ran: fail the run, not 0/0
+    all_passed = all(test["status"] == "pass" for test in tests)
+    status = ("pass" if all_passed else "fail") if tests else "error"  # nothing ran: fail the run, not 0/0
     result = {"version": 1, "status": status, "max_score": document["max_score"], "tests": tests}
     return json.dumps(result, ensure_ascii=False) + "\n"
 
 
-def _status(test: dict[str, Any]) -> str:
-    if test["status"] == "passed":
+def _status(test: TestEntry) -> str:
+    if passed(test):
         return "pass"
-    return "error" if test["extra_data"]["outcome"] == "grader error" else "fail"
+    return "error" if outcome_of(test) is Outcome.GRADER_ERROR else "fail"
 

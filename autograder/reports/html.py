@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
-from autograder.engine.results import function_totals
+from autograder.engine.document import ResultsDocument
+from autograder.engine.scoring import function_totals, passed
 from autograder.reports.text import points_text, score_text
 
 STYLE = """
@@ -17,12 +17,12 @@ pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; }
 """
 
 
-def render(document: dict[str, Any]) -> str:
-    extra = document.get("extra_data", {})
+def render(document: ResultsDocument) -> str:
+    extra = document["extra_data"]
     title = f"Feedback for {extra.get('submission', 'your submission')}"
     rows = "".join(
-        f"<tr><td>{escape(row['part'])}</td><td><code>{escape(row['function'])}</code></td>"
-        f"<td class=\"{row['status'].replace(' ', '-')}\">{escape(row['status'])}</td>"
+        f"<tr><td>{escape(row.part)}</td><td><code>{escape(row.function)}</code></td>"
+        f"<td class=\"{row.status.value.replace(' ', '-')}\">{escape(row.status.value)}</td>"
         f"<td>{escape(points_text(row))}</td></tr>"
         for row in function_totals(document)
     )
@@ -30,7 +30,7 @@ def render(document: dict[str, Any]) -> str:
         f"<h3><code>{escape(test['extra_data']['function'])}</code>: {escape(test['extra_data']['doc'])}</h3>"
         f"<pre>{escape(test['output'])}</pre>"
         for test in document["tests"]
-        if test["status"] != "passed"
+        if not passed(test)
     )
     notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
     return (

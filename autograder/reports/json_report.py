@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+
+from autograder.engine.document import ResultsDocument
 
 
-def render(document: dict[str, Any]) -> str:
+def render(document: ResultsDocument) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
 from xml.etree import ElementTree
+
+from autograder.engine.document import ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import outcome_of, passed
 
 DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
-def render(document: dict[str, Any]) -> str:
-    suite = suite_element(document, str(document.get("extra_data", {}).get("submission", "submission")))
+def render(document: ResultsDocument) -> str:
+    suite = suite_element(document, document["extra_data"].get("submission", "submission"))
     return _serialise(suite)
 
 
-def render_batch(documents: list[tuple[str, dict[str, Any]]]) -> str:
+def render_batch(documents: list[tuple[str, ResultsDocument]]) -> str:
     """A whole batch: ``documents`` are (student id, results document) pairs."""
     root = ElementTree.Element("testsuites", name="bpe-kit batch")
     for student, document in documents:
@@ -23,10 +26,10 @@ def render_batch(documents: list[tuple[str, dict[str, Any]]]) -> str:
     return _serialise(root)
 
 
-def suite_element(document: dict[str, Any], name: str) -> ElementTree.Element:
+def suite_element(document: ResultsDocument, name: str) -> ElementTree.Element:
     tests = document["tests"]
-    failures = [test for test in tests if test["extra_data"]["outcome"] == "failed"]
-    errors = [test for test in tests if test["status"] != "passed" and test not in failures]
+    failures = [test for test in tests if outcome_of(test) is Outcome.FAILED]
+    errors = [test for test in tests if not passed(test) and test not in failures]
     suite = ElementTree.Element(
         "testsuite",
         name=name,
@@ -39,7 +42,7 @@ def suite_element(document: dict[str, Any], name: str) -> ElementTree.Element:
         extra = test["extra_data"]
         case = ElementTree.SubElement(suite, "testcase", classname=f"{extra['module']}.{extra['function']}",
                                       name=extra["test"])
-        if test["status"] != "passed":
+        if not passed(test):
             tag = "failure" if test in failures else "error"
             element = ElementTree.SubElement(case, tag, message=f"{extra['outcome']}: {extra['doc']}")
             element.text = test["output"]

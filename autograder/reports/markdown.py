@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from autograder.engine.results import function_totals
+from autograder.engine.document import ResultsDocument
+from autograder.engine.scoring import function_totals, passed
 from autograder.engine.student_text import fenced, markdown_text
 from autograder.reports.text import points_text, score_text
 
 
-def render(document: dict[str, Any]) -> str:
-    extra = document.get("extra_data", {})
+def render(document: ResultsDocument) -> str:
+    extra = document["extra_data"]
     lines = [
         f"# Feedback for {markdown_text(extra.get('submission', 'your submission'))}",
         "",
@@ -21,8 +20,8 @@ def render(document: dict[str, Any]) -> str:
     ]
     rows = function_totals(document)
     for row in rows:
-        lines.append(f"| {row['part']} | `{row['function']}` | {row['status']} | {points_text(row)} |")
-    failing = [test for test in document["tests"] if test["status"] != "passed"]
+        lines.append(f"| {row.part} | `{row.function}` | {row.status.value} | {points_text(row)} |")
+    failing = [test for test in document["tests"] if not passed(test)]
     if failing:
         lines += ["", "## What to fix", ""]
     for test in failing:

@@ -10,37 +10,48 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.engine.results import bonus_score, function_totals, percent, points_number
+from autograder.engine.document import ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import (
+    FunctionTotal,
+    bonus_score,
+    function_totals,
+    outcome_of,
+    passed,
+    percent,
+    points_number,
+)
 
 STYLES = {
-    "passed": "green",
-    "failed": "red",
-    "error": "red",
-    "timed out": "magenta",
-    "not started": "dim",
-    "grader error": "bold yellow",
+    Outcome.PASSED: "green",
+    Outcome.FAILED: "red",
+    Outcome.ERROR: "red",
+    Outcome.CRASHED: "red",
+    Outcome.TIMED_OUT: "magenta",
+    Outcome.NOT_STARTED: "dim",
+    Outcome.GRADER_ERROR: "bold yellow",
 }
 
 
-def renderables(document: dict[str, Any]) -> Group:
+def renderables(document: ResultsDocument) -> Group:
     parts: list[Any] = []
     rows = function_totals(document)
-    for part, functions in groupby(rows, key=lambda row: row["part"]):
+    for part, functions in groupby(rows, key=lambda row: row.part):
         parts.append(Text(part, style="bold"))
         table = Table(show_edge=False, expand=False)
         table.add_column("function")
         table.add_column("status")
         table.add_column("points", justify="right")
         for row in functions:
-            status = Text(row["status"], style=STYLES.get(row["status"], ""))
-            table.add_row(row["function"], status, points_text(row))
+            status = Text(row.status.value, style=STYLES[row.status])
+            table.add_row(row.function, status, points_text(row))
         parts.append(table)
         parts.append(Text(""))
-    failing = [test for test in document["tests"] if test["status"] != "passed"]
-    shown = [test for test in failing if test["extra_data"]["outcome"] != "not started"]
+    failing = [test for test in document["tests"] if not passed(test)]
+    shown = [test for test in failing if outcome_of(test) is not Outcome.NOT_STARTED]
     for test in shown:
         extra = test["extra_data"]
-        parts.append(Text(f"✗ {extra['function']}: {extra['doc']}", style=STYLES.get(extra["outcome"], "")))
+        parts.append(Text(f"✗ {extra['function']}: {extra['doc']}", style=STYLES[outcome_of(test)]))
         parts.append(Text("  " + test["output"].replace("\n", "\n  ")))
     not_started = len(failing) - len(shown)
     if not_started:
@@ -53,12 +64,12 @@ def renderables(document: dict[str, Any]) -> Group:
     return Group(*parts)
 
 
-def points_text(row: dict[str, Any]) -> str:
+def points_text(row: FunctionTotal) -> str:
     """A function's points as every report shows them: "3 / 5", or "3 / 5 bonus" for extra credit."""
-    return f"{points_number(row['score'])} / {points_number(row['max_score'])}" + (" bonus" if row["bonus"] else "")
+    return f"{points_number(row.score)} / {points_number(row.max_score)}" + (" bonus" if row.bonus else "")
 
 
-def score_text(document: dict[str, Any]) -> str:
+def score_text(document: ResultsDocument) -> str:
     """The score line of every report; bonus points are counted in and named."""
     earned = bonus_score(document)
     worth = sum(test["extra_data"]["points"] for test in document["tests"])
@@ -69,7 +80,7 @@ def score_text(document: dict[str, Any]) -> str:
     return f"Score: {score} / {most} ({percent(document):.0f}%{bonus})"
 
 
-def render(document: dict[str, Any]) -> str:
+def render(document: ResultsDocument) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, force_terminal=False, highlight=False)
     console.print(renderables(document))

@@ -16,7 +16,7 @@ from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submissi
 from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
 
 from autograder.course.batch import gradebook
-from autograder.engine.results import function_scores
+from autograder.engine.scoring import function_scores
 
 
 def results(out: Path, student: str) -> dict:

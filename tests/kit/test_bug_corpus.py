@@ -13,7 +13,7 @@ import pytest
 from bug_corpus import BUGS
 from conftest import SOLUTIONS, dependents, outcomes, run_batch
 
-from autograder.engine.results import function_scores
+from autograder.engine.scoring import function_scores
 
 NAMES = sorted(BUGS)
 

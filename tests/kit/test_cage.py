@@ -16,7 +16,7 @@ import time
 import pytest
 from conftest import SOLUTIONS, grade, snapshot
 
-from autograder.engine.results import function_scores
+from autograder.engine.scoring import function_scores
 from autograder.engine.worker.isolation import Isolation, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")

@@ -28,7 +28,7 @@ import pytest
 from classroom import Student, write_submission
 from conftest import SOLUTIONS, grade, snapshot
 
-from autograder.engine.results import function_scores
+from autograder.engine.scoring import function_scores
 from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.isolation import Isolation, isolation
 

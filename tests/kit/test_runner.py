@@ -32,7 +32,7 @@ def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: Limits
     (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
     (tmp_path / "student").mkdir()
     (tmp_path / "student" / "bpe.py").write_text(bpe, encoding="utf-8")
-    return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits(), kit_root=KIT_ROOT)
+    return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits())
 
 
 def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):

@@ -10,9 +10,11 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from autograder.engine.results import bonus_score, function_scores, percent, points_number
+from autograder.engine.document import ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import bonus_score, function_scores, outcome_of, percent, points_number
 from autograder.engine.student_text import spreadsheet_cell
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ class StudentRecord:
     reason: str = ""
     note: str = ""
     origin: str = ""
-    document: dict[str, Any] | None = None
+    document: ResultsDocument | None = None
     roster_row: dict[str, str] | None = None
 
 
@@ -42,7 +44,7 @@ def reason_for(record: StudentRecord) -> str:
     """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
     if record.document is None:
         return record.reason
-    troubled = sum(1 for test in record.document["tests"] if test["extra_data"]["outcome"] == "grader error")
+    troubled = sum(1 for test in record.document["tests"] if outcome_of(test) is Outcome.GRADER_ERROR)
     return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
 
 

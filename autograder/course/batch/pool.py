@@ -15,8 +15,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
+from autograder.engine.document import ResultsDocument
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.client import parent_death_signal
 from autograder.engine.worker.limits import Limits
@@ -28,7 +29,7 @@ ATTEMPTS = 2
 @dataclass(frozen=True)
 class Graded(Generic[Key]):
     key: Key
-    document: dict[str, Any] | None
+    document: ResultsDocument | None
     error: str = ""  # why there is no document
     loaded: LoadedSubmission | None = None  # what was graded
 
@@ -40,16 +41,13 @@ def _start_grader() -> None:
     # The heavy imports (pytest, hypothesis) once per job, before the first student.
     import hypothesis  # noqa: F401
 
-    import autograder.engine.results
-    import autograder.engine.runner  # noqa: F401
+    import autograder.engine.grading  # noqa: F401
 
 
-def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, kit_root: Path,
-           only: tuple[Path, ...]) -> dict[str, Any]:
-    from autograder.engine.results import build_document
-    from autograder.engine.runner import grade_submission
+def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> ResultsDocument:
+    from autograder.engine.grading import grade_loaded
 
-    return build_document(grade_submission(loaded, suite, limits=limits, kit_root=kit_root, only=only))
+    return grade_loaded(loaded, suite, limits=limits, only=only)
 
 
 def grade_all(
@@ -57,7 +55,6 @@ def grade_all(
     *,
     suite: Path,
     limits: Limits,
-    kit_root: Path,
     jobs: int,
     only: tuple[Path, ...] = (),
 ) -> Iterator[Graded[Key]]:
@@ -73,12 +70,12 @@ def grade_all(
         # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_grader) as pool:
-            running: dict[Future[dict[str, Any]], tuple[Key, LoadedSubmission]] = {}
+            running: dict[Future[ResultsDocument], tuple[Key, LoadedSubmission]] = {}
             broken = False
             while (queue or running) and not broken:
                 while queue and len(running) < jobs * 2:
                     key, loaded = queue.pop()
-                    running[pool.submit(_grade, loaded, suite, limits, kit_root, only)] = (key, loaded)
+                    running[pool.submit(_grade, loaded, suite, limits, only)] = (key, loaded)
                 if not running:
                     break
                 done, _ = wait(running, return_when=FIRST_COMPLETED)

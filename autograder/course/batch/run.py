@@ -11,8 +11,9 @@ import contextlib
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
 from autograder.course.batch import gradebook, store, summary
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
@@ -21,6 +22,7 @@ from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import Student, read_roster
 from autograder.course.batch.similarity import code_hash
 from autograder.engine import suites
+from autograder.engine.document import ResultsDocument
 from autograder.engine.student_text import fenced, markdown_text, visible
 from autograder.engine.submission import LoadedSubmission, SubmissionError
 from autograder.engine.worker.limits import Limits
@@ -92,7 +94,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
 
     progress.start(len(pending), reused)
     points = _points(options.suite).of_parts(options.parts)
-    for graded in grade_all(pending, suite=suite_dir, limits=options.limits, kit_root=suites.KIT_ROOT,
+    for graded in grade_all(pending, suite=suite_dir, limits=options.limits,
                             jobs=options.jobs, only=only):
         if graded.document is not None and graded.loaded is not None:
             _stamp(graded.document, graded.loaded, graded.key, grading)
@@ -112,7 +114,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     return BatchResult(records, len(pending), reused, written, discovery, warnings)
 
 
-Outcomes = dict[str, tuple[dict[str, Any] | None, str]]  # id -> (document, or the reason there is none)
+Outcomes = dict[str, tuple[ResultsDocument | None, str]]  # id -> (document, or the reason there is none)
 
 
 def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
@@ -144,9 +146,9 @@ def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
     return outcomes, pending, reused
 
 
-def _stamp(document: dict[str, Any], loaded: LoadedSubmission, student: str, grading: str) -> dict[str, Any]:
+def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, grading: str) -> ResultsDocument:
     """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
-    document.setdefault("extra_data", {})["batch"] = {
+    document["extra_data"]["batch"] = {
         "student": student,
         "fingerprint": store.fingerprint(loaded, grading),
         "code_hash": code_hash(loaded),
@@ -154,7 +156,7 @@ def _stamp(document: dict[str, Any], loaded: LoadedSubmission, student: str, gra
     return document
 
 
-def _feedback(document: dict[str, Any]) -> dict[str, str]:
+def _feedback(document: ResultsDocument) -> dict[str, str]:
     return {"feedback.md": markdown_report.render(document), "feedback.html": html_report.render(document)}
 
 
@@ -201,7 +203,7 @@ def _write_class_files(out: Path, records: list[StudentRecord], points: SuitePoi
     written: list[Path] = []
 
     def write(path: Path, text: str) -> None:
-        store.write_atomically(path, text)
+        write_atomically(path, text)
         written.append(path)
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))

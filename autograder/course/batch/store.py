@@ -11,17 +11,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from autograder import __version__
+from autograder.atomic_files import TEMP_PREFIX, write_atomically
+from autograder.engine.document import ResultsDocument
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.limits import Limits
 
 RESULTS = "results.json"
-TEMP_PREFIX = ".partial-"
 
 
 def submission_hash(loaded: LoadedSubmission) -> str:
@@ -48,34 +47,6 @@ def fingerprint(loaded: LoadedSubmission, grading: str) -> str:
     return hashlib.sha256(f"{submission_hash(loaded)}:{grading}".encode()).hexdigest()
 
 
-def _file_mode() -> int:
-    """The mode an ordinary new file gets here (0644 under the usual umask): mkstemp's 0600 would keep a
-    course's web server from serving feedback pages."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-FILE_MODE = _file_mode()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader, or a restart after kill -9, sees all of it or none."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    try:
-        os.chmod(temporary, FILE_MODE)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 class ResultStore:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -96,21 +67,24 @@ class ResultStore:
                 removed += 1
         return removed
 
-    def current(self, student: str, fingerprint: str) -> dict[str, Any] | None:
+    def current(self, student: str, fingerprint: str) -> ResultsDocument | None:
         """The stored result when it was made from exactly this submission and grading set-up."""
         document = self.read(student)
-        if document is None or document.get("extra_data", {}).get("batch", {}).get("fingerprint") != fingerprint:
+        stamp = document.get("extra_data", {}).get("batch") if document is not None else None
+        if document is None or not isinstance(stamp, dict) or stamp.get("fingerprint") != fingerprint:
             return None
         return document
 
-    def read(self, student: str) -> dict[str, Any] | None:
+    def read(self, student: str) -> ResultsDocument | None:
         try:
             document = json.loads((self.folder(student) / RESULTS).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return document if isinstance(document, dict) else None
+        # Our own file, written by write() below: its shape is the document's (a foreign file fails the
+        # fingerprint check in current(), and is graded again).
+        return cast(ResultsDocument, document) if isinstance(document, dict) else None
 
-    def write(self, student: str, document: dict[str, Any] | None, feedback: dict[str, str]) -> None:
+    def write(self, student: str, document: ResultsDocument | None, feedback: dict[str, str]) -> None:
         """Feedback files first, the results last: a result on disk always has its feedback beside it."""
         folder = self.folder(student)
         for name, text in feedback.items():

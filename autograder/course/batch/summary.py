@@ -14,8 +14,9 @@ from html import escape
 from typing import Any
 
 from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
-from autograder.engine.proxy import CRASHED
-from autograder.engine.results import percent
+from autograder.engine.document import ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import outcome_of, passed, percent
 from autograder.engine.student_text import markdown_code, markdown_text, visible
 from autograder.reports.html import STYLE
 
@@ -52,7 +53,7 @@ def build_sections(records: list[StudentRecord], *, stub_hash: str | None) -> li
     return [section for section in sections if section.lines or section.rows]
 
 
-def _overview(records: list[StudentRecord], documents: list[dict[str, Any]]) -> Section:
+def _overview(records: list[StudentRecord], documents: list[ResultsDocument]) -> Section:
     section = Section("Class")
     counts = Counter(record.status for record in records)
     section.lines.append(
@@ -70,7 +71,7 @@ def _overview(records: list[StudentRecord], documents: list[dict[str, Any]]) -> 
     return section
 
 
-def _functions(documents: list[dict[str, Any]]) -> Section:
+def _functions(documents: list[ResultsDocument]) -> Section:
     section = Section("By function", headers=["part", "function", "mean points", "full marks", "not started"])
     per_student: dict[tuple[str, str], list[tuple[float, float, bool]]] = defaultdict(list)
     for document in documents:
@@ -80,7 +81,7 @@ def _functions(documents: list[dict[str, Any]]) -> Section:
             entry = seen[(extra["part"], extra["function"])]
             entry[0] += test["score"]
             entry[1] += extra["points"]
-            entry[2] = entry[2] and extra["outcome"] == "not started"
+            entry[2] = entry[2] and outcome_of(test) is Outcome.NOT_STARTED
         for key, (score, most, not_started) in seen.items():
             per_student[key].append((score, most, not_started))
     count = len(documents)
@@ -94,13 +95,13 @@ def _functions(documents: list[dict[str, Any]]) -> Section:
     return section
 
 
-def _item_analysis(documents: list[dict[str, Any]]) -> Section:
+def _item_analysis(documents: list[ResultsDocument]) -> Section:
     section = Section(
         "Hardest tests first",
         lines=["Pass rate among graded students; the most common wrong answer is what failing functions returned."],
         headers=["function", "test", "points", "pass rate", "most common wrong answer"],
     )
-    passed: Counter[tuple[str, str]] = Counter()
+    passes: Counter[tuple[str, str]] = Counter()
     seen: Counter[tuple[str, str]] = Counter()
     wrong: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     info: dict[tuple[str, str], tuple[str, float]] = {}
@@ -110,13 +111,13 @@ def _item_analysis(documents: list[dict[str, Any]]) -> Section:
             key = (extra["function"], extra["test"])
             info[key] = (extra["doc"], extra["points"])
             seen[key] += 1
-            if test["status"] == "passed":
-                passed[key] += 1
-            elif extra["outcome"] == "failed" and extra["got"]:
+            if passed(test):
+                passes[key] += 1
+            elif outcome_of(test) is Outcome.FAILED and extra["got"]:
                 wrong[key][extra["got"]] += 1
     everyone = 0
-    for key in sorted(seen, key=lambda key: (passed[key] / seen[key], key)):
-        if passed[key] == seen[key]:
+    for key in sorted(seen, key=lambda key: (passes[key] / seen[key], key)):
+        if passes[key] == seen[key]:
             everyone += 1
             continue
         doc, points = info[key]
@@ -124,7 +125,7 @@ def _item_analysis(documents: list[dict[str, Any]]) -> Section:
         label = f"{doc} [{_readable(case.rstrip(']'))}]" if bracket else doc  # which case of a parametrized test
         common = wrong[key].most_common(1)
         answer: Cell = (Code(_clip(common[0][0])), f" ({common[0][1]}×)") if common else ""
-        section.rows.append([Code(key[0]), label, f"{points:g}", f"{100 * passed[key] / seen[key]:.0f}%", answer])
+        section.rows.append([Code(key[0]), label, f"{points:g}", f"{100 * passes[key] / seen[key]:.0f}%", answer])
     if everyone:
         section.lines.append(f"{everyone} test(s) that every graded student passed are left out.")
     return section
@@ -147,9 +148,8 @@ def _stopped(graded: list[StudentRecord]) -> Section:
     section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
     for record in graded:
         assert record.document is not None
-        timed_out = [test for test in record.document["tests"] if test["extra_data"]["outcome"] == "timed out"]
-        crashed = [test for test in record.document["tests"]
-                   if test["extra_data"]["outcome"] == "error" and CRASHED in test["extra_data"]["detail"]]
+        timed_out = [test for test in record.document["tests"] if outcome_of(test) is Outcome.TIMED_OUT]
+        crashed = [test for test in record.document["tests"] if outcome_of(test) is Outcome.CRASHED]
         if timed_out or crashed:
             first = (timed_out or crashed)[0]["extra_data"]["detail"]
             section.rows.append([record.id, str(len(timed_out)), str(len(crashed)), _clip(first, 90)])
@@ -158,7 +158,7 @@ def _stopped(graded: list[StudentRecord]) -> Section:
 
 def _slowest(graded: list[StudentRecord]) -> Section:
     section = Section("Slowest submissions", headers=["student", "seconds", "score"])
-    ranked = sorted(graded, key=lambda record: -(record.document or {}).get("execution_time", 0.0))
+    ranked = sorted(graded, key=lambda record: -record.document["execution_time"] if record.document else 0.0)
     for record in ranked[:SLOWEST_SHOWN]:
         assert record.document is not None
         section.rows.append([record.id, f"{record.document['execution_time']:.1f}",
@@ -174,12 +174,13 @@ def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
     )
     groups: dict[str, list[StudentRecord]] = defaultdict(list)
     for record in graded:
-        code = (record.document or {}).get("extra_data", {}).get("batch", {}).get("code_hash")
+        stamp = record.document["extra_data"].get("batch") if record.document is not None else None
+        code = stamp["code_hash"] if stamp is not None else None
         if code and code != stub_hash:
             groups[code].append(record)
     for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
         if len(members) > 1:
-            score = (members[0].document or {}).get("score", 0)
+            score = members[0].document["score"] if members[0].document is not None else 0
             section.rows.append([", ".join(member.id for member in members), f"{score:g}"])
     if not section.rows:
         section.lines = []

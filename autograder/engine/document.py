@@ -1,0 +1,68 @@
+"""The shape of the one results document (Gradescope's results.json) that every report is rendered from.
+
+Built by ``results.build_document``, scored by ``scoring``, read by the
+reports, the batch and the platform adapters; written to disk as plain JSON.
+Gradescope's published fields at the top and per test; the kit's own in
+``extra_data``. ``outcome`` holds an ``Outcome``'s value: read it with
+``scoring.outcome_of``.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class TestDetails(TypedDict):
+    """What the kit says of one test, beside Gradescope's fields."""
+
+    part: str  # "Part 2: Character-level BPE", or "Grader" for the grader's own trouble
+    module: str
+    function: str
+    test: str  # pytest's name for it, with a parametrized case in brackets
+    points: float  # what it is worth (a bonus test's too, though its max_score is 0)
+    bonus: bool
+    doc: str  # the line the student reads: the test's docstring
+    outcome: str  # an Outcome's value
+    call: str
+    expected: str
+    got: str
+    hint: str
+    detail: str
+
+
+class TestEntry(TypedDict):
+    name: str
+    score: float
+    max_score: float  # 0 for a bonus test: Gradescope's extra credit
+    status: str  # Gradescope's "passed" or "failed"
+    output: str  # what the student reads: call, expected, got, hint
+    visibility: str
+    tags: list[str]
+    extra_data: TestDetails
+
+
+class BatchStamp(TypedDict):
+    """What ``grade batch`` graded a result from: for resuming, and for the summary's identical code."""
+
+    student: str
+    fingerprint: str
+    code_hash: str
+
+
+class DocumentDetails(TypedDict, total=False):
+    submission: str
+    suite: str
+    notes: list[str]
+    batch: BatchStamp  # in a batch's results only
+    max_score: float  # in Gradescope's copy only, where the top level has no max_score
+
+
+class ResultsDocument(TypedDict):
+    score: float
+    max_score: float
+    execution_time: float
+    output: str
+    visibility: str
+    stdout_visibility: str
+    tests: list[TestEntry]
+    extra_data: DocumentDetails

@@ -10,6 +10,7 @@ import click
 
 from autograder import __version__
 from autograder.engine.parts import MODULES
+from autograder.engine.suites import SUITES
 from autograder.engine.worker.isolation import UNCAGED_FLAG
 from autograder.engine.worker.limits import Limits
 from autograder.reports import RENDERERS
@@ -19,9 +20,9 @@ EXIT_CANNOT_GRADE = 2
 
 
 class DefaultCommandGroup(click.Group):
-    """``grade PATH`` means ``grade check PATH``; ``grade batch ...`` and friends stay commands."""
+    """``grade PATH`` means ``grade submission PATH``; ``grade batch ...`` and friends stay commands."""
 
-    default_command = "check"
+    default_command = "submission"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
@@ -50,8 +51,13 @@ LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults:
 )
 
 # One spelling for `grade` and `grade batch`: an assignment may cover only some parts.
-PART_OPTION = click.option("--part", "parts", multiple=True, type=click.Choice(list(MODULES)),
-                           help="Grade only this part's tests (repeatable), e.g. --part bpe.")
+PART_OPTION = click.option(
+    "--part",
+    "parts",
+    multiple=True,
+    type=click.Choice(list(MODULES)),
+    help="Grade only this part's tests (repeatable), e.g. --part bpe.",
+)
 
 
 @click.group(cls=DefaultCommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,18 +74,40 @@ def main() -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(path_type=Path), default=Path("."))
-@click.option("--format", "output_format", type=click.Choice(sorted(RENDERERS)), default="text",
-              show_default=True, help="How to report the results.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to this file instead of the terminal.")
-@click.option("--suite", type=click.Choice(["hidden", "public"]), default=None,
-              help="Which tests to run [default: hidden where the kit has it, else public].")
-@click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
-              help="Exit 1 when the score is below this percentage.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(sorted(RENDERERS)),
+    default="text",
+    show_default=True,
+    help="How to report the results.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the report to this file instead of the terminal.",
+)
+@click.option(
+    "--suite",
+    type=click.Choice(SUITES),
+    default=None,
+    help="Which tests to run [default: hidden where the kit has it, else public].",
+)
+@click.option(
+    "--fail-under", type=click.FloatRange(0, 100), default=None, help="Exit 1 when the score is below this percentage."
+)
 @PART_OPTION
 @click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
-def check(path: Path, output_format: str, output: Path | None, suite: str | None,
-          fail_under: float | None, parts: tuple[str, ...], limit_values: tuple[str, ...]) -> None:
+def submission(
+    path: Path,
+    output_format: str,
+    output: Path | None,
+    suite: str | None,
+    fail_under: float | None,
+    parts: tuple[str, ...],
+    limit_values: tuple[str, ...],
+) -> None:
     """Grade one submission (the default command)."""
     from autograder.engine.grading import CannotGrade, grade_path
     from autograder.engine.scoring import percent
@@ -109,32 +137,83 @@ def check(path: Path, output_format: str, output: Path | None, suite: str | None
 
 @main.command()
 @click.argument("submissions", type=click.Path(path_type=Path))
-@click.option("-o", "--output", "out", type=click.Path(path_type=Path, file_okay=False), required=True,
-              help="Folder for results, feedback, gradebook.csv and the summary (created; reused to resume).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Submissions graded at once [default: the number of cores].")
-@click.option("--roster", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="CSV of the class (an id column, a name column) to add names and find who handed nothing in.")
-@click.option("--assignment", default=None,
-              help="The nbgrader assignment: which one to grade in submitted/, and where --nbgrader-db writes.")
-@click.option("--suite", type=click.Choice(["hidden", "public"]), default=None,
-              help="Which tests to run [default: hidden where the kit has it, else public].")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="Folder for results, feedback, gradebook.csv and the summary (created; reused to resume).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Submissions graded at once [default: the number of cores].",
+)
+@click.option(
+    "--roster",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="CSV of the class (an id column, a name column) to add names and find who handed nothing in.",
+)
+@click.option(
+    "--assignment",
+    default=None,
+    help="The nbgrader assignment: which one to grade in submitted/, and where --nbgrader-db writes.",
+)
+@click.option(
+    "--suite",
+    type=click.Choice(SUITES),
+    default=None,
+    help="Which tests to run [default: hidden where the kit has it, else public].",
+)
 @click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
 @PART_OPTION
-@click.option("--junit", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Also write JUnit XML for the whole batch to this file.")
-@click.option("--title", default="BPE exercises", show_default=True,
-              help="The assignment's name in the summary and the Canvas import column.")
-@click.option("--nbgrader-db", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.")
+@click.option(
+    "--junit",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also write JUnit XML for the whole batch to this file.",
+)
+@click.option(
+    "--title",
+    default="BPE exercises",
+    show_default=True,
+    help="The assignment's name in the summary and the Canvas import column.",
+)
+@click.option(
+    "--nbgrader-db",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
 @click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
-@click.option(UNCAGED_FLAG, "uncaged", is_flag=True,
-              help="Grade even where the sandbox cannot be built (no bubblewrap, no namespaces): every hand-in "
-                   "can then read the hidden tests, the solutions and the other hand-ins.")
-def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, assignment: str | None,
-          suite: str | None, force: bool, junit: Path | None, title: str, nbgrader_db: Path | None,
-          quiet: bool, limit_values: tuple[str, ...], uncaged: bool, parts: tuple[str, ...]) -> None:
+@click.option(
+    UNCAGED_FLAG,
+    "uncaged",
+    is_flag=True,
+    help="Grade even where the sandbox cannot be built (no bubblewrap, no namespaces): every hand-in "
+    "can then read the hidden tests, the solutions and the other hand-ins.",
+)
+def batch(
+    submissions: Path,
+    out: Path,
+    jobs: int | None,
+    roster: Path | None,
+    assignment: str | None,
+    suite: str | None,
+    force: bool,
+    junit: Path | None,
+    title: str,
+    nbgrader_db: Path | None,
+    quiet: bool,
+    limit_values: tuple[str, ...],
+    uncaged: bool,
+    parts: tuple[str, ...],
+) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
@@ -153,9 +232,18 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.engine.suites import SuiteMissing
 
-    options = BatchOptions(suite=suite, limits=parse_limits(limit_values), jobs=jobs or os.cpu_count() or 1,
-                           force=force, roster=roster, assignment=assignment, title=title, junit=junit,
-                           nbgrader_db=nbgrader_db, parts=parts)
+    options = BatchOptions(
+        suite=suite,
+        limits=parse_limits(limit_values),
+        jobs=jobs or os.cpu_count() or 1,
+        force=force,
+        roster=roster,
+        assignment=assignment,
+        title=title,
+        junit=junit,
+        nbgrader_db=nbgrader_db,
+        parts=parts,
+    )
     progress = None if quiet else BarProgress()
     try:
         with progress or contextlib.nullcontext():
@@ -166,8 +254,11 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
     counts: dict[str, int] = {}
     for record in result.records:
         counts[record.status] = counts.get(record.status, 0) + 1
-    click.echo(", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
-               + f" ({result.graded_now} graded now, {result.reused} up to date)", err=True)
+    click.echo(
+        ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+        + f" ({result.graded_now} graded now, {result.reused} up to date)",
+        err=True,
+    )
     for ignored in result.discovery.ignored[:10]:
         click.echo(f"ignored {ignored!r}: not a submission", err=True)
     for warning in result.discovery.warnings():
@@ -181,8 +272,12 @@ def batch(submissions: Path, out: Path, jobs: int | None, roster: Path | None, a
 # Instructor commands that write files are verbs (make-...): a student's `grade notebooks` must
 # grade the release's notebooks/ folder, never regenerate anything.
 @main.command("make-stubs")
-@click.option("--into", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Folder to write the stubs to [default: the kit's student_template/].")
+@click.option(
+    "--into",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Folder to write the stubs to [default: the kit's student_template/].",
+)
 def stubs(into: Path | None) -> None:
     """Regenerate the student stubs from solutions/ (instructors)."""
     from autograder.authoring.stubs import write_stubs
@@ -203,8 +298,11 @@ def notebooks() -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--github-classroom", is_flag=True,
-              help="Add a GitHub Classroom workflow that grades the public tests and reports the points.")
+@click.option(
+    "--github-classroom",
+    is_flag=True,
+    help="Add a GitHub Classroom workflow that grades the public tests and reports the points.",
+)
 def release(out: Path, github_classroom: bool) -> None:
     """Build the student release in OUT: stubs, notebooks, public tests and the grader (instructors)."""
     from autograder.authoring.release import ReleaseError, build_release
@@ -220,9 +318,13 @@ def release(out: Path, github_classroom: bool) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
-@click.option(UNCAGED_FLAG, "uncaged", is_flag=True,
-              help="Let the autograder grade where Gradescope's container cannot build the sandbox: the student's "
-                   "code can then read the hidden tests and the solutions in its container.")
+@click.option(
+    UNCAGED_FLAG,
+    "uncaged",
+    is_flag=True,
+    help="Let the autograder grade where Gradescope's container cannot build the sandbox: the student's "
+    "code can then read the hidden tests and the solutions in its container.",
+)
 def gradescope(out: Path, uncaged: bool) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests)."""
     from autograder.authoring.release import ReleaseError, build_gradescope
@@ -235,7 +337,7 @@ def gradescope(out: Path, uncaged: bool) -> None:
 
 
 @main.command()
-@click.option("--suite", type=click.Choice(["hidden", "public"]), default="hidden", show_default=True)
+@click.option("--suite", type=click.Choice(SUITES), default="hidden", show_default=True)
 def points(suite: str) -> None:
     """Print the points per function as a Markdown table (for the README)."""
     from autograder.engine.points import points_table

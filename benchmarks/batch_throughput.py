@@ -58,8 +58,18 @@ def tree_rss_mb(root: int) -> float:
 
 def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool = False) -> tuple[float, float]:
     """Wall seconds and peak memory (MiB) of one ``grade batch`` run (in the process cage if asked)."""
-    command = [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out),
-               "--jobs", str(jobs), "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "autograder.cli",
+        "batch",
+        str(submissions),
+        "-o",
+        str(out),
+        "--jobs",
+        str(jobs),
+        "--quiet",
+    ]
     environment = dict(os.environ)
     if process_cage:
         command.append(UNCAGED_FLAG)
@@ -89,8 +99,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=200)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--compare-cages", action="store_true",
-                        help="grade once more, at the most jobs, in the process cage: the sandbox's cost and scores")
+    parser.add_argument(
+        "--compare-cages",
+        action="store_true",
+        help="grade once more, at the most jobs, in the process cage: the sandbox's cost and scores",
+    )
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch) / "submissions"
@@ -108,8 +121,10 @@ def main() -> None:
             gradebooks[jobs] = (out / "gradebook.csv").read_text(encoding="utf-8")
             rows = list(csv.DictReader(gradebooks[jobs].splitlines()))
             graded = sum(1 for row in rows if row["status"] == "graded")
-            print(f"--jobs {jobs}: {seconds:.1f} s, {arguments.size / seconds:.2f} submissions/s, "
-                  f"peak memory {peak:.0f} MiB (target < {TARGET_MEMORY_MB}), {graded} graded")
+            print(
+                f"--jobs {jobs}: {seconds:.1f} s, {arguments.size / seconds:.2f} submissions/s, "
+                f"peak memory {peak:.0f} MiB (target < {TARGET_MEMORY_MB}), {graded} graded"
+            )
         if len(set(gradebooks.values())) > 1:
             print("WARNING: the gradebooks differ between job counts")
         if 1 in timings and 2 in timings:
@@ -122,8 +137,10 @@ def main() -> None:
             out = Path(scratch) / "out-process-cage"
             seconds, _ = grade_class(submissions, out, jobs, process_cage=True)
             cost = timings[jobs] / seconds - 1
-            print(f"--jobs {jobs} in the process cage: {seconds:.1f} s; the {isolation().value} cage costs "
-                  f"{cost:+.1%} of its throughput (target <= {TARGET_CAGE_COST:.0%})")
+            print(
+                f"--jobs {jobs} in the process cage: {seconds:.1f} s; the {isolation().value} cage costs "
+                f"{cost:+.1%} of its throughput (target <= {TARGET_CAGE_COST:.0%})"
+            )
             same = (out / "gradebook.csv").read_text(encoding="utf-8") == gradebooks[jobs]
             print("gradebooks of the two cages: " + ("identical" if same else "DIFFERENT"))
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from autograder.engine.runner import GRADING_INI
 from autograder.engine.suites import KIT_ROOT as KIT
 
-PLAIN_CONFTEST = '''
+PLAIN_CONFTEST = """
 import copy
 
 import pytest
@@ -61,7 +61,7 @@ class _Direct:
 @pytest.fixture
 def submission():
     return _Direct()
-'''
+"""
 
 
 def wall(command: list[str], cwd: Path, *, must_pass: bool = False) -> float:
@@ -90,12 +90,26 @@ def main() -> None:
         suite = Path(scratch) / "hidden"
         shutil.copytree(KIT / "tests" / "hidden", suite)
         (suite / "conftest.py").write_text(PLAIN_CONFTEST)
-        plain_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--import-mode=importlib",
-                         "-c", str(GRADING_INI), "--rootdir", str(suite), str(suite)]
+        plain_command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+            "-c",
+            str(GRADING_INI),
+            "--rootdir",
+            str(suite),
+            str(suite),
+        ]
         plain = [wall(plain_command, KIT, must_pass=True) for _ in range(runs)]
     median_solutions, median_stubs, median_plain = map(statistics.median, (solutions, stubs, plain))
-    print(f"grade solutions --suite public (what a student runs), median of {runs}: "
-          f"{statistics.median(public):.2f} s (target < 1.5 s)")
+    print(
+        f"grade solutions --suite public (what a student runs), median of {runs}: "
+        f"{statistics.median(public):.2f} s (target < 1.5 s)"
+    )
     print(f"grade solutions (hidden suite, Part 5's recount timed once), median of {runs}: {median_solutions:.2f} s")
     print(f"grade student_template (all not started), median of {runs}: {median_stubs:.2f} s")
     print(f"plain pytest, same tests in-process against the reference: {median_plain:.2f} s")

@@ -52,9 +52,12 @@ def main() -> None:
     print(f"corpus: {corpus_path().name}, {len(text):,} characters, {len(words):,} distinct words")
 
     def naive() -> list[tuple[str, str]]:  # Part 5's oracle: recount after every merge
-        return fast_bpe.train_by_recount({(*word, "</w>"): count for word, count in words.items()},
-                                         arguments.naive_merges, count_pairs=word_bpe.get_pair_counts,
-                                         merge_pair=word_bpe.merge_pair)
+        return fast_bpe.train_by_recount(
+            {(*word, "</w>"): count for word, count in words.items()},
+            arguments.naive_merges,
+            count_pairs=word_bpe.get_pair_counts,
+            merge_pair=word_bpe.merge_pair,
+        )
 
     naive_seconds, _ = timed(naive)
     naive_projected = naive_seconds * arguments.merges / arguments.naive_merges
@@ -81,8 +84,12 @@ def main() -> None:
             tokenizer = Tokenizer(models.BPE(end_of_word_suffix="</w>"))
             tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
             alphabet = len({character for word in words for character in word})
-            trainer = trainers.BpeTrainer(vocab_size=alphabet * 2 + arguments.merges, min_frequency=2,
-                                          show_progress=False, end_of_word_suffix="</w>")
+            trainer = trainers.BpeTrainer(
+                vocab_size=alphabet * 2 + arguments.merges,
+                min_frequency=2,
+                show_progress=False,
+                end_of_word_suffix="</w>",
+            )
             tokenizer.train_from_iterator(text.splitlines(), trainer=trainer)
 
         times["tokenizers (Rust)"], _ = timed(rust)
@@ -94,11 +101,15 @@ def main() -> None:
         print(f"  {name:<28} {seconds:8.2f} s   {seconds / fast_seconds:7.1f}x the fast reference")
     print(f"fast reference vs naive: {naive_projected / fast_seconds:.0f}x faster")
     if "subword-nmt" in times:
-        print(f"fast reference vs subword-nmt: {times['subword-nmt'] / fast_seconds:.2f}x "
-              f"(target >= {TARGET_VS_SUBWORD_NMT})")
+        print(
+            f"fast reference vs subword-nmt: {times['subword-nmt'] / fast_seconds:.2f}x "
+            f"(target >= {TARGET_VS_SUBWORD_NMT})"
+        )
     if "tokenizers (Rust)" in times:
-        print(f"fast reference vs tokenizers: {fast_seconds / times['tokenizers (Rust)']:.1f}x slower "
-              f"(target <= {TARGET_VS_TOKENIZERS})")
+        print(
+            f"fast reference vs tokenizers: {fast_seconds / times['tokenizers (Rust)']:.1f}x slower "
+            f"(target <= {TARGET_VS_TOKENIZERS})"
+        )
 
 
 if __name__ == "__main__":

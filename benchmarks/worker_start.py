@@ -38,8 +38,13 @@ def start_times(runs: int) -> list[float]:
         folder.mkdir()
         (folder / "bpe.py").write_bytes((KIT_ROOT / "solutions" / "bpe.py").read_bytes())
         submission = load(folder)
-        call = {"op": protocol.CALL, "module": "bpe", "function": "merge_pair",
-                "args": codec.to_plain([["a", "b"], ("a", "b")]), "kwargs": codec.to_plain({})}
+        call = {
+            "op": protocol.CALL,
+            "module": "bpe",
+            "function": "merge_pair",
+            "args": codec.to_plain([["a", "b"], ("a", "b")]),
+            "kwargs": codec.to_plain({}),
+        }
         times = []
         for _ in range(runs):
             started = time.perf_counter()
@@ -48,7 +53,8 @@ def start_times(runs: int) -> list[float]:
             try:
                 worker.start()
                 reply = worker.request(call, timeout=30)
-                assert reply.ok and codec.from_plain(reply.message["value"]) == ["ab"], reply.message
+                if not reply.ok or codec.from_plain(reply.message["value"]) != ["ab"]:
+                    raise RuntimeError(f"merge_pair answered wrongly, so its time means nothing: {reply.message}")
             finally:
                 worker.stop()
                 cage.remove()
@@ -60,8 +66,13 @@ def measure_in_child(runs: int, *, process_cage: bool) -> tuple[str, list[float]
     environment = dict(os.environ)
     if process_cage:
         environment[FORCE_VARIABLE] = FORCE_PROCESS_CAGE
-    finished = subprocess.run([sys.executable, __file__, "--runs", str(runs), "--child"], env=environment,
-                              capture_output=True, text=True, check=True)
+    finished = subprocess.run(
+        [sys.executable, __file__, "--runs", str(runs), "--child"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     answer = json.loads(finished.stdout)
     return answer["cage"], answer["times"]
 
@@ -78,11 +89,15 @@ def main() -> None:
     for process_cage in (False, True):
         cage, times = measure_in_child(arguments.runs, process_cage=process_cage)
         medians[process_cage] = statistics.median(times)
-        print(f"{cage}: median {medians[process_cage]:.0f} ms to start a worker and answer a first call "
-              f"(fastest {min(times):.0f} ms, slowest {max(times):.0f} ms, {len(times)} runs)")
+        print(
+            f"{cage}: median {medians[process_cage]:.0f} ms to start a worker and answer a first call "
+            f"(fastest {min(times):.0f} ms, slowest {max(times):.0f} ms, {len(times)} runs)"
+        )
     if medians[False] != medians[True]:
-        print(f"the sandbox adds {medians[False] - medians[True]:+.0f} ms a worker "
-              f"({medians[False] / medians[True]:.2f}x the process cage)")
+        print(
+            f"the sandbox adds {medians[False] - medians[True]:+.0f} ms a worker "
+            f"({medians[False] / medians[True]:.2f}x the process cage)"
+        )
 
 
 if __name__ == "__main__":

@@ -145,6 +145,8 @@ def _token_bytes(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
     for (first, second), new_id in sorted(merges.items(), key=lambda item: item[1]):
         token_bytes[new_id] = token_bytes[first] + token_bytes[second]
     return token_bytes
+
+
 ### END SOLUTION
 
 

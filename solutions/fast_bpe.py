@@ -138,4 +138,6 @@ def _merge(symbols: list[str], pair: tuple[str, str]) -> list[str]:
             merged.append(symbols[index])
             index += 1
     return merged
+
+
 ### END SOLUTION

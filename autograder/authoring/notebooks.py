@@ -113,7 +113,7 @@ def function_sources(solution: str) -> tuple[str, dict[str, str], str]:
         # A node runs to the next one: trailing comments (### END SOLUTION) are not in the syntax tree.
         end = starts[index + 1] - 1 if index + 1 < len(tree.body) else len(lines)
         end = min([end, *(first - 1 for first, _ in regions if starts[index] < first <= end)])
-        text = "\n".join(lines[starts[index] - 1:end]).rstrip()
+        text = "\n".join(lines[starts[index] - 1 : end]).rstrip()
         if isinstance(node, ast.FunctionDef):
             functions[node.name] = text
         elif index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -126,7 +126,7 @@ def function_sources(solution: str) -> tuple[str, dict[str, str], str]:
             setup.append(text)
     head = "\n".join(imports) + "\n\n" if imports else ""
     body = "\n\n" + "\n".join(setup) if setup else ""
-    helpers = "\n\n\n".join("\n".join(lines[first - 1:last]) for first, last in regions)
+    helpers = "\n\n\n".join("\n".join(lines[first - 1 : last]) for first, last in regions)
     return f"{head}from autograder.course.jupyter import checker{body}", functions, helpers
 
 
@@ -143,9 +143,10 @@ def _with_helpers(function: str, helpers: str) -> str:
         return function
     at = next(index for index, line in enumerate(lines) if line.strip() == BEGIN)
     indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
-    nested = [indent + line if line.strip() else "" for line in helpers.splitlines()
-              if line.strip() not in (BEGIN, END)]
-    return "\n".join([*lines[: at + 1], *nested, *lines[at + 1:]])
+    nested = [
+        indent + line if line.strip() else "" for line in helpers.splitlines() if line.strip() not in (BEGIN, END)
+    ]
+    return "\n".join([*lines[: at + 1], *nested, *lines[at + 1 :]])
 
 
 def _module_regions(lines: list[str]) -> list[tuple[int, int]]:
@@ -164,8 +165,9 @@ def _solved(function: str) -> str:
     """The solution without markers or TODO lines: what a student who finished would have."""
     lines = function.splitlines()
     todos = todo_lines(lines)
-    return "\n".join(line for index, line in enumerate(lines)
-                     if line.strip() not in (BEGIN, END) and index not in todos)
+    return "\n".join(
+        line for index, line in enumerate(lines) if line.strip() not in (BEGIN, END) and index not in todos
+    )
 
 
 def _nbgrader_solution(function: str) -> str:
@@ -206,30 +208,41 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
     return notebook
 
 
-def _exercise_cells(name: str, function: str, part: Part, flavour: str,
-                    points: SuitePoints) -> list[Any]:
+def _exercise_cells(name: str, function: str, part: Part, flavour: str, points: SuitePoints) -> list[Any]:
     nbformat = import_nbformat()
 
     if flavour == "student":
-        return [nbformat.v4.new_code_cell(make_stub(function, name=name).rstrip("\n")),
-                nbformat.v4.new_code_cell(f"check({name})")]
+        return [
+            nbformat.v4.new_code_cell(make_stub(function, name=name).rstrip("\n")),
+            nbformat.v4.new_code_cell(f"check({name})"),
+        ]
     if flavour == "solved":
         return [nbformat.v4.new_code_cell(_solved(function)), nbformat.v4.new_code_cell(f"check({name})")]
     solution = nbformat.v4.new_code_cell(_nbgrader_solution(function))
-    solution.metadata["nbgrader"] = {"grade": False, "grade_id": name, "locked": False,
-                                     "schema_version": SCHEMA_VERSION, "solution": True}
+    solution.metadata["nbgrader"] = {
+        "grade": False,
+        "grade_id": name,
+        "locked": False,
+        "schema_version": SCHEMA_VERSION,
+        "solution": True,
+    }
     tests = nbformat.v4.new_code_cell(
-        f"check({name}, strict=True)\n{HIDDEN_BEGIN}\ncheck({name}, suite=\"hidden\", strict=True)\n{HIDDEN_END}"
+        f'check({name}, strict=True)\n{HIDDEN_BEGIN}\ncheck({name}, suite="hidden", strict=True)\n{HIDDEN_END}'
     )
     from autograder.course.nbgrader_export import grade_cell_name
 
     key = (part.module, name)
 
-    tests.metadata["nbgrader"] = {"grade": True, "grade_id": grade_cell_name(name), "locked": True,
-                                  # nbgrader has no extra-credit cell: a bonus is worth 0 here,
-                                  # and `grade batch --nbgrader-db` records it as extra credit
-                                  "points": points.counted(key),
-                                  "schema_version": SCHEMA_VERSION, "solution": False}
+    tests.metadata["nbgrader"] = {
+        "grade": True,
+        "grade_id": grade_cell_name(name),
+        "locked": True,
+        # nbgrader has no extra-credit cell: a bonus is worth 0 here,
+        # and `grade batch --nbgrader-db` records it as extra credit
+        "points": points.counted(key),
+        "schema_version": SCHEMA_VERSION,
+        "solution": False,
+    }
     return [solution, tests]
 
 
@@ -264,7 +277,8 @@ def expected_notebooks() -> dict[Path, str]:
             expected[committed_path(part, flavour)] = render(build(part, flavour, points=points))
     for data in sorted((EXERCISES / "data").glob("*.txt")):
         expected[NBGRADER_COURSE / "source" / NBGRADER_ASSIGNMENT / "data" / data.name] = data.read_text(
-            encoding="utf-8")
+            encoding="utf-8"
+        )
     return expected
 
 

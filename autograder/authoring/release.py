@@ -58,8 +58,9 @@ def build_release(out: Path, *, github_classroom: bool = False, kit: Path = KIT_
 def _require_instructor_kit(kit: Path) -> None:
     for needed in ("solutions", "tests/hidden"):
         if not (kit / needed).is_dir():
-            raise ReleaseError(f"{kit / needed}: missing; run this in the instructor's copy of the kit, "
-                               "not in a student release")
+            raise ReleaseError(
+                f"{kit / needed}: missing; run this in the instructor's copy of the kit, not in a student release"
+            )
 
 
 def _made(out: Path) -> Path:

@@ -37,8 +37,10 @@ def results_for(submission: Path) -> ResultsDocument:
             require_full_cage(uncaged_accepted=(KIT_ROOT / UNCAGED_MARKER).exists())
         except CageRequired as error:
             print(f"run_autograder: {error}", file=sys.stderr)
-            return _without_tests("The autograder could not build its sandbox in this container, so it did not run "
-                                  "your code. This is not your fault: your instructor can see why.")
+            return _without_tests(
+                "The autograder could not build its sandbox in this container, so it did not run "
+                "your code. This is not your fault: your instructor can see why."
+            )
         try:
             return grade_path(submission, suite="hidden")
         except CannotGrade as error:
@@ -46,13 +48,23 @@ def results_for(submission: Path) -> ResultsDocument:
     except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor
         trace = traceback.format_exc(limit=8)
         print(trace, file=sys.stderr)
-        return _without_tests("The grader failed on this submission. This is a bug in the grader, not in your "
-                              "code: your instructor can see the details. Submit again later or ask them.")
+        return _without_tests(
+            "The grader failed on this submission. This is a bug in the grader, not in your "
+            "code: your instructor can see the details. Submit again later or ask them."
+        )
 
 
 def _without_tests(message: str) -> ResultsDocument:
-    return {"score": 0.0, "max_score": 0.0, "execution_time": 0.0, "output": message, "visibility": "visible",
-            "stdout_visibility": "hidden", "tests": [], "extra_data": {}}
+    return {
+        "score": 0.0,
+        "max_score": 0.0,
+        "execution_time": 0.0,
+        "output": message,
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [],
+        "extra_data": {},
+    }
 
 
 def write_results(document: dict[str, Any], destination: Path) -> None:

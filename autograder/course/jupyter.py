@@ -24,8 +24,9 @@ class CheckFailed(AssertionError):
     """Raised by ``check(..., strict=True)`` (nbgrader's test cells) when a test did not pass."""
 
 
-def check(function: Callable[..., Any] | str, *, module: str | None = None, suite: str = "public",
-          strict: bool = False) -> None:
+def check(
+    function: Callable[..., Any] | str, *, module: str | None = None, suite: str = "public", strict: bool = False
+) -> None:
     """Grade ``function`` with its tests from ``suite`` and print the feedback.
 
     ``module`` names the part when the function's name is in several
@@ -50,7 +51,10 @@ def check(function: Callable[..., Any] | str, *, module: str | None = None, suit
         raise ValueError(f"the {suite} tests have no file for {name} ({test_file}); check the function's name")
     cells = _kernel_cells() if _in_ipython() else _module_cells(function)
     submission = LoadedSubmission(
-        name=f"check of {name}", source=Path.cwd() / "notebook", kind="modules", files={},
+        name=f"check of {name}",
+        source=Path.cwd() / "notebook",
+        kind="modules",
+        files={},
         module_cells=((part_module, cells),),
     )
     document = grade_loaded(submission, suite_dir, limits=Limits(), only=(test_file,))

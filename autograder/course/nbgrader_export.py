@@ -33,7 +33,7 @@ def grade_cell_name(function: str) -> str:
     return f"test_{function}"
 
 
-def check(database: Path, assignment: str) -> None:
+def ensure_possible(database: Path, assignment: str) -> None:
     """Raise NbgraderExportError now if the export could not run after grading."""
     if not assignment:
         raise NbgraderExportError(f"{database}: name the nbgrader assignment with --assignment NAME")
@@ -47,8 +47,7 @@ def check(database: Path, assignment: str) -> None:
         raise NbgraderExportError(f"{database}: its folder does not exist; give the course's gradebook.db")
 
 
-def export(database: Path, assignment: str, records: Iterable[StudentRecord],
-           points: SuitePoints) -> list[str]:
+def export(database: Path, assignment: str, records: Iterable[StudentRecord], points: SuitePoints) -> list[str]:
     """Write every graded student's scores; return warnings (grade cells no function matches)."""
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -85,7 +84,9 @@ def _create_assignment(book: object, assignment: str, points: SuitePoints) -> No
         book.update_or_create_notebook(part.module, assignment)  # type: ignore[attr-defined]
         for function in part.functions:
             book.update_or_create_grade_cell(  # type: ignore[attr-defined]
-                grade_cell_name(function), part.module, assignment,
+                grade_cell_name(function),
+                part.module,
+                assignment,
                 max_score=points.counted((part.module, function)),
                 cell_type="code",
             )
@@ -97,8 +98,12 @@ def _cells_by_function(assignment: object, warnings: list[str]) -> dict[tuple[st
     for notebook in assignment.notebooks:  # type: ignore[attr-defined]
         parts = [part for part in PARTS if part.module == notebook.name] or list(PARTS)
         for cell in notebook.grade_cells:
-            matches = [(part.module, function) for part in parts for function in part.functions
-                       if cell.name in (function, grade_cell_name(function))]
+            matches = [
+                (part.module, function)
+                for part in parts
+                for function in part.functions
+                if cell.name in (function, grade_cell_name(function))
+            ]
             if len(matches) == 1:
                 cells[matches[0]] = (notebook.name, cell.name, float(cell.max_score))
             else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 
-class TestDetails(TypedDict):
+class GradedTestDetails(TypedDict):
     """What the kit says of one test, beside Gradescope's fields."""
 
     part: str  # "Part 2: Character-level BPE", or "Grader" for the grader's own trouble
@@ -30,7 +30,7 @@ class TestDetails(TypedDict):
     detail: str
 
 
-class TestEntry(TypedDict):
+class GradedTest(TypedDict):
     name: str
     score: float
     max_score: float  # 0 for a bonus test: Gradescope's extra credit
@@ -38,7 +38,7 @@ class TestEntry(TypedDict):
     output: str  # what the student reads: call, expected, got, hint
     visibility: str
     tags: list[str]
-    extra_data: TestDetails
+    extra_data: GradedTestDetails
 
 
 class BatchStamp(TypedDict):
@@ -64,5 +64,5 @@ class ResultsDocument(TypedDict):
     output: str
     visibility: str
     stdout_visibility: str
-    tests: list[TestEntry]
+    tests: list[GradedTest]
     extra_data: DocumentDetails

@@ -23,8 +23,9 @@ class CannotGrade(Exception):
     """Grading could not start: the message is one line naming the problem and the fix."""
 
 
-def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = None,
-               parts: tuple[str, ...] = ()) -> ResultsDocument:
+def grade_path(
+    path: Path, *, suite: str | None = None, limits: Limits | None = None, parts: tuple[str, ...] = ()
+) -> ResultsDocument:
     """Grade ``path``; a release's own folder (or a repository made from it) grades its work folders.
 
     A student may work in the modules or in the notebooks: both are graded
@@ -42,8 +43,9 @@ def grade_path(path: Path, *, suite: str | None = None, limits: Limits | None = 
         return _grade(loaded, suite, limits, parts)
     documents = [_grade(_load(folder, limits), suite, limits, parts) for folder in work]
     best = max(documents, key=lambda document: document["score"])
-    scores = ", ".join(f"{folder.name}/ {document['score']:g}"
-                       for folder, document in zip(work, documents, strict=True))
+    scores = ", ".join(
+        f"{folder.name}/ {document['score']:g}" for folder, document in zip(work, documents, strict=True)
+    )
     note = f"graded {scores}; the better counts: {best['extra_data']['submission']}/"
     best["output"] = "\n".join(filter(None, [note, best["output"]]))
     return best
@@ -56,8 +58,9 @@ def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
         raise CannotGrade(str(error)) from None
 
 
-def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits,
-           parts: tuple[str, ...]) -> ResultsDocument:
+def _grade(
+    loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits, parts: tuple[str, ...]
+) -> ResultsDocument:
     try:
         suite_dir = suites.resolve(suite)
     except suites.SuiteMissing as error:
@@ -66,7 +69,8 @@ def _grade(loaded: submissions.LoadedSubmission, suite: str | None, limits: Limi
     return grade_loaded(loaded, suite_dir, limits=limits, only=only)
 
 
-def grade_loaded(loaded: submissions.LoadedSubmission, suite: Path, *, limits: Limits,
-                 only: tuple[Path, ...] = ()) -> ResultsDocument:
+def grade_loaded(
+    loaded: submissions.LoadedSubmission, suite: Path, *, limits: Limits, only: tuple[Path, ...] = ()
+) -> ResultsDocument:
     """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``)."""
     return build_document(grade_submission(loaded, suite, limits=limits, only=only))

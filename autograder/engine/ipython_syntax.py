@@ -48,8 +48,11 @@ def plain_python(source: str) -> tuple[str, list[str]]:
 def _escaped_lines(lines: list[str]) -> list[tuple[int, int]]:
     """(first, last) physical line of each logical line that IPython would not hand to Python as it is."""
     # Only a logical line with one of these characters can be IPython's: the rest never import IPython.
-    candidates = [(start, end) for start, end in _logical_lines(lines)
-                  if re.search(r"[!%?]", "".join(lines[start: end + 1])) and not lines[start].lstrip().startswith("#")]
+    candidates = [
+        (start, end)
+        for start, end in _logical_lines(lines)
+        if re.search(r"[!%?]", "".join(lines[start : end + 1])) and not lines[start].lstrip().startswith("#")
+    ]
     if not candidates:
         return []
     try:
@@ -59,8 +62,9 @@ def _escaped_lines(lines: list[str]) -> list[tuple[int, int]]:
     manager = TransformerManager()
     found = []
     for start, end in candidates:
-        chunk = "\n".join(line.strip() if index == 0 else line
-                          for index, line in enumerate(lines[start: end + 1])) + "\n"
+        chunk = (
+            "\n".join(line.strip() if index == 0 else line for index, line in enumerate(lines[start : end + 1])) + "\n"
+        )
         try:
             transformed = manager.transform_cell(chunk)
         except Exception:  # IPython could not read it either: leave it to Python's own error
@@ -76,7 +80,7 @@ def _looks_escaped(lines: list[str], start: int, end: int) -> bool:
         return True
     if re.match(r"^[A-Za-z_][\w.]*\s*=\s*[!%]", text) and not re.match(r"^[A-Za-z_][\w.]*\s*=\s*!=", text):
         return True  # x = !ls, x = %who_ls
-    return bool(_HELP.match(" ".join(line.strip() for line in lines[start: end + 1])))
+    return bool(_HELP.match(" ".join(line.strip() for line in lines[start : end + 1])))
 
 
 def _logical_lines(lines: list[str]) -> list[tuple[int, int]]:

@@ -36,9 +36,17 @@ PARTS: tuple[Part, ...] = (
         4,
         "byte_bpe",
         "Byte-level BPE",
-        ("get_pair_counts", "merge_pair", "train_bpe", "encode", "decode",
-         # the stretch (bonus): GPT-2's pre-split and special tokens
-         "train_on_pieces", "encode_with_specials", "decode_with_specials"),
+        (
+            "get_pair_counts",
+            "merge_pair",
+            "train_bpe",
+            "encode",
+            "decode",
+            # the stretch (bonus): GPT-2's pre-split and special tokens
+            "train_on_pieces",
+            "encode_with_specials",
+            "decode_with_specials",
+        ),
     ),
     Part(5, "fast_bpe", "Fast BPE training (bonus)", ("train_bpe",)),
 )

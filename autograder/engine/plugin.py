@@ -142,13 +142,17 @@ class GradingPlugin:
             first = error.exceptions[0] if error.exceptions else error
             got, expected = (short_repr(side) for side in self._compared) if self._compared else ("", "")
             return TestOutcome(
-                outcome=Outcome.FAILED, got=got, expected=expected,
+                outcome=Outcome.FAILED,
+                got=got,
+                expected=expected,
                 detail=f"the first time, {type(first).__name__}: {str(first).splitlines()[0][:500]}; "
-                       "the second time, no failure",
+                "the second time, no failure",
                 hint=f"{function} gave two different answers to one input: it failed on this call once and passed "
-                     "on it the next time; make its answer depend on its arguments only (no state kept between "
-                     "calls, no randomness)",
-                **base, **context)
+                "on it the next time; make its answer depend on its arguments only (no state kept between "
+                "calls, no randomness)",
+                **base,
+                **context,
+            )
         if isinstance(error, AssertionError):
             shown: dict[str, Any]
             if self._compared is not None:

@@ -48,8 +48,10 @@ class SuitePoints:
         """The points of these part modules only (an assignment of some parts); all of them for ()."""
         if not modules:
             return self
-        return SuitePoints({key: value for key, value in self.worth.items() if key[0] in modules},
-                           frozenset(key for key in self.bonus if key[0] in modules))
+        return SuitePoints(
+            {key: value for key, value in self.worth.items() if key[0] in modules},
+            frozenset(key for key in self.bonus if key[0] in modules),
+        )
 
 
 class _Collector:

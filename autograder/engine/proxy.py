@@ -164,8 +164,13 @@ class GradingSession:
             kwargs_tree = codec.to_plain(dict(kwargs))
         except codec.CodecError as error:
             raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
-        request = {"op": protocol.CALL, "module": module, "function": function, "args": args_tree,
-                   "kwargs": kwargs_tree}
+        request = {
+            "op": protocol.CALL,
+            "module": module,
+            "function": function,
+            "args": args_tree,
+            "kwargs": kwargs_tree,
+        }
         asked = time.monotonic()
         try:
             reply = self.worker.request(request, budget)
@@ -213,8 +218,11 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == protocol.IMPORT_FAILED:
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
     if kind == protocol.RAISED:
-        return StudentRaised(f"{record.text} raised {message.get('type')}: {text}{at}",
-                             error_type=str(message.get("type", "")), error_message=text)
+        return StudentRaised(
+            f"{record.text} raised {message.get('type')}: {text}{at}",
+            error_type=str(message.get("type", "")),
+            error_message=text,
+        )
     if kind == protocol.UNREADABLE:
         return StudentRaised(text)
     return WorkerCrashed(f"the worker answered {record.text} with an unknown reply")

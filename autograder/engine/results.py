@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.engine.document import ResultsDocument, TestEntry
+from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.outcomes import Outcome, TestOutcome
 from autograder.engine.parts import PARTS, part_of
 from autograder.engine.runner import GradingRun
@@ -29,21 +29,22 @@ def build_document(run: GradingRun) -> ResultsDocument:
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": {"submission": visible(run.submission), "suite": run.suite,
-                       "notes": [visible(note) for note in run.notes]},
+        "extra_data": {
+            "submission": visible(run.submission),
+            "suite": run.suite,
+            "notes": [visible(note) for note in run.notes],
+        },
     }
 
 
 def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
     order = {
-        (part.module, function): (part.number, index)
-        for part in PARTS
-        for index, function in enumerate(part.functions)
+        (part.module, function): (part.number, index) for part in PARTS for index, function in enumerate(part.functions)
     }
     return sorted(outcomes, key=lambda outcome: order.get((outcome.module, outcome.function), (99, 99)))
 
 
-def _test_entry(outcome: TestOutcome) -> TestEntry:
+def _test_entry(outcome: TestOutcome) -> GradedTest:
     try:
         part = part_of(outcome.module)
         part_label = f"Part {part.number}: {part.title}"

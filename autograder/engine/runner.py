@@ -37,8 +37,9 @@ class GradingRun:
     seconds: float
 
 
-def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limits,
-                     only: tuple[Path, ...] = ()) -> GradingRun:
+def grade_submission(
+    submission: LoadedSubmission, suite: Path, *, limits: Limits, only: tuple[Path, ...] = ()
+) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     started = time.monotonic()
     cage = Cage.create(submission.files, limits=limits)
@@ -63,8 +64,16 @@ def grade_submission(submission: LoadedSubmission, suite: Path, *, limits: Limit
     outcomes = list(plugin.outcomes)
     for error in errors:
         outcomes.append(
-            TestOutcome(name="collection", doc="the grader could not load its tests", module="", function="",
-                        points=0.0, visibility="visible", outcome=Outcome.GRADER_ERROR, detail=error)
+            TestOutcome(
+                name="collection",
+                doc="the grader could not load its tests",
+                module="",
+                function="",
+                points=0.0,
+                visibility="visible",
+                outcome=Outcome.GRADER_ERROR,
+                detail=error,
+            )
         )
     return GradingRun(
         submission=submission.name,
@@ -83,10 +92,19 @@ def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) 
     # directory: that would be the student's folder. The grader's own 0700 folder instead.
     configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
     code, log = run_suite_session(
-        suite, plugin, "--capture=sys", "--tb=line", "-p", "no:stepwise",
+        suite,
+        plugin,
+        "--capture=sys",
+        "--tb=line",
+        "-p",
+        "no:stepwise",
         # These two run gc.collect() several times per session: a third of a second.
-        "-p", "no:unraisableexception", "-p", "no:threadexception",
-        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "-p",
+        "no:unraisableexception",
+        "-p",
+        "no:threadexception",
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
         only=only,
     )
     if plugin.interrupted:
@@ -97,8 +115,9 @@ def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) 
     return errors
 
 
-def run_suite_session(suite: Path, plugin: object, *arguments: str,
-                      only: tuple[Path, ...] = ()) -> tuple[int | pytest.ExitCode, str]:
+def run_suite_session(
+    suite: Path, plugin: object, *arguments: str, only: tuple[Path, ...] = ()
+) -> tuple[int | pytest.ExitCode, str]:
     """One quiet in-process pytest session over a graded suite (or its files ``only``), with only ``plugin`` added.
 
     Returns pytest's exit code and what it printed. Nothing from the kit's
@@ -112,8 +131,16 @@ def run_suite_session(suite: Path, plugin: object, *arguments: str,
     # from an earlier session in this process, so the public suite must never name its files
     # as the hidden one does (a notebook's check runs both, one after the other).
     command = [
-        *map(str, only or (suite,)), "-c", str(GRADING_INI), "--rootdir", str(suite.parent), "-q",
-        "-p", "no:cacheprovider", "--import-mode=importlib", *arguments,
+        *map(str, only or (suite,)),
+        "-c",
+        str(GRADING_INI),
+        "--rootdir",
+        str(suite.parent),
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--import-mode=importlib",
+        *arguments,
     ]
     _forget_modules_of_another(suite)
     was_prefix = sys.pycache_prefix

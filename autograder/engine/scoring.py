@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from autograder.engine.document import ResultsDocument, TestEntry
+from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.outcomes import Outcome, TestOutcome
 
 Key = tuple[str, str]  # (module, function)
@@ -21,11 +21,11 @@ def test_score(outcome: TestOutcome) -> float:
     return outcome.points if outcome.outcome is Outcome.PASSED else 0.0
 
 
-def outcome_of(test: TestEntry) -> Outcome:
+def outcome_of(test: GradedTest) -> Outcome:
     return Outcome(test["extra_data"]["outcome"])
 
 
-def passed(test: TestEntry) -> bool:
+def passed(test: GradedTest) -> bool:
     return outcome_of(test) is Outcome.PASSED
 
 
@@ -68,7 +68,7 @@ class FunctionTotal:
     score: float = 0.0
     max_score: float = 0.0
     status: Outcome = Outcome.PASSED
-    failing: list[TestEntry] = field(default_factory=list)
+    failing: list[GradedTest] = field(default_factory=list)
 
 
 def function_totals(document: ResultsDocument) -> list[FunctionTotal]:

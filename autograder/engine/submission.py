@@ -23,8 +23,20 @@ DEFAULT_LIMITS = Limits()
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 SKIPPED_FOLDERS = frozenset(
-    {"__pycache__", ".ipynb_checkpoints", ".git", ".hypothesis", ".pytest_cache",
-     ".venv", "venv", "env", "node_modules", "__MACOSX", ".mypy_cache", ".ruff_cache"}
+    {
+        "__pycache__",
+        ".ipynb_checkpoints",
+        ".git",
+        ".hypothesis",
+        ".pytest_cache",
+        ".venv",
+        "venv",
+        "env",
+        "node_modules",
+        "__MACOSX",
+        ".mypy_cache",
+        ".ruff_cache",
+    }
 )
 GRADABLE = (
     "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + ", or notebooks named so), "
@@ -139,8 +151,9 @@ def _check_count(source: Path, name: str, count: int, limits: Limits) -> None:
         )
 
 
-def read_zip(path: Path, rename: Callable[[str], str | None] | None = None, *,
-             limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
+def read_zip(
+    path: Path, rename: Callable[[str], str | None] | None = None, *, limits: Limits = DEFAULT_LIMITS
+) -> dict[str, bytes]:
     """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.
 
     Every name is checked before anything is unpacked, and no member inflates past the size its header
@@ -218,16 +231,16 @@ def check_names(source: Path, names: list[str]) -> None:
         )
 
 
-def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None,
-               limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
+def from_files(
+    source: Path, files: dict[str, bytes], *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
     files = _strip_single_folder(files)
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
         name = source.stem if source.is_file() else source.name
-    as_notebooks = [module for module in MODULES
-                    if f"{module}.ipynb" in top_level and f"{module}.py" not in top_level]
+    as_notebooks = [module for module in MODULES if f"{module}.ipynb" in top_level and f"{module}.py" not in top_level]
     if as_notebooks or any(f"{module}.py" in top_level for module in MODULES):
         module_cells: list[tuple[str, tuple[Cell, ...]]] = []
         notes: list[str] = []
@@ -235,8 +248,9 @@ def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None
             cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits)
             module_cells.append((module, cells))
             notes += [f"{module}.ipynb {note}" for note in skipped]
-        return LoadedSubmission(name=name, source=source, kind="modules", files=files,
-                                notes=tuple(notes), module_cells=tuple(module_cells))
+        return LoadedSubmission(
+            name=name, source=source, kind="modules", files=files, notes=tuple(notes), module_cells=tuple(module_cells)
+        )
     notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
     scripts = [entry for entry in top_level if entry.endswith(".py")]
     if len(notebooks) == 1:
@@ -244,8 +258,12 @@ def from_files(source: Path, files: dict[str, bytes], *, name: str | None = None
     if not notebooks and len(scripts) == 1:
         text = _decode(source, scripts[0], files[scripts[0]])
         return LoadedSubmission(
-            name=name, source=source, kind="script", files=files,
-            script_name=scripts[0], cells=(Cell(1, text),),
+            name=name,
+            source=source,
+            kind="script",
+            files=files,
+            script_name=scripts[0],
+            cells=(Cell(1, text),),
         )
     found = ", ".join(sorted(top_level)[:6]) or "nothing"
     many = " (more than one notebook: hand in just one)" if len(notebooks) > 1 else ""
@@ -271,17 +289,24 @@ def _decode(source: Path, name: str, content: bytes) -> str:
         ) from None
 
 
-def _script_from_notebook(name: str, source: Path, files: dict[str, bytes], notebook: str,
-                          limits: Limits) -> LoadedSubmission:
+def _script_from_notebook(
+    name: str, source: Path, files: dict[str, bytes], notebook: str, limits: Limits
+) -> LoadedSubmission:
     cells, notes = _notebook_cells(source, files, notebook, limits)
     return LoadedSubmission(
-        name=name, source=source, kind="script", files=files,
-        script_name=notebook, cells=cells, notes=tuple(notes),
+        name=name,
+        source=source,
+        kind="script",
+        files=files,
+        script_name=notebook,
+        cells=cells,
+        notes=tuple(notes),
     )
 
 
-def _notebook_cells(source: Path, files: dict[str, bytes], notebook: str,
-                    limits: Limits) -> tuple[tuple[Cell, ...], list[str]]:
+def _notebook_cells(
+    source: Path, files: dict[str, bytes], notebook: str, limits: Limits
+) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
     text = _decode(source, notebook, files[notebook])
     try:

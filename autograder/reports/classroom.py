@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from autograder.engine.document import ResultsDocument, TestEntry
+from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import outcome_of, passed
 
@@ -33,8 +33,7 @@ def render(document: ResultsDocument) -> str:
     return json.dumps(result, ensure_ascii=False) + "\n"
 
 
-def _status(test: TestEntry) -> str:
+def _status(test: GradedTest) -> str:
     if passed(test):
         return "pass"
     return "error" if outcome_of(test) is Outcome.GRADER_ERROR else "fail"
-

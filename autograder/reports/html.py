@@ -17,12 +17,23 @@ pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; }
 """
 
 
+def page(title: str, body: str) -> str:
+    """A whole HTML page: every page the kit writes (feedback, class summary) has this one skeleton.
+
+    ``title`` is text (escaped here); ``body`` is HTML the caller built, its own text escaped.
+    """
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>{STYLE}</style></head><body>{body}</body></html>\n"
+    )
+
+
 def render(document: ResultsDocument) -> str:
     extra = document["extra_data"]
     title = f"Feedback for {extra.get('submission', 'your submission')}"
     rows = "".join(
         f"<tr><td>{escape(row.part)}</td><td><code>{escape(row.function)}</code></td>"
-        f"<td class=\"{row.status.value.replace(' ', '-')}\">{escape(row.status.value)}</td>"
+        f'<td class="{row.status.value.replace(" ", "-")}">{escape(row.status.value)}</td>'
         f"<td>{escape(points_text(row))}</td></tr>"
         for row in function_totals(document)
     )
@@ -33,10 +44,11 @@ def render(document: ResultsDocument) -> str:
         if not passed(test)
     )
     notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
-    return (
-        f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-        f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-        f"<p><strong>{escape(score_text(document))}</strong></p>"
-        f"<table><tr><th>part</th><th>function</th><th>status</th><th>points</th></tr>{rows}</table>"
-        f"{'<h2>What to fix</h2>' + failing if failing else ''}{notes}</body></html>\n"
+    return page(
+        title,
+        (
+            f"<h1>{escape(title)}</h1><p><strong>{escape(score_text(document))}</strong></p>"
+            f"<table><tr><th>part</th><th>function</th><th>status</th><th>points</th></tr>{rows}</table>"
+            f"{'<h2>What to fix</h2>' + failing if failing else ''}{notes}"
+        ),
     )

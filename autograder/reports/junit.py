@@ -40,8 +40,9 @@ def suite_element(document: ResultsDocument, name: str) -> ElementTree.Element:
     )
     for test in tests:
         extra = test["extra_data"]
-        case = ElementTree.SubElement(suite, "testcase", classname=f"{extra['module']}.{extra['function']}",
-                                      name=extra["test"])
+        case = ElementTree.SubElement(
+            suite, "testcase", classname=f"{extra['module']}.{extra['function']}", name=extra["test"]
+        )
         if not passed(test):
             tag = "failure" if test in failures else "error"
             element = ElementTree.SubElement(case, tag, message=f"{extra['outcome']}: {extra['doc']}")

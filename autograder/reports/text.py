@@ -55,8 +55,9 @@ def renderables(document: ResultsDocument) -> Group:
         parts.append(Text("  " + test["output"].replace("\n", "\n  ")))
     not_started = len(failing) - len(shown)
     if not_started:
-        parts.append(Text(f"{not_started} test(s) not started: those functions still raise NotImplementedError.",
-                          style="dim"))
+        parts.append(
+            Text(f"{not_started} test(s) not started: those functions still raise NotImplementedError.", style="dim")
+        )
     if document.get("output"):
         parts.append(Text(document["output"], style="yellow"))
     total = Text(f"{score_text(document)}  in {document['execution_time']:.1f} s", style="bold")

@@ -4,11 +4,18 @@ Each entry: (module, function, the student's version of that function).
 """
 
 BUGS: dict[str, tuple[str, str, str]] = {
-    "char_tokenize drops spaces": ("simple_tokenizers", "char_tokenize", '''
+    "char_tokenize drops spaces": (
+        "simple_tokenizers",
+        "char_tokenize",
+        """
 def char_tokenize(text):
     return [character for character in text if character != " "]
-'''),
-    "char vocab numbered in first-seen order": ("simple_tokenizers", "build_char_vocab", '''
+""",
+    ),
+    "char vocab numbered in first-seen order": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
 def build_char_vocab(texts):
     vocab = {}
     for text in texts:
@@ -16,34 +23,58 @@ def build_char_vocab(texts):
             if character not in vocab:
                 vocab[character] = len(vocab)
     return vocab
-'''),
-    "char vocab ids start at 1": ("simple_tokenizers", "build_char_vocab", '''
+""",
+    ),
+    "char vocab ids start at 1": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
 def build_char_vocab(texts):
     characters = sorted(set("".join(texts)))
     return {character: index for index, character in enumerate(characters, start=1)}
-'''),
-    "word_tokenize splits on a single space": ("simple_tokenizers", "word_tokenize", '''
+""",
+    ),
+    "word_tokenize splits on a single space": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
 def word_tokenize(text):
     return text.split(" ")
-'''),
-    "word vocab without [UNK]": ("simple_tokenizers", "build_word_vocab", '''
+""",
+    ),
+    "word vocab without [UNK]": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
 def build_word_vocab(texts):
     words = sorted({word for text in texts for word in text.split()})
     return {word: index for index, word in enumerate(words)}
-'''),
-    "word vocab puts [UNK] first": ("simple_tokenizers", "build_word_vocab", '''
+""",
+    ),
+    "word vocab puts [UNK] first": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
 def build_word_vocab(texts):
     words = sorted({word for text in texts for word in text.split()})
     vocab = {"[UNK]": 0}
     for word in words:
         vocab[word] = len(vocab)
     return vocab
-'''),
-    "encode_words drops unknown words": ("simple_tokenizers", "encode_words", '''
+""",
+    ),
+    "encode_words drops unknown words": (
+        "simple_tokenizers",
+        "encode_words",
+        """
 def encode_words(text, vocab):
     return [vocab[word] for word in text.split() if word in vocab]
-'''),
-    "encode_words adds unknown words to the vocabulary": ("simple_tokenizers", "encode_words", '''
+""",
+    ),
+    "encode_words adds unknown words to the vocabulary": (
+        "simple_tokenizers",
+        "encode_words",
+        """
 def encode_words(text, vocab):
     ids = []
     for word in text.split():
@@ -51,16 +82,24 @@ def encode_words(text, vocab):
             vocab[word] = vocab["[UNK]"]
         ids.append(vocab[word])
     return ids
-'''),
-    "pair counts miss the last pair": ("bpe", "get_pair_counts", '''
+""",
+    ),
+    "pair counts miss the last pair": (
+        "bpe",
+        "get_pair_counts",
+        """
 def get_pair_counts(tokens):
     counts = {}
     for i in range(len(tokens) - 2):
         pair = (tokens[i], tokens[i + 1])
         counts[pair] = counts.get(pair, 0) + 1
     return counts
-'''),
-    "pair counts skip overlapping pairs": ("bpe", "get_pair_counts", '''
+""",
+    ),
+    "pair counts skip overlapping pairs": (
+        "bpe",
+        "get_pair_counts",
+        """
 def get_pair_counts(tokens):
     counts = {}
     i = 0
@@ -69,8 +108,12 @@ def get_pair_counts(tokens):
         counts[pair] = counts.get(pair, 0) + 1
         i += 2 if tokens[i] == tokens[i + 1] else 1
     return counts
-'''),
-    "merge_pair forgets to skip past a merged pair": ("bpe", "merge_pair", '''
+""",
+    ),
+    "merge_pair forgets to skip past a merged pair": (
+        "bpe",
+        "merge_pair",
+        """
 def merge_pair(tokens, pair):
     merged = []
     i = 0
@@ -81,14 +124,22 @@ def merge_pair(tokens, pair):
             merged.append(tokens[i])
         i += 1
     return merged
-'''),
-    "merge_pair with join and str.replace": ("bpe", "merge_pair", '''
+""",
+    ),
+    "merge_pair with join and str.replace": (
+        "bpe",
+        "merge_pair",
+        """
 def merge_pair(tokens, pair):
     text = " ".join(tokens)
     text = text.replace(pair[0] + " " + pair[1], pair[0] + pair[1])
     return text.split(" ")
-'''),
-    "merge_pair edits the list in place": ("bpe", "merge_pair", '''
+""",
+    ),
+    "merge_pair edits the list in place": (
+        "bpe",
+        "merge_pair",
+        """
 def merge_pair(tokens, pair):
     i = 0
     while i < len(tokens) - 1:
@@ -96,8 +147,12 @@ def merge_pair(tokens, pair):
             tokens[i:i + 2] = [pair[0] + pair[1]]
         i += 1
     return tokens
-'''),
-    "train_bpe merges the least frequent pair": ("bpe", "train_bpe", '''
+""",
+    ),
+    "train_bpe merges the least frequent pair": (
+        "bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges=20):
     tokens = list(text)
     merges = []
@@ -111,8 +166,12 @@ def train_bpe(text, num_merges=20):
         tokens = merge_pair(tokens, pair)
         merges.append(pair)
     return tokens, merges
-'''),
-    "train_bpe never stops early": ("bpe", "train_bpe", '''
+""",
+    ),
+    "train_bpe never stops early": (
+        "bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges=20):
     tokens = list(text)
     merges = []
@@ -124,8 +183,12 @@ def train_bpe(text, num_merges=20):
         tokens = merge_pair(tokens, pair)
         merges.append(pair)
     return tokens, merges
-'''),
-    "train_bpe returns merges then tokens": ("bpe", "train_bpe", '''
+""",
+    ),
+    "train_bpe returns merges then tokens": (
+        "bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges=20):
     tokens = list(text)
     merges = []
@@ -137,8 +200,12 @@ def train_bpe(text, num_merges=20):
         tokens = merge_pair(tokens, pair)
         merges.append(pair)
     return merges, tokens
-'''),
-    "train_bpe counts pairs only once": ("bpe", "train_bpe", '''
+""",
+    ),
+    "train_bpe counts pairs only once": (
+        "bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges=20):
     tokens = list(text)
     counts = get_pair_counts(tokens)
@@ -149,8 +216,12 @@ def train_bpe(text, num_merges=20):
         tokens = merge_pair(tokens, pair)
         merges.append(pair)
     return tokens, merges
-'''),
-    "train_bpe loops forever on short input": ("bpe", "train_bpe", '''
+""",
+    ),
+    "train_bpe loops forever on short input": (
+        "bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges=20):
     tokens = list(text)
     merges = []
@@ -164,86 +235,142 @@ def train_bpe(text, num_merges=20):
         tokens = merge_pair(tokens, pair)
         merges.append(pair)
     return tokens, merges
-'''),
-    "bpe vocab sorted alphabetically": ("bpe", "build_bpe_vocab", '''
+""",
+    ),
+    "bpe vocab sorted alphabetically": (
+        "bpe",
+        "build_bpe_vocab",
+        """
 def build_bpe_vocab(text, merges):
     tokens = sorted(set(text) | {a + b for a, b in merges})
     return {token: i for i, token in enumerate(tokens)}
-'''),
-    "bpe vocab numbers a repeated token twice": ("bpe", "build_bpe_vocab", '''
+""",
+    ),
+    "bpe vocab numbers a repeated token twice": (
+        "bpe",
+        "build_bpe_vocab",
+        """
 def build_bpe_vocab(text, merges):
     tokens = sorted(set(text), key=lambda t: (len(t), t)) + sorted((a + b for a, b in merges), key=lambda t: (len(t), t))
     return {token: i for i, token in enumerate(tokens)}
-'''),
-    "encode applies merges in vocabulary order": ("bpe", "encode", '''
+""",
+    ),
+    "encode applies merges in vocabulary order": (
+        "bpe",
+        "encode",
+        """
 def encode(text, merges, vocab):
     tokens = list(text)
     for pair in sorted(merges, key=lambda p: vocab[p[0] + p[1]]):
         tokens = merge_pair(tokens, pair)
     return [vocab[token] for token in tokens]
-'''),
-    "encode returns tokens instead of ids": ("bpe", "encode", '''
+""",
+    ),
+    "encode returns tokens instead of ids": (
+        "bpe",
+        "encode",
+        """
 def encode(text, merges, vocab):
     tokens = list(text)
     for pair in merges:
         tokens = merge_pair(tokens, pair)
     return tokens
-'''),
-    "decode joins tokens with spaces": ("bpe", "decode", '''
+""",
+    ),
+    "decode joins tokens with spaces": (
+        "bpe",
+        "decode",
+        """
 def decode(ids, vocab):
     token_of = {i: t for t, i in vocab.items()}
     return " ".join(token_of[i] for i in ids)
-'''),
-    "decode returns a list of tokens": ("bpe", "decode", '''
+""",
+    ),
+    "decode returns a list of tokens": (
+        "bpe",
+        "decode",
+        """
 def decode(ids, vocab):
     token_of = {i: t for t, i in vocab.items()}
     return [token_of[i] for i in ids]
-'''),
+""",
+    ),
     # -- Part 3: word-level BPE ------------------------------------------------------------
-    "pre_tokenize lowercases the text": ("word_bpe", "pre_tokenize", '''
+    "pre_tokenize lowercases the text": (
+        "word_bpe",
+        "pre_tokenize",
+        """
 def pre_tokenize(text):
     return re.findall(r"\\w+|[^\\s\\w]+", text.lower())
-'''),
-    "pre_tokenize splits on whitespace only": ("word_bpe", "pre_tokenize", '''
+""",
+    ),
+    "pre_tokenize splits on whitespace only": (
+        "word_bpe",
+        "pre_tokenize",
+        """
 def pre_tokenize(text):
     return text.split()
-'''),
-    "word_frequencies glues the marker to the last character": ("word_bpe", "word_frequencies", '''
+""",
+    ),
+    "word_frequencies glues the marker to the last character": (
+        "word_bpe",
+        "word_frequencies",
+        """
 def word_frequencies(text):
     counts = {}
     for word in pre_tokenize(text):
         key = tuple(word[:-1]) + (word[-1] + "</w>",)
         counts[key] = counts.get(key, 0) + 1
     return counts
-'''),
-    "word_frequencies counts each distinct word once": ("word_bpe", "word_frequencies", '''
+""",
+    ),
+    "word_frequencies counts each distinct word once": (
+        "word_bpe",
+        "word_frequencies",
+        """
 def word_frequencies(text):
     return {tuple(word) + ("</w>",): 1 for word in set(pre_tokenize(text))}
-'''),
-    "word pair counts ignore the frequencies": ("word_bpe", "get_pair_counts", '''
+""",
+    ),
+    "word pair counts ignore the frequencies": (
+        "word_bpe",
+        "get_pair_counts",
+        """
 def get_pair_counts(word_freqs):
     counts = Counter()
     for word in word_freqs:
         for pair in zip(word, word[1:]):
             counts[pair] += 1
     return counts
-'''),
-    "word pair counts run across words": ("word_bpe", "get_pair_counts", '''
+""",
+    ),
+    "word pair counts run across words": (
+        "word_bpe",
+        "get_pair_counts",
+        """
 def get_pair_counts(word_freqs):
     symbols = []
     for word, frequency in word_freqs.items():
         symbols.extend(list(word) * frequency)
     return Counter(zip(symbols, symbols[1:]))
-'''),
-    "word merge_pair with str.replace on spaced symbols": ("word_bpe", "merge_pair", '''
+""",
+    ),
+    "word merge_pair with str.replace on spaced symbols": (
+        "word_bpe",
+        "merge_pair",
+        """
 def merge_pair(word_freqs, pair):
     merged = {}
     for word, frequency in word_freqs.items():
         spaced = " ".join(word).replace(pair[0] + " " + pair[1], pair[0] + pair[1])
         merged[tuple(spaced.split(" "))] = frequency
     return merged
-'''),
-    "word merge_pair edits the table in place": ("word_bpe", "merge_pair", '''
+""",
+    ),
+    "word merge_pair edits the table in place": (
+        "word_bpe",
+        "merge_pair",
+        """
 def merge_pair(word_freqs, pair):
     for word in list(word_freqs):
         symbols, i = [], 0
@@ -257,8 +384,12 @@ def merge_pair(word_freqs, pair):
         frequency = word_freqs.pop(word)
         word_freqs[tuple(symbols)] = word_freqs.get(tuple(symbols), 0) + frequency
     return word_freqs
-'''),
-    "word merge_pair overwrites the count of words that become equal": ("word_bpe", "merge_pair", '''
+""",
+    ),
+    "word merge_pair overwrites the count of words that become equal": (
+        "word_bpe",
+        "merge_pair",
+        """
 def merge_pair(word_freqs, pair):
     merged = {}
     for word, frequency in word_freqs.items():
@@ -272,8 +403,12 @@ def merge_pair(word_freqs, pair):
                 i += 1
         merged[tuple(symbols)] = frequency
     return merged
-'''),
-    "word train_bpe counts the pairs only once": ("word_bpe", "train_bpe", '''
+""",
+    ),
+    "word train_bpe counts the pairs only once": (
+        "word_bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges):
     word_freqs = word_frequencies(text)
     counts = get_pair_counts(word_freqs)
@@ -284,8 +419,12 @@ def train_bpe(text, num_merges):
         word_freqs = merge_pair(word_freqs, pair)
         merges.append(pair)
     return merges
-'''),
-    "word train_bpe merges pairs seen once": ("word_bpe", "train_bpe", '''
+""",
+    ),
+    "word train_bpe merges pairs seen once": (
+        "word_bpe",
+        "train_bpe",
+        """
 def train_bpe(text, num_merges):
     word_freqs = word_frequencies(text)
     merges = []
@@ -297,8 +436,12 @@ def train_bpe(text, num_merges):
         word_freqs = merge_pair(word_freqs, pair)
         merges.append(pair)
     return merges
-'''),
-    "word encode forgets the end-of-word marker": ("word_bpe", "encode", '''
+""",
+    ),
+    "word encode forgets the end-of-word marker": (
+        "word_bpe",
+        "encode",
+        """
 def encode(text, merges):
     tokens = []
     for word in pre_tokenize(text):
@@ -307,8 +450,12 @@ def encode(text, merges):
             symbols = merge_pair(symbols, pair)
         tokens.extend(next(iter(symbols)))
     return tokens
-'''),
-    "word encode sorts the merges": ("word_bpe", "encode", '''
+""",
+    ),
+    "word encode sorts the merges": (
+        "word_bpe",
+        "encode",
+        """
 def encode(text, merges):
     tokens = []
     for word in pre_tokenize(text):
@@ -317,24 +464,40 @@ def encode(text, merges):
             symbols = merge_pair(symbols, pair)
         tokens.extend(next(iter(symbols)))
     return tokens
-'''),
-    "word decode glues the words together": ("word_bpe", "decode", '''
+""",
+    ),
+    "word decode glues the words together": (
+        "word_bpe",
+        "decode",
+        """
 def decode(tokens):
     return "".join(tokens).replace("</w>", "")
-'''),
-    "word decode leaves a trailing space": ("word_bpe", "decode", '''
+""",
+    ),
+    "word decode leaves a trailing space": (
+        "word_bpe",
+        "decode",
+        """
 def decode(tokens):
     return "".join(tokens).replace("</w>", " ")
-'''),
+""",
+    ),
     # -- Part 4: byte-level BPE ------------------------------------------------------------
-    "byte pair counts step two ids at a time": ("byte_bpe", "get_pair_counts", '''
+    "byte pair counts step two ids at a time": (
+        "byte_bpe",
+        "get_pair_counts",
+        """
 def get_pair_counts(ids):
     counts = Counter()
     for i in range(0, len(ids) - 1, 2):
         counts[(ids[i], ids[i + 1])] += 1
     return counts
-'''),
-    "byte merge_pair steps by one after a merge": ("byte_bpe", "merge_pair", '''
+""",
+    ),
+    "byte merge_pair steps by one after a merge": (
+        "byte_bpe",
+        "merge_pair",
+        """
 def merge_pair(ids, pair, new_id):
     merged = []
     i = 0
@@ -345,8 +508,12 @@ def merge_pair(ids, pair, new_id):
             merged.append(ids[i])
         i += 1
     return merged
-'''),
-    "byte train_bpe starts from ord() of each character": ("byte_bpe", "train_bpe", '''
+""",
+    ),
+    "byte train_bpe starts from ord() of each character": (
+        "byte_bpe",
+        "train_bpe",
+        """
 def train_bpe(text, vocab_size):
     if vocab_size < 256:
         raise ValueError("vocab_size must be at least 256")
@@ -360,8 +527,12 @@ def train_bpe(text, vocab_size):
         ids = merge_pair(ids, pair, new_id)
         merges[pair] = new_id
     return merges
-'''),
-    "byte train_bpe numbers merges from 257": ("byte_bpe", "train_bpe", '''
+""",
+    ),
+    "byte train_bpe numbers merges from 257": (
+        "byte_bpe",
+        "train_bpe",
+        """
 def train_bpe(text, vocab_size):
     if vocab_size < 256:
         raise ValueError("vocab_size must be at least 256")
@@ -375,8 +546,12 @@ def train_bpe(text, vocab_size):
         ids = merge_pair(ids, pair, 257 + i)
         merges[pair] = 257 + i
     return merges
-'''),
-    "byte train_bpe accepts any vocab_size": ("byte_bpe", "train_bpe", '''
+""",
+    ),
+    "byte train_bpe accepts any vocab_size": (
+        "byte_bpe",
+        "train_bpe",
+        """
 def train_bpe(text, vocab_size):
     ids = list(text.encode("utf-8"))
     merges = {}
@@ -388,40 +563,64 @@ def train_bpe(text, vocab_size):
         ids = merge_pair(ids, pair, new_id)
         merges[pair] = new_id
     return merges
-'''),
-    "byte encode applies merges in pair order": ("byte_bpe", "encode", '''
+""",
+    ),
+    "byte encode applies merges in pair order": (
+        "byte_bpe",
+        "encode",
+        """
 def encode(text, merges):
     ids = list(text.encode("utf-8"))
     for pair in sorted(merges):
         ids = merge_pair(ids, pair, merges[pair])
     return ids
-'''),
-    "byte encode uses ord() instead of UTF-8": ("byte_bpe", "encode", '''
+""",
+    ),
+    "byte encode uses ord() instead of UTF-8": (
+        "byte_bpe",
+        "encode",
+        """
 def encode(text, merges):
     ids = [ord(character) for character in text]
     for pair, new_id in sorted(merges.items(), key=lambda item: item[1]):
         ids = merge_pair(ids, pair, new_id)
     return ids
-'''),
-    "byte decode with errors=strict": ("byte_bpe", "decode", '''
+""",
+    ),
+    "byte decode with errors=strict": (
+        "byte_bpe",
+        "decode",
+        """
 def decode(ids, merges):
     token_bytes = {i: bytes([i]) for i in range(256)}
     for (a, b), new_id in sorted(merges.items(), key=lambda item: item[1]):
         token_bytes[new_id] = token_bytes[a] + token_bytes[b]
     return b"".join(token_bytes[i] for i in ids).decode("utf-8")
-'''),
-    "byte decode decodes each token on its own": ("byte_bpe", "decode", '''
+""",
+    ),
+    "byte decode decodes each token on its own": (
+        "byte_bpe",
+        "decode",
+        """
 def decode(ids, merges):
     token_bytes = {i: bytes([i]) for i in range(256)}
     for (a, b), new_id in sorted(merges.items(), key=lambda item: item[1]):
         token_bytes[new_id] = token_bytes[a] + token_bytes[b]
     return "".join(token_bytes[i].decode("utf-8", errors="replace") for i in ids)
-'''),
-    "pieces training counts pairs across pieces": ("byte_bpe", "train_on_pieces", '''
+""",
+    ),
+    "pieces training counts pairs across pieces": (
+        "byte_bpe",
+        "train_on_pieces",
+        """
 def train_on_pieces(text, vocab_size):
     return train_bpe(text, vocab_size)
-'''),
-    "pieces training splits on whitespace instead of the pattern": ("byte_bpe", "train_on_pieces", '''
+""",
+    ),
+    "pieces training splits on whitespace instead of the pattern": (
+        "byte_bpe",
+        "train_on_pieces",
+        """
 def train_on_pieces(text, vocab_size):
     if vocab_size < 256:
         raise ValueError("vocab_size must be at least 256")
@@ -437,16 +636,24 @@ def train_on_pieces(text, vocab_size):
         pieces = [merge_pair(piece, best, new_id) for piece in pieces]
         merges[best] = new_id
     return merges
-'''),
-    "specials encoded without the pre-split": ("byte_bpe", "encode_with_specials", '''
+""",
+    ),
+    "specials encoded without the pre-split": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
 def encode_with_specials(text, merges, special_tokens):
     pattern = "(" + "|".join(regex.escape(token) for token in special_tokens) + ")"
     ids = []
     for index, chunk in enumerate(regex.split(pattern, text) if special_tokens else [text]):
         ids += [special_tokens[chunk]] if index % 2 else encode(chunk, merges)
     return ids
-'''),
-    "special tokens tried in dict order, not longest first": ("byte_bpe", "encode_with_specials", '''
+""",
+    ),
+    "special tokens tried in dict order, not longest first": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
 def encode_with_specials(text, merges, special_tokens):
     chunks = [text]
     if special_tokens:
@@ -459,12 +666,20 @@ def encode_with_specials(text, merges, special_tokens):
             for piece in regex.findall(GPT2_SPLIT_PATTERN, chunk):
                 ids.extend(encode(piece, merges))
     return ids
-'''),
-    "special ids decoded as if they were merges": ("byte_bpe", "decode_with_specials", '''
+""",
+    ),
+    "special ids decoded as if they were merges": (
+        "byte_bpe",
+        "decode_with_specials",
+        """
 def decode_with_specials(ids, merges, special_tokens):
     return decode([i for i in ids if i not in special_tokens.values()], merges)
-'''),
-    "fast trainer breaks ties by first seen": ("fast_bpe", "train_bpe", '''
+""",
+    ),
+    "fast trainer breaks ties by first seen": (
+        "fast_bpe",
+        "train_bpe",
+        """
 from collections import Counter
 
 def train_bpe(word_freqs, num_merges):
@@ -481,8 +696,12 @@ def train_bpe(word_freqs, num_merges):
         words = {tuple(_merge(list(symbols), best)): count for symbols, count in words.items()}
         merges.append(best)
     return merges
-'''),
-    "fast trainer never lowers the counts of a merged word's old pairs": ("fast_bpe", "train_bpe", '''
+""",
+    ),
+    "fast trainer never lowers the counts of a merged word's old pairs": (
+        "fast_bpe",
+        "train_bpe",
+        """
 from collections import Counter
 
 def train_bpe(word_freqs, num_merges):
@@ -506,10 +725,14 @@ def train_bpe(word_freqs, num_merges):
                     if best[0] + best[1] in pair:
                         counts[pair] += frequency[index]
     return merges
-'''),
+""",
+    ),
     # Slower than the target, but it answers a table it has seen before at once: the speed test's best
     # of three must not time a remembered answer.
-    "fast trainer below the speed target, remembering its answers": ("fast_bpe", "train_bpe", '''
+    "fast trainer below the speed target, remembering its answers": (
+        "fast_bpe",
+        "train_bpe",
+        """
 import time
 
 _remembered = {}
@@ -522,8 +745,12 @@ def train_bpe(word_freqs, num_merges):
         _remembered[key] = _honest_train(word_freqs, num_merges)
         time.sleep(12 * (time.perf_counter() - started))  # below the target however busy the machine
     return list(_remembered[key])
-'''),
-    "fast trainer is the naive recount (right, but slow)": ("fast_bpe", "train_bpe", '''
+""",
+    ),
+    "fast trainer is the naive recount (right, but slow)": (
+        "fast_bpe",
+        "train_bpe",
+        """
 from collections import Counter
 
 def train_bpe(word_freqs, num_merges):
@@ -544,5 +771,6 @@ def train_bpe(word_freqs, num_merges):
         words = merged
         merges.append(best)
     return merges
-'''),
+""",
+    ),
 }

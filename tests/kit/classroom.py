@@ -19,21 +19,33 @@ SOLUTIONS = KIT_ROOT / "solutions"
 TEMPLATE = KIT_ROOT / "student_template"
 
 # Misbehaviour the cage must contain without slowing the rest of the class.
-HANGS = ("bpe", "train_bpe", '''
+HANGS = (
+    "bpe",
+    "train_bpe",
+    """
 def train_bpe(text, num_merges):
     while True:
         pass
-''')
-CRASHES = ("bpe", "encode", '''
+""",
+)
+CRASHES = (
+    "bpe",
+    "encode",
+    """
 def encode(text, merges, vocab):
     import os
     os._exit(3)
-''')
-FLOODS = ("simple_tokenizers", "char_tokenize", '''
+""",
+)
+FLOODS = (
+    "simple_tokenizers",
+    "char_tokenize",
+    """
 def char_tokenize(text):
     print("x" * 10_000_000)
     return list(text)
-''')
+""",
+)
 
 
 @dataclass(frozen=True)

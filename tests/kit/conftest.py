@@ -11,10 +11,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import pytest
 
+from autograder.engine.document import ResultsDocument
 from autograder.engine.parts import PARTS
 from autograder.engine.points import SuitePoints, suite_points
 from autograder.engine.suites import KIT_ROOT
@@ -23,14 +24,19 @@ SOLUTIONS = KIT_ROOT / "solutions"
 SUBMISSIONS = Path(__file__).parent / "submissions"
 
 
-def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """Run the real CLI on ``path`` and return the process and its results document."""
+def grade(
+    path: Path, *arguments: str, timeout: float = 300
+) -> tuple[subprocess.CompletedProcess[str], ResultsDocument]:
+    """Run the real CLI on ``path`` and return the process and its results document (empty when it wrote none)."""
     process = subprocess.run(
         [sys.executable, "-m", "autograder.cli", str(path), "--format", "json", *arguments],
-        capture_output=True, text=True, timeout=timeout, cwd=path.parent,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=path.parent,
     )
     document = json.loads(process.stdout) if process.returncode in (0, 1) and process.stdout else {}
-    return process, document
+    return process, cast(ResultsDocument, document)
 
 
 def batch_command(submissions: Path, out: Path, *arguments: str) -> list[str]:
@@ -40,8 +46,9 @@ def batch_command(submissions: Path, out: Path, *arguments: str) -> list[str]:
 
 def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run the real ``grade batch`` quietly, from beside the output folder."""
-    return subprocess.run(batch_command(submissions, out, *arguments), capture_output=True, text=True,
-                          timeout=timeout, cwd=out.parent)
+    return subprocess.run(
+        batch_command(submissions, out, *arguments), capture_output=True, text=True, timeout=timeout, cwd=out.parent
+    )
 
 
 def gradebook_rows(out: Path) -> dict[str, dict[str, str]]:
@@ -61,11 +68,15 @@ def full_marks(*modules: str, bonus: bool = True) -> str:
     Bonus points count unless ``bonus=False`` (the points possible, 100%).
     """
     points = hidden_points()
-    chosen = [value for key, value in points.worth.items()
-              if (not modules or key[0] in modules) and (bonus or key not in points.bonus)]
+    chosen = [
+        value
+        for key, value in points.worth.items()
+        if (not modules or key[0] in modules) and (bonus or key not in points.bonus)
+    ]
     return f"{sum(chosen):g}"
 
-def outcomes(document: dict[str, Any]) -> set[str]:
+
+def outcomes(document: ResultsDocument) -> set[str]:
     return {test["extra_data"]["outcome"] for test in document["tests"]}
 
 
@@ -126,8 +137,9 @@ def environment_with_these_packages(folder: Path) -> Path:
     """
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
     python = folder / "bin" / "python"
-    own = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    own = subprocess.run(
+        [str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     ours = [path for path in site.getsitepackages() if Path(path).is_dir()]
     (Path(own) / "packages-of-the-test-run.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
     return python

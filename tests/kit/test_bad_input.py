@@ -58,6 +58,7 @@ def _left_in(cages: Path) -> list[str]:
 @pytest.mark.parametrize("shape", ["a file and a folder of one name", "a name longer than the file system allows"])
 def test_a_zip_the_file_system_cannot_hold_is_refused_by_name(tmp_path, shape, cages):
     code = _first_two_parts()
+    words: tuple[str, ...]
     if shape.startswith("a file and a folder"):
         odd, words = {"notes": b"mine", "notes/today.txt": b"more"}, ("'notes'", "both a file and a folder")
     else:
@@ -82,10 +83,10 @@ def _lying_zip(path: Path, inflated_mib: int) -> Path:
     for signature, crc_at, size_at, name_at in ((b"PK\x03\x04", 14, 22, 30), (b"PK\x01\x02", 16, 24, 46)):
         start = data.find(signature)
         while start != -1:
-            name = data[start + name_at:start + name_at + 20]
-            if name == b"simple_tokenizers.py" and data[start + size_at:start + size_at + 4] == real:
-                data[start + crc_at:start + crc_at + 4] = claimed_crc
-                data[start + size_at:start + size_at + 4] = claimed
+            name = data[start + name_at : start + name_at + 20]
+            if name == b"simple_tokenizers.py" and data[start + size_at : start + size_at + 4] == real:
+                data[start + crc_at : start + crc_at + 4] = claimed_crc
+                data[start + size_at : start + size_at + 4] = claimed
             start = data.find(signature, start + 4)
     path.write_bytes(bytes(data))
     return path
@@ -109,7 +110,13 @@ def test_a_zip_bomb_inflates_no_further_than_its_headers_declare(tmp_path):
 
 
 def test_a_notebook_of_too_many_cells_is_refused_before_it_is_parsed(tmp_path):
-    cell = {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": None}
+    cell: dict[str, object] = {
+        "cell_type": "code",
+        "metadata": {},
+        "source": "x = 1",
+        "outputs": [],
+        "execution_count": None,
+    }
     notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell] * 100_000}
     path = tmp_path / "homework.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
@@ -133,8 +140,7 @@ def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_pat
 
 
 MAGIC_CELLS = {
-    "a %%time cell runs its body": ("%%time\n" + (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"),
-                                   ""),
+    "a %%time cell runs its body": ("%%time\n" + (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), ""),
     "a black-style continuation line that starts with !=": ("ok = (\n    len('ab')\n    != 3\n)\n", ""),
     "line magics and shell escapes": ("%matplotlib inline\n!pip install regex\nfiles = !ls\nlen?\n", "!pip"),
     "a cell magic that is not Python": ("%%bash\necho hello\n", "%%bash"),
@@ -169,14 +175,14 @@ def test_an_honest_notebook_with_magics_earns_full_marks(tmp_path):
     assert document["score"] == document["max_score"], document["output"]
 
 
-WRITES_INTO_EVERY_DESCRIPTOR = '''
+WRITES_INTO_EVERY_DESCRIPTOR = """
 import os as _os
 for _descriptor in range(3, 256):
     try:
         _os.write(_descriptor, b"what the student wrote " * 8)
     except OSError:
         pass
-'''
+"""
 
 
 def test_code_that_writes_into_the_graders_channel_fails_its_load_once_and_at_once(reference_with):
@@ -261,14 +267,14 @@ def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_report
     assert "0 graded now" in again.stderr, again.stderr
 
 
-HOSTILE_TEXT = '''
+HOSTILE_TEXT = """
 import sys as _sys
 
 def char_tokenize(text):
     # A cleared screen, a window title and a fake green score; then Markdown and HTML that try to get out.
     print("\\x1b[2J\\x1b]0;owned\\x07\\x1b[32mScore: 200 / 200 (100%)\\x1b[0m\\r\\u202e")
     raise ValueError("```\\n<img src=x onerror=alert(1)>\\n[click](http://example.invalid) `` ` ``")
-'''
+"""
 
 
 def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
@@ -287,8 +293,11 @@ def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
     for sheet in ("gradebook.csv", "canvas.csv"):
         with (out / sheet).open(encoding="utf-8", newline="") as stream:
             cells = [cell for row in csv.reader(stream) for cell in row]
-        formulas = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")
-                    and not re.fullmatch(r"[+-]?\d+(\.\d+)?", cell)]
+        formulas = [
+            cell
+            for cell in cells
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not re.fullmatch(r"[+-]?\d+(\.\d+)?", cell)
+        ]
         assert formulas == [], f"{sheet} starts cells with a formula: {formulas}"
         assert "'=1+2 @SUM(A1)" in cells and "'-Bea Bee" in cells, f"{sheet}: the names still read right"
 
@@ -297,7 +306,9 @@ def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
     assert {path.name for path in written} >= {"feedback.md", "feedback.html", "summary.md", "summary.html"}
     for path in written:
         text = path.read_text(encoding="utf-8")
-        assert not re.search("[\x00-\x08\x0b-\x1f\x7f\u202e]", text.replace("\r\n", "\n")), f"{path}: a control character"
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f\u202e]", text.replace("\r\n", "\n")), (
+            f"{path}: a control character"
+        )
         page = markdown.render(text) if path.suffix == ".md" else text
         assert "<img src=x" not in page and 'href="http://example.invalid"' not in page, f"{path}: markup acts"
         assert oct(path.stat().st_mode & 0o777) == oct(0o644), f"{path}: mode {oct(path.stat().st_mode)}"
@@ -306,7 +317,29 @@ def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
     summary = markdown.render((out / "summary.md").read_text(encoding="utf-8"))
     assert "a\\x00b" in summary, "the NUL of a test's case, escaped"
 
-    terminal = subprocess.run([sys.executable, "-m", "autograder.cli", str(download / next(iter(
-        sorted(path.name for path in download.iterdir() if path.name.startswith("=") and "simple" in path.name)))),
-        "--part", "simple_tokenizers"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    terminal = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "autograder.cli",
+            str(
+                download
+                / next(
+                    iter(
+                        sorted(
+                            path.name
+                            for path in download.iterdir()
+                            if path.name.startswith("=") and "simple" in path.name
+                        )
+                    )
+                )
+            ),
+            "--part",
+            "simple_tokenizers",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert "\x1b" not in terminal.stdout and "\\x1b[2J" in terminal.stdout, terminal.stdout[-2000:]

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import zipfile
 from pathlib import Path
+from typing import cast
 from xml.etree import ElementTree
 
 import pytest
@@ -16,19 +17,24 @@ from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submissi
 from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
 
 from autograder.course.batch import gradebook
+from autograder.engine.document import ResultsDocument
 from autograder.engine.scoring import function_scores
 
 
-def results(out: Path, student: str) -> dict:
-    return json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+def results(out: Path, student: str) -> ResultsDocument:
+    return cast(ResultsDocument, json.loads((out / student / "results.json").read_text(encoding="utf-8")))
 
 
-def told(document: dict) -> dict[str, tuple]:
+def told(document: ResultsDocument) -> dict[str, tuple]:
     """What a student is told per test: outcome, call, expected, got, hint (not timings)."""
     return {
         test["extra_data"]["test"] + "@" + test["extra_data"]["function"]: (
-            test["extra_data"]["outcome"], test["extra_data"]["call"], test["extra_data"]["expected"],
-            test["extra_data"]["got"], test["extra_data"]["hint"], test["score"],
+            test["extra_data"]["outcome"],
+            test["extra_data"]["call"],
+            test["extra_data"]["expected"],
+            test["extra_data"]["got"],
+            test["extra_data"]["hint"],
+            test["score"],
         )
         for test in document["tests"]
     }
@@ -80,10 +86,14 @@ def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
         scores = function_scores(results(out, student))
         lost = {key for key, (score, most) in scores.items() if score < most}
         assert lost == {(module, function)}, f"{student} lost points beyond {function}: {lost}"
-    hung = [test["extra_data"]["detail"] for test in results(out, "cyd")["tests"]
-            if test["extra_data"]["outcome"] == "timed out"]
+    hung = [
+        test["extra_data"]["detail"]
+        for test in results(out, "cyd")["tests"]
+        if test["extra_data"]["outcome"] == "timed out"
+    ]
     assert len(hung) > 1 and sum("was not run" in detail for detail in hung) == len(hung) - 1, (
-        "a function that hung once is not called again")
+        "a function that hung once is not called again"
+    )
     assert rows["hal"]["status"] == gradebook.CANNOT_GRADE and "hal.zip" in rows["hal"]["reason"]
     assert "hal.zip" in (out / "hal" / "feedback.md").read_text(encoding="utf-8"), "the student is told why"
     assert "notes.txt" in process.stderr
@@ -171,8 +181,18 @@ def test_nbgrader_assignment_is_created_when_missing(tmp_path):
     submissions = tmp_path / "submissions"
     write_submission(submissions, Student("ada", "correct"))
     database = tmp_path / "gradebook.db"
-    process = run_batch(submissions, tmp_path / "out", "--nbgrader-db", str(database), "--assignment", "bpe1",
-                        "--part", "simple_tokenizers", "--part", "bpe")
+    process = run_batch(
+        submissions,
+        tmp_path / "out",
+        "--nbgrader-db",
+        str(database),
+        "--assignment",
+        "bpe1",
+        "--part",
+        "simple_tokenizers",
+        "--part",
+        "bpe",
+    )
     assert process.returncode == 0, process.stderr
     with api.Gradebook(f"sqlite:///{database}") as book:  # an assignment of two parts: their notebooks only
         assert f"{book.find_submission('bpe1', 'ada').score:g}" == full_marks("simple_tokenizers", "bpe")

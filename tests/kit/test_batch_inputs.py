@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import cast
 
 import nbformat
 import pytest
@@ -12,6 +13,7 @@ from classroom import SOLUTIONS
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
+from autograder.engine.document import ResultsDocument
 from autograder.engine.points import SuitePoints
 from autograder.engine.worker.limits import Limits
 
@@ -105,12 +107,15 @@ def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
         discover(tmp_path)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("id,name\nada,Ada Lovelace\n", {"ada": "Ada Lovelace"}),
-    ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
-    ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
-    ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("id,name\nada,Ada Lovelace\n", {"ada": "Ada Lovelace"}),
+        ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
+        ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
+        ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
+    ],
+)
 def test_roster_columns_are_found_by_their_usual_names(tmp_path, text, expected):
     path = tmp_path / "roster.csv"
     path.write_text(text, encoding="utf-8")
@@ -125,9 +130,28 @@ def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
 
 
 def test_gradebook_is_sorted_and_free_of_timings():
-    document = {"score": 5.0, "max_score": 100.0, "execution_time": 1.234, "tests": [
-        {"score": 5.0, "max_score": 5.0, "extra_data": {"module": "simple_tokenizers", "function": "char_tokenize",
-                                                        "outcome": "passed", "points": 5.0, "bonus": False}}]}
+    # Only the fields the gradebook reads: a partial document, on purpose.
+    document = cast(
+        ResultsDocument,
+        {
+            "score": 5.0,
+            "max_score": 100.0,
+            "execution_time": 1.234,
+            "tests": [
+                {
+                    "score": 5.0,
+                    "max_score": 5.0,
+                    "extra_data": {
+                        "module": "simple_tokenizers",
+                        "function": "char_tokenize",
+                        "outcome": "passed",
+                        "points": 5.0,
+                        "bonus": False,
+                    },
+                }
+            ],
+        },
+    )
     records = [
         gradebook.StudentRecord("zed", "", gradebook.GRADED, document=document),
         gradebook.StudentRecord("amy", "Amy", gradebook.NO_SUBMISSION),

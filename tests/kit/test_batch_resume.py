@@ -70,8 +70,11 @@ def cheap_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(cheap_class, tmp_path):
     submissions, uninterrupted = cheap_class
     killed = tmp_path / "killed"
-    process = subprocess.Popen(batch_command(submissions, killed, "--jobs", "2", *PARTS_GRADED),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        batch_command(submissions, killed, "--jobs", "2", *PARTS_GRADED),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while len(list(killed.glob("*/results.json"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -104,7 +107,8 @@ def test_a_second_run_grades_nothing_and_a_change_is_regraded(cheap_class, tmp_p
     changed = tmp_path / "submissions"
     shutil.copytree(submissions, changed)
     (changed / "s1" / "simple_tokenizers.py").write_text(  # s1 had not started
-        (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8")
+        (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     third = run_batch(changed, out, *PARTS_GRADED)
     assert "(1 graded now" in third.stderr, third.stderr
     assert gradebook_rows(out)["s1"]["total"] == full_marks("simple_tokenizers")
@@ -118,6 +122,9 @@ def test_results_of_other_parts_or_limits_are_not_reused():
     from autograder.engine.worker.limits import Limits
 
     suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
-    hashes = {grading_hash(suite, references, Limits()), grading_hash(suite, references, Limits(), ("bpe",)),
-              grading_hash(suite, references, Limits(call_seconds=9))}
+    hashes = {
+        grading_hash(suite, references, Limits()),
+        grading_hash(suite, references, Limits(), ("bpe",)),
+        grading_hash(suite, references, Limits(call_seconds=9)),
+    }
     assert len(hashes) == 3

@@ -212,8 +212,9 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
     """A grader killed with SIGKILL leaves its cage; the next cage made removes it, and only it."""
     from autograder.engine.worker.cage import OWNER, sweep_abandoned
 
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True, check=True)
+    finished = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     for name, pid in (("abandoned", finished.stdout.strip()), ("ours", str(os.getpid()))):
         (tmp_path / name / "work").mkdir(parents=True)
         (tmp_path / name / OWNER).write_text(pid, encoding="ascii")
@@ -236,7 +237,9 @@ def test_a_cage_without_control_groups_says_so(monkeypatch):
     cage = cages.Cage.create({"bpe.py": b""}, limits=Limits())
     try:
         assert cage.tree is None
-        assert cage.notices == ["note: memory and processes are capped for each process, not for the worker's "
-                                "whole tree: the control groups could not be made (a test's refusal)"]
+        assert cage.notices == [
+            "note: memory and processes are capped for each process, not for the worker's "
+            "whole tree: the control groups could not be made (a test's refusal)"
+        ]
     finally:
         cage.remove()

@@ -23,11 +23,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
 from classroom import Student, write_submission
 from conftest import SOLUTIONS, grade, snapshot
 
+from autograder.engine.document import ResultsDocument
 from autograder.engine.scoring import function_scores
 from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.isolation import Isolation, isolation
@@ -86,16 +88,16 @@ def _walk(top, wanted, budget=40_000, seconds=20):
                 continue
 '''
 
-MERGE_PAIR = '''
+MERGE_PAIR = """
 def merge_pair(tokens, pair):
     if _stolen is None:
         raise RuntimeError("found nothing to steal: " + "; ".join(_seen[:5]))
     return _stolen(tokens, pair)
-'''
+"""
 
 ATTACKS: dict[str, str] = {
     # The grader's own bytecode cache holds the compiled reference and hidden tests.
-    "the grader's compiled caches": '''
+    "the grader's compiled caches": """
 import marshal
 for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
     for path in _walk(top, "__pycache__", budget=20_000, seconds=5):
@@ -119,27 +121,27 @@ for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
             break
     if _stolen:
         break
-''',
+""",
     # A copy of the kit anywhere on disk: a second clone, last year's course, a Gradescope build folder.
-    "copies of the kit elsewhere on disk": '''
+    "copies of the kit elsewhere on disk": """
 for path in _walk("/", "bpe.py", budget=400_000, seconds=40):
     if os.sep + "solutions" + os.sep in path:
         source = _read(path)
         if source and b"def merge_pair" in source and _use(source):
             _report(path)
             break
-''',
+""",
     # Every planted canary by its path, and root-only files the system has anyway.
-    "root-only files, canaries and the host's secrets": '''
+    "root-only files, canaries and the host's secrets": """
 for path in PLANTED + ["/etc/shadow", "/root/.bash_history", "/proc/1/environ", "/proc/1/cmdline"]:
     data = _read(path)
     if data:
         _report(path + " " + data[:120].decode("utf-8", "replace"))
         if b"def merge_pair" in data:
             _use(data)
-''',
+""",
     # Device nodes and the grader's terminal: open for writing, paint a fake score.
-    "device nodes and the grader's terminal": '''
+    "device nodes and the grader's terminal": """
 for device in ("/dev/tty", "/dev/console", "/dev/kmsg", "/dev/loop0", "/dev/mem", "/dev/sda", "/dev/vda",
                "/dev/pts/0", "/dev/pts/1", "/dev/tty0", "/dev/tty1"):
     try:
@@ -163,13 +165,13 @@ for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
                     os.close(handle)
             except OSError:
                 continue
-''',
+""",
 }
 
 # Attacks on a classmate need a class: they run in a batch of two jobs.
 CLASSMATE_ATTACKS: dict[str, str] = {
     # The cage of the submission graded beside this one, in the same batch.
-    "another job's cage": '''
+    "another job's cage": """
 deadline = time.monotonic() + 8  # long enough to overlap the classmate graded beside
 while _stolen is None and time.monotonic() < deadline:
     for top in ("/tmp", "/var/tmp", "/dev/shm"):
@@ -179,9 +181,9 @@ while _stolen is None and time.monotonic() < deadline:
                 _report("a classmate's cage: " + path)
                 break
     time.sleep(0.2)
-''',
+""",
     # The folders beside this hand-in: classmates, the output folder, the roster.
-    "classmates' folders, the output folder and the roster": '''
+    "classmates' folders, the output folder and the roster": """
 here = os.getcwd()
 tops = set()
 for folder in (here, os.path.dirname(os.path.abspath(__file__)), "/tmp"):
@@ -196,7 +198,7 @@ for top in sorted(tops):
                 _report(path + " " + data[:120].decode("utf-8", "replace"))
                 if name == "bpe.py":
                     _use(data)
-''',
+""",
 }
 
 
@@ -210,8 +212,7 @@ def canaries(tmp_path: Path):
     """A copy of solutions/ outside the kit, and a root-only canary where the worker's interpreter looks."""
     copy = tmp_path / "last-years-course" / "bpe-kit" / "solutions"
     shutil.copytree(SOLUTIONS, copy)
-    (copy / "bpe.py").write_text((copy / "bpe.py").read_text(encoding="utf-8") + f"\n# {CANARY}\n",
-                                 encoding="utf-8")
+    (copy / "bpe.py").write_text((copy / "bpe.py").read_text(encoding="utf-8") + f"\n# {CANARY}\n", encoding="utf-8")
     root_only = [tmp_path / "root-only.txt"]
     # A root-only file inside the worker's view (the interpreter's site-packages). As root the test
     # plants it; run as another user (.ci/cage-as-user), root planted one before and names it here.
@@ -229,11 +230,14 @@ def canaries(tmp_path: Path):
     in_view.unlink(missing_ok=True)
 
 
-def assert_contained(document: dict, name: str) -> None:
+def assert_contained(document: ResultsDocument, name: str) -> None:
     scores = function_scores(document)
     assert scores[("bpe", "merge_pair")][0] == 0, f"{name}: merge_pair earned points with stolen code"
-    ran = [test["extra_data"]["detail"] for test in document["tests"]
-           if test["extra_data"]["function"] == "merge_pair" and test["extra_data"]["module"] == "bpe"]
+    ran = [
+        test["extra_data"]["detail"]
+        for test in document["tests"]
+        if test["extra_data"]["function"] == "merge_pair" and test["extra_data"]["module"] == "bpe"
+    ]
     assert any("found nothing to steal" in detail for detail in ran), f"{name}: the attack did not run: {ran[:1]}"
     for key, (score, most) in scores.items():
         if key[0] == "simple_tokenizers":
@@ -274,23 +278,45 @@ def test_an_attack_on_a_classmate_earns_nothing_and_reads_no_canary(name, tmp_pa
     honest = course / "submitted" / "honest" / "bpe" / "bpe.py"
     honest.write_text(honest.read_text(encoding="utf-8") + f"\n# honest-classmate {CANARY}\n", encoding="utf-8")
     thief = course / "submitted" / "thief" / "bpe" / "bpe.py"
-    thief.write_text(thief.read_text(encoding="utf-8") + "\n\n" + attack(CLASSMATE_ATTACKS[name], canaries),
-                     encoding="utf-8")
+    thief.write_text(
+        thief.read_text(encoding="utf-8") + "\n\n" + attack(CLASSMATE_ATTACKS[name], canaries), encoding="utf-8"
+    )
     roster = tmp_path / "roster.csv"
     with roster.open("w", encoding="utf-8", newline="") as stream:
-        csv.writer(stream).writerows([["id", "name", "email"], ["honest", f"Hon Est {CANARY}", "h@example.org"],
-                                      ["thief", "Thi Ef", "t@example.org"]])
+        csv.writer(stream).writerows(
+            [
+                ["id", "name", "email"],
+                ["honest", f"Hon Est {CANARY}", "h@example.org"],
+                ["thief", "Thi Ef", "t@example.org"],
+            ]
+        )
     out = tmp_path / "graded"
     (out / "someone").mkdir(parents=True)
     (out / "someone" / "results.json").write_text(json.dumps({"score": 0, "note": CANARY}), encoding="utf-8")
     before = snapshot(course)
     process = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", "batch", str(course), "-o", str(out), "--quiet", "--jobs", "2",
-         "--roster", str(roster), *FAST],
-        capture_output=True, text=True, timeout=400, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "autograder.cli",
+            "batch",
+            str(course),
+            "-o",
+            str(out),
+            "--quiet",
+            "--jobs",
+            "2",
+            "--roster",
+            str(roster),
+            *FAST,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=tmp_path,
     )
     assert process.returncode == 0, process.stderr[-3000:]
-    thief = json.loads((out / "thief" / "results.json").read_text(encoding="utf-8"))
+    thief = cast(ResultsDocument, json.loads((out / "thief" / "results.json").read_text(encoding="utf-8")))
     assert_contained(thief, name)
     assert (out / "honest" / "results.json").is_file()
     for path in (out / "thief").iterdir():
@@ -300,7 +326,7 @@ def test_an_attack_on_a_classmate_earns_nothing_and_reads_no_canary(name, tmp_pa
 
 def test_the_cage_removes_what_a_student_leaves_whatever_its_shape(reference_with):
     """A tree 3,000 folders deep and read-only files: grading ends normally, and the next grading works."""
-    leaves = '''
+    leaves = """
 import os, stat
 def _deep():
     here = os.getcwd()
@@ -319,7 +345,7 @@ def _deep():
     except OSError:
         pass
 _deep()
-'''
+"""
     folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=leaves)
     for _ in range(2):
         started = time.monotonic()
@@ -333,7 +359,7 @@ _deep()
 # what it achieved while loading, and merge_pair returns it, so it reaches the results as "got".
 TREE_LIMITS = ("--limit", "processes=32", "--limit", "memory_mb=1024", "--limit", "disk_mb=64")
 LIMIT_ATTACKS: dict[str, str] = {
-    "more processes than the limit": '''
+    "more processes than the limit": """
 import os, time
 started = 0
 for _ in range(150):
@@ -345,8 +371,8 @@ for _ in range(150):
     except OSError:
         break
 _achieved = started
-''',
-    "memory spread over six children": '''
+""",
+    "memory spread over six children": """
 import os, select, signal, time
 reader, writer = os.pipe()
 children = []
@@ -376,8 +402,8 @@ dead |= {child for child in children if child not in dead and os.waitpid(child, 
 _achieved = 300 * len(reported - dead)
 for child in set(children) - dead:
     os.kill(child, signal.SIGKILL)
-''',
-    "filling the disk with data and files": '''
+""",
+    "filling the disk with data and files": """
 import os
 written, files = 0, 0
 for folder in (os.getcwd(), "/tmp", os.environ.get("TMPDIR", "/tmp")):
@@ -397,11 +423,14 @@ for folder in (os.getcwd(), "/tmp", os.environ.get("TMPDIR", "/tmp")):
     except OSError:
         pass
 _achieved = written
-''',
+""",
 }
 # What each attack may achieve at most: processes, MiB held at once, MiB written.
-LIMIT_CAPS = {"more processes than the limit": 32, "memory spread over six children": 1024,
-              "filling the disk with data and files": 64}
+LIMIT_CAPS = {
+    "more processes than the limit": 32,
+    "memory spread over six children": 1024,
+    "filling the disk with data and files": 64,
+}
 
 
 @needs_full_cage
@@ -417,7 +446,8 @@ def test_limits_hold_for_everything_the_worker_starts(name, reference_with):
     achieved = [int(number) for number in re.findall(r"ACHIEVED (\d+)", json.dumps(document))]
     assert achieved, f"{name}: the attack did not report"
     assert max(achieved) <= LIMIT_CAPS[name], (
-        f"{name}: achieved {max(achieved)} against {LIMIT_CAPS[name]}; the grader's notes: {document['output']}")
+        f"{name}: achieved {max(achieved)} against {LIMIT_CAPS[name]}; the grader's notes: {document['output']}"
+    )
     scores = function_scores(document)
     assert all(score == most for key, (score, most) in scores.items() if key[0] == "simple_tokenizers")
     written_on_the_host = [*grader_folder("cages").rglob("hoard.bin"), *Path(tempfile.gettempdir()).glob("hoard.bin")]

@@ -13,10 +13,12 @@ from autograder.engine.worker import codec
 
 plain = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.tuples(inner, inner)
-    | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
-    | st.frozensets(st.integers(), max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=3)
+        | st.frozensets(st.integers(), max_size=3)
+    ),
     max_leaves=12,
 )
 
@@ -25,7 +27,9 @@ plain = st.recursive(
 @given(value=plain)
 def test_plain_values_round_trip_with_their_exact_types(value):
     message = codec.dump_message({"value": codec.to_plain(value)})
-    back = codec.from_plain(codec.read_message(io.BytesIO(message))["value"])
+    read = codec.read_message(io.BytesIO(message))
+    assert read is not None
+    back = codec.from_plain(read["value"])
     assert back == value
     assert same_types(back, value)
 

@@ -56,14 +56,19 @@ def test_nbgrader_cells_carry_schema_3_metadata_and_the_points(points):
 
 
 def _errors(notebook) -> list[str]:
-    return [f"{cell.source[:60]!r}: {output.ename}: {output.evalue}"
-            for cell in notebook.cells if cell.cell_type == "code"
-            for output in cell.get("outputs", []) if output.output_type == "error"]
+    return [
+        f"{cell.source[:60]!r}: {output.ename}: {output.evalue}"
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.output_type == "error"
+    ]
 
 
 def _printed(cell) -> str:
-    return "".join(output.get("text", "") + output.get("data", {}).get("text/plain", "")
-                   for output in cell.get("outputs", []))
+    return "".join(
+        output.get("text", "") + output.get("data", {}).get("text/plain", "") for output in cell.get("outputs", [])
+    )
 
 
 def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
@@ -73,27 +78,32 @@ def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
     shutil.copytree(exercises.EXERCISES / "data", tmp_path / "data")
     for part in PARTS:
         notebook = exercises.build(part, "solved", points=points)
-        NotebookClient(notebook, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(
+            notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        ).execute()
         assert _errors(notebook) == [], part.module
         checks = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.startswith("check(")]
         assert len(checks) == len(part.functions)
         for cell in checks:
             assert "(100%)" in _printed(cell), cell.source
-        assert any("image/png" in output.get("data", {}) for cell in notebook.cells
-                   for output in cell.get("outputs", [])), "the exploration draws its plot"
+        assert any(
+            "image/png" in output.get("data", {}) for cell in notebook.cells for output in cell.get("outputs", [])
+        ), "the exploration draws its plot"
 
 
 def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
     from nbclient import NotebookClient
 
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell('from autograder.course.jupyter import checker\n\ncheck = checker("bpe")'),
-        nbformat.v4.new_code_cell("def merge_pair(tokens, pair):\n    return list(tokens)"),
-        nbformat.v4.new_code_cell("check(merge_pair)"),
-    ])
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell('from autograder.course.jupyter import checker\n\ncheck = checker("bpe")'),
+            nbformat.v4.new_code_cell("def merge_pair(tokens, pair):\n    return list(tokens)"),
+            nbformat.v4.new_code_cell("check(merge_pair)"),
+        ]
+    )
+    NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     shown = _printed(notebook.cells[2])
     assert "call:" in shown and "expected:" in shown and "hint:" in shown and "Score: 0 / 2" in shown
 
@@ -101,8 +111,12 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
 def test_feedback_never_holds_hidden_test_source(reference_with):
     from bug_corpus import BUGS
 
-    folder = reference_with(**{module: code for module, _, code in [BUGS["merge_pair edits the list in place"],
-                                                                     BUGS["char_tokenize drops spaces"]]})
+    folder = reference_with(
+        **{
+            module: code
+            for module, _, code in [BUGS["merge_pair edits the list in place"], BUGS["char_tokenize drops spaces"]]
+        }
+    )
     _, document = grade(folder, "--part", "simple_tokenizers", "--part", "bpe")
     for output_format, render in RENDERERS.items():  # every format is rendered from this one document
         text = render(document)

@@ -12,17 +12,20 @@ import pytest
 from bug_corpus import BUGS
 from conftest import SOLUTIONS, SUBMISSIONS, full_marks, grade, outcomes, snapshot
 
+from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.parts import PARTS
 from autograder.engine.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.
 FIRST_TWO_PARTS = ("--part", "simple_tokenizers", "--part", "bpe")
-CORRECT = sorted(path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir() and not path.name.startswith("."))
+CORRECT = sorted(
+    path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir() and not path.name.startswith(".")
+)
 
 
 @pytest.fixture(scope="module")
-def reference_graded() -> tuple[subprocess.CompletedProcess[str], dict]:
+def reference_graded() -> tuple[subprocess.CompletedProcess[str], ResultsDocument]:
     """The reference solutions through the real CLI with the hidden suite, once for the tests that need it."""
     return grade(SOLUTIONS)
 
@@ -47,12 +50,17 @@ def test_a_correct_alternative_earns_full_marks(folder):
     """Full marks for every part it holds; the parts it does not hold are not started, not failed."""
     process, document = grade(folder)
     assert process.returncode == 0, process.stderr
-    held = {test["extra_data"]["module"] for test in document["tests"]
-            if test["extra_data"]["outcome"] != "not started"}
+    held = {
+        test["extra_data"]["module"] for test in document["tests"] if test["extra_data"]["outcome"] != "not started"
+    }
     assert held, "the alternative holds at least one part"
-    failing = [test["name"] + "\n" + test["output"] for test in document["tests"]
-               if test["extra_data"]["module"] in held and test["status"] != "passed"
-               and not (test["extra_data"]["bonus"] and test["extra_data"]["outcome"] == "not started")]
+    failing = [
+        test["name"] + "\n" + test["output"]
+        for test in document["tests"]
+        if test["extra_data"]["module"] in held
+        and test["status"] != "passed"
+        and not (test["extra_data"]["bonus"] and test["extra_data"]["outcome"] == "not started")
+    ]
     assert failing == [], "full marks; a bonus it leaves out is not started"
     idle = {test["extra_data"]["outcome"] for test in document["tests"] if test["extra_data"]["module"] not in held}
     assert idle <= {"not started"}
@@ -79,9 +87,21 @@ def test_results_document_has_gradescope_fields():
 def test_every_format_renders_to_a_file(tmp_path, output_format):
     target = tmp_path / f"report.{output_format}"
     process = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", str(STUBS), "--suite", "public",
-         "--format", output_format, "-o", str(target)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "autograder.cli",
+            str(STUBS),
+            "--suite",
+            "public",
+            "--format",
+            output_format,
+            "-o",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert process.returncode == 0, process.stderr
     text = target.read_text(encoding="utf-8")
@@ -90,8 +110,12 @@ def test_every_format_renders_to_a_file(tmp_path, output_format):
 
 def test_failing_call_expected_got_and_hint_reach_the_student(reference_with):
     folder = reference_with(bpe="def merge_pair(tokens, pair):\n    return list(tokens)\n")
-    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe"],
-                             capture_output=True, text=True, timeout=120)
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "call:     merge_pair(['a', 'a', 'a'], ('a', 'a'))" in process.stdout
     assert "expected: ['aa', 'a']" in process.stdout
     assert "got:      ['a', 'a', 'a']" in process.stdout
@@ -133,7 +157,7 @@ def test_a_broken_module_costs_only_its_own_part(reference_with):
     folder = reference_with()
     (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
     _, document = grade(folder, *FIRST_TWO_PARTS)
-    by_module = {}
+    by_module: dict[str, list[GradedTest]] = {}
     for test in document["tests"]:
         by_module.setdefault(test["extra_data"]["module"], []).append(test)
     assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])
@@ -144,7 +168,7 @@ def test_a_broken_module_costs_only_its_own_part(reference_with):
 def test_a_module_that_never_finishes_importing_costs_only_its_part(reference_with):
     folder = reference_with(bpe="while True:\n    pass\n")
     process, document = grade(folder, "--limit", "load_seconds=2", *FIRST_TWO_PARTS)
-    by_module = {}
+    by_module: dict[str, list[GradedTest]] = {}
     for test in document["tests"]:
         by_module.setdefault(test["extra_data"]["module"], []).append(test)
     assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])
@@ -159,8 +183,9 @@ def test_slow_loading_is_not_charged_to_the_first_call(reference_with, tmp_path)
     _, document = grade(folder, "--limit", "call_seconds=1", *FIRST_TWO_PARTS)
     assert f"{document['score']:g}" == full_marks("simple_tokenizers", "bpe"), outcomes(document)
     notebook = json.loads((SUBMISSIONS / "correct" / "notebook" / "bpe_homework.ipynb").read_text(encoding="utf-8"))
-    notebook["cells"].insert(0, {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
-                                 "source": slow})
+    notebook["cells"].insert(
+        0, {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": slow}
+    )
     path = tmp_path / "slow.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     _, document = grade(path, "--limit", "call_seconds=1")
@@ -172,7 +197,9 @@ def test_a_misnamed_function_is_named_with_a_suggestion(reference_with):
     folder = reference_with()
     (folder / "bpe.py").write_text(source, encoding="utf-8")
     _, document = grade(folder, "--part", "bpe")
-    details = {test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "merge_pair"}
+    details = {
+        test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "merge_pair"
+    }
     assert any("did you mean merge_pairs" in detail for detail in details)
 
 
@@ -197,8 +224,6 @@ def test_same_submission_same_score(reference_with):
     assert strip(first) == strip(second)
 
 
-
-
 def test_help_and_version():
     for flag in ("--help", "--version"):
         process = subprocess.run([sys.executable, "-m", "autograder.cli", flag], capture_output=True, text=True)
@@ -206,8 +231,12 @@ def test_help_and_version():
 
 
 def test_json_output_is_only_the_document():
-    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(STUBS), "--format", "json"],
-                             capture_output=True, text=True, timeout=120)
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(STUBS), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     json.loads(process.stdout)
 
 

@@ -21,8 +21,9 @@ NBGRADER_AUTOGRADED = "simple_tokenizers"
 
 
 def _nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess[str]:
-    process = subprocess.run([sys.executable, "-m", "nbgrader", *arguments], cwd=course,
-                             capture_output=True, text=True, timeout=600)
+    process = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *arguments], cwd=course, capture_output=True, text=True, timeout=600
+    )
     assert process.returncode == 0, process.stderr[-3000:]
     return process
 
@@ -58,7 +59,9 @@ def test_nbgrader_round_trip(tmp_path):
     assert totals == {"alice": full_marks(), "bob": "0"}
     # Notebooks named after the part modules are graded as the modules: alice's (the solved source) load
     # cleanly in the cage, bob's (the release) are stubs, every test not started.
-    alice, bob = (json.loads((out / student / "results.json").read_text(encoding="utf-8")) for student in ("alice", "bob"))
+    alice, bob = (
+        json.loads((out / student / "results.json").read_text(encoding="utf-8")) for student in ("alice", "bob")
+    )
     assert "raised" not in alice["output"], "check cells and explorations load cleanly in the cage"
     assert {test["extra_data"]["outcome"] for test in bob["tests"]} == {"not started"}
     with api.Gradebook(database) as book:  # the kit's export adds the bonus as nbgrader's extra credit

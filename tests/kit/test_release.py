@@ -23,10 +23,32 @@ from autograder.engine.points import suite_points
 from autograder.engine.suites import KIT_ROOT
 
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
-RESULT_FIELDS = {"score", "execution_time", "output", "output_format", "test_output_format", "test_name_format",
-                 "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"}
-TEST_FIELDS = {"score", "max_score", "status", "name", "name_format", "number", "output", "output_format",
-               "tags", "visibility", "extra_data"}
+RESULT_FIELDS = {
+    "score",
+    "execution_time",
+    "output",
+    "output_format",
+    "test_output_format",
+    "test_name_format",
+    "visibility",
+    "stdout_visibility",
+    "extra_data",
+    "tests",
+    "leaderboard",
+}
+TEST_FIELDS = {
+    "score",
+    "max_score",
+    "status",
+    "name",
+    "name_format",
+    "number",
+    "output",
+    "output_format",
+    "tags",
+    "visibility",
+    "extra_data",
+}
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 
 
@@ -58,19 +80,34 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     environment = tmp_path / "venv"
     # Offline: the environment sees the test run's packages, and setuptools builds without isolation.
     python = environment_with_these_packages(environment)
-    install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps",
-                              "-e", "."], cwd=student, capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps", "-e", "."],
+        cwd=student,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stderr[-2000:]
     grade_command = environment / "bin" / "grade"
 
     def grade_here(*arguments: str) -> dict[str, Any]:
-        process = subprocess.run([str(grade_command), *arguments, "--format", "json"], cwd=student,
-                                 capture_output=True, text=True, timeout=300)
+        process = subprocess.run(
+            [str(grade_command), *arguments, "--format", "json"],
+            cwd=student,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert process.returncode == 0, process.stderr
         return json.loads(process.stdout)
 
-    where = subprocess.run([str(python), "-c", "import autograder.engine.suites as s; print(s.KIT_ROOT)"], cwd=tmp_path,
-                           capture_output=True, text=True, check=True)
+    where = subprocess.run(
+        [str(python), "-c", "import autograder.engine.suites as s; print(s.KIT_ROOT)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert where.stdout.strip() == str(student), "the release's own grader and public tests"
     untouched = grade_here()
     assert untouched["extra_data"]["suite"] == "public"
@@ -86,8 +123,9 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
         "cell = next(c for c in notebook.cells if c.cell_type == 'code' and c.source.startswith('check('))\n"
         "print(''.join(o.get('text', '') or o.get('data', {}).get('text/plain', '') for o in cell.outputs))\n"
     )
-    checked = subprocess.run([str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True,
-                             text=True, timeout=300)
+    checked = subprocess.run(
+        [str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True, text=True, timeout=300
+    )
     assert "not started" in checked.stdout and "Score: 0 /" in checked.stdout, checked.stderr[-2000:]
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
@@ -122,8 +160,9 @@ def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
 def test_grade_release_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     (tmp_path / RELEASE_NAME).mkdir()
     (tmp_path / RELEASE_NAME / "notes.txt").write_text("mine", encoding="utf-8")
-    process = subprocess.run([sys.executable, "-m", "autograder.cli", "release", str(tmp_path)],
-                             capture_output=True, text=True, timeout=120)
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "release", str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
     assert process.returncode == 2 and "was not made by `grade release`" in process.stderr
     assert (tmp_path / RELEASE_NAME / "notes.txt").read_text(encoding="utf-8") == "mine"
 
@@ -132,8 +171,12 @@ def test_classroom_format_is_the_grading_reporters_shape(tmp_path):
     folder = tmp_path / "student"
     folder.mkdir()
     shutil.copy2(SOLUTIONS / "simple_tokenizers.py", folder)
-    process = subprocess.run([sys.executable, "-m", "autograder.cli", str(folder), "--format", "classroom"],
-                             capture_output=True, text=True, timeout=300)
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--format", "classroom"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     result = json.loads(base64.b64decode(base64.b64encode(process.stdout.encode())))  # as the workflow ships it
     assert set(result) == {"version", "status", "max_score", "tests"} and result["version"] == 1
     assert result["status"] == "fail", "the other parts are not started"
@@ -156,9 +199,14 @@ def autograder_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for script in ("setup.sh", "run_autograder"):
         (root / "source" / script).chmod(0o755)  # zipfile does not restore modes; Gradescope's unzip does
     shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
-    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
-                           env={**os.environ, "AUTOGRADER_ROOT": str(root), "BPE_KIT_PYTHON": sys.executable},
-                           capture_output=True, text=True, timeout=600)
+    setup = subprocess.run(
+        ["bash", str(root / "source" / "setup.sh")],
+        cwd=root / "source",
+        env={**os.environ, "AUTOGRADER_ROOT": str(root), "BPE_KIT_PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert setup.returncode == 0, setup.stderr[-3000:]
     return root
 
@@ -171,8 +219,13 @@ def run_autograder(root: Path, files: dict[str, str]) -> dict[str, Any]:
         (submission / name).parent.mkdir(parents=True, exist_ok=True)
         (submission / name).write_text(text, encoding="utf-8")
     submission.mkdir(exist_ok=True)
-    process = subprocess.run([str(root / "run_autograder")], env={**os.environ, "AUTOGRADER_ROOT": str(root)},
-                             capture_output=True, text=True, timeout=600)
+    process = subprocess.run(
+        [str(root / "run_autograder")],
+        env={**os.environ, "AUTOGRADER_ROOT": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert process.returncode == 0, process.stderr[-3000:]
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert set(results) <= RESULT_FIELDS
@@ -207,8 +260,13 @@ def test_gradescope_grades_a_repository_made_from_the_release(autograder_root):
     [
         ({"bpe.py": "def merge_pair(tokens, pair:\n    return tokens\n"}, "SyntaxError"),
         ({"bpe.py": "import sys\nsys.exit(0)\n"}, ""),
-        ({"bpe.py": "class Anything(list):\n    def __eq__(self, other):\n        return True\n\n"
-                    "def merge_pair(tokens, pair):\n    return Anything()\n"}, ""),
+        (
+            {
+                "bpe.py": "class Anything(list):\n    def __eq__(self, other):\n        return True\n\n"
+                "def merge_pair(tokens, pair):\n    return Anything()\n"
+            },
+            "",
+        ),
         ({"notes.txt": "I could not finish"}, "could not be graded"),
     ],
     ids=["broken", "exits at import", "always-equal answer", "nothing gradable"],

@@ -19,8 +19,16 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     """A notebook's nbgrader cell checks the public tests, then the hidden ones, in one kernel."""
     public = suite_points("public")
     hidden = suite_points("hidden")
-    alone = subprocess.run([sys.executable, "-c", "from autograder.engine.points import suite_points\n"
-                            "print(suite_points('hidden').worth)"], capture_output=True, text=True, check=True)
+    alone = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from autograder.engine.points import suite_points\nprint(suite_points('hidden').worth)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert hidden.worth == ast.literal_eval(alone.stdout)
     assert hidden.worth != public.worth
 
@@ -71,8 +79,9 @@ def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_pa
     from autograder.engine.worker.cage import Cage
 
     said = "bwrap: Creating new namespace failed: Operation not permitted"
-    monkeypatch.setattr(Cage, "command", lambda self: [sys.executable, "-c",
-                                                       f"import sys; sys.stderr.write({said!r}); sys.exit(1)"])
+    monkeypatch.setattr(
+        Cage, "command", lambda self: [sys.executable, "-c", f"import sys; sys.stderr.write({said!r}); sys.exit(1)"]
+    )
     run = grade_with_own_suite(
         tmp_path,
         "@pytest.mark.points(1)\ndef test_one(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"

@@ -92,10 +92,16 @@ class Discovery:
 
     def warnings(self) -> list[str]:
         """One line for each name that was not taken as it came."""
-        lines = [f"{raw!r} cleans to the id {student} like another hand-in's name: graded as {new_id}"
-                 for student, renamed in self.collisions.items() for raw, new_id in renamed]
-        lines += [f"{name!r} does not fit the {self.layout}'s names (…_<id>_…): not graded; hand it in "
-                  "through the LMS, or grade it on its own" for name in self.unfit]
+        lines = [
+            f"{raw!r} cleans to the id {student} like another hand-in's name: graded as {new_id}"
+            for student, renamed in self.collisions.items()
+            for raw, new_id in renamed
+        ]
+        lines += [
+            f"{name!r} does not fit the {self.layout}'s names (…_<id>_…): not graded; hand it in "
+            "through the LMS, or grade it on its own"
+            for name in self.unfit
+        ]
         return lines
 
 
@@ -163,8 +169,10 @@ def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str,
             renamed[(student, name)] = f"{student}-{digest}"
             collisions.setdefault(student, []).append((name, renamed[(student, name)]))
     return [
-        replace(candidate, student=renamed.get((candidate.student, candidate.raw_name or candidate.student),
-                                               candidate.student))
+        replace(
+            candidate,
+            student=renamed.get((candidate.student, candidate.raw_name or candidate.student), candidate.student),
+        )
         for candidate in candidates
     ]
 
@@ -182,9 +190,7 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
         else:
             ignored.append(entry.name)
     if not candidates:
-        raise DiscoveryError(
-            f"{folder}: holds no submissions; put one folder, notebook, .py or .zip per student in it"
-        )
+        raise DiscoveryError(f"{folder}: holds no submissions; put one folder, notebook, .py or .zip per student in it")
     return _collect("one entry per student", candidates, ignored)
 
 
@@ -253,13 +259,16 @@ def lms_pattern(names: list[str], where: Path) -> str | None:
         return None
     chosen = [lms for lms, count in fits.items() if count == best]
     if len(chosen) > 1:
-        raise DiscoveryError(f"{where}: every name fits both {' and '.join(chosen)} downloads, so the student ids "
-                             "are ambiguous; download the submissions from the LMS again")
+        raise DiscoveryError(
+            f"{where}: every name fits both {' and '.join(chosen)} downloads, so the student ids "
+            "are ambiguous; download the submissions from the LMS again"
+        )
     return chosen[0]
 
 
-def _lms_groups(items: list[tuple[str, str]], lms: str,
-                unfit: list[str]) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+def _lms_groups(
+    items: list[tuple[str, str]], lms: str, unfit: list[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
     """Group (item, the name that carries the id) pairs by student, every name read in ``lms``'s shape.
 
     Returns, per student id, each item with its name inside the submission,
@@ -280,11 +289,19 @@ def _lms_groups(items: list[tuple[str, str]], lms: str,
     return groups, hints
 
 
-def _lms_candidates(source: Path, groups: dict[str, dict[str, str]], hints: dict[str, str],
-                    loader: Callable[[str, dict[str, str]], Callable[[Limits], LoadedSubmission]]) -> list[Found]:
+def _lms_candidates(
+    source: Path,
+    groups: dict[str, dict[str, str]],
+    hints: dict[str, str],
+    loader: Callable[[str, dict[str, str]], Callable[[Limits], LoadedSubmission]],
+) -> list[Found]:
     return [
-        Found(student_id(student), f"{source} ({len(members)} file(s) of {student})", loader(student, members),
-              hints[student])
+        Found(
+            student_id(student),
+            f"{source} ({len(members)} file(s) of {student})",
+            loader(student, members),
+            hints[student],
+        )
         for student, members in groups.items()
     ]
 
@@ -303,8 +320,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     return discovery
 
 
-def _group_loader(folder: Path, student: str,
-                  members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
+def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
         files: dict[str, bytes] = {}
         for path, original in members:
@@ -351,8 +367,9 @@ def _lms_zip(archive_path: Path) -> Discovery:
     return discovery
 
 
-def _zip_group_loader(archive_path: Path, student: str,
-                      members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+def _zip_group_loader(
+    archive_path: Path, student: str, members: dict[str, str]
+) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
         files = submissions.read_zip(archive_path, rename=members.get, limits=limits)
         return submissions.from_files(archive_path.parent / student, files, name=student, limits=limits)

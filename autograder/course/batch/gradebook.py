@@ -57,9 +57,12 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
     header = ["id", "name", "total", "max", "percent", "bonus"]
     header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]
-    header += [f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
-               f"{' bonus' if (part.module, function) in points.bonus else ''})"
-               for part in graded_parts for function in part.functions]
+    header += [
+        f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
+        f"{' bonus' if (part.module, function) in points.bonus else ''})"
+        for part in graded_parts
+        for function in part.functions
+    ]
     header += ["status", "reason", "note"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -68,10 +71,15 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         row: list[str] = [record.id, record.name]
         if record.document is not None:
             scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
-            row += [points_number(record.document["score"]), points_number(points.full_marks),
-                    f"{percent(record.document):.1f}", points_number(bonus_score(record.document))]
-            row += [points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions))
-                    for part in graded_parts]
+            row += [
+                points_number(record.document["score"]),
+                points_number(points.full_marks),
+                f"{percent(record.document):.1f}",
+                points_number(bonus_score(record.document)),
+            ]
+            row += [
+                points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in graded_parts
+            ]
             row += [points_number(scores.get((part.module, f), 0.0)) for part in graded_parts for f in part.functions]
         else:
             blank = 2 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
@@ -99,6 +107,17 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
         canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
         sis_user = roster.get("SIS User ID", "")
         sis_login = roster.get("SIS Login ID") or ("" if canvas_id or sis_user else record.id)
-        writer.writerow(map(spreadsheet_cell, [record.name, canvas_id, sis_user, sis_login, roster.get("Section", ""),
-                                               points_number(record.document["score"])]))
+        writer.writerow(
+            map(
+                spreadsheet_cell,
+                [
+                    record.name,
+                    canvas_id,
+                    sis_user,
+                    sis_login,
+                    roster.get("Section", ""),
+                    points_number(record.document["score"]),
+                ],
+            )
+        )
     return buffer.getvalue()

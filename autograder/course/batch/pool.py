@@ -87,13 +87,21 @@ def grade_all(
                         broken = True
                         tries = attempts[id(loaded)] = attempts.get(id(loaded), 0) + 1
                         if tries >= ATTEMPTS:
-                            yield Graded(key, None, "the grader process died on this submission twice; "
-                                                    "grade it alone with `grade PATH` and report the bug")
+                            yield Graded(
+                                key,
+                                None,
+                                "the grader process died on this submission twice; "
+                                "grade it alone with `grade PATH` and report the bug",
+                            )
                         else:
                             queue.append((key, loaded))
                     except Exception as error:  # a bug of ours: say so, and go on with the class
-                        yield Graded(key, None, f"the grader failed ({type(error).__name__}: {error}); "
-                                                "grade it alone with `grade PATH` and report the bug")
+                        yield Graded(
+                            key,
+                            None,
+                            f"the grader failed ({type(error).__name__}: {error}); "
+                            "grade it alone with `grade PATH` and report the bug",
+                        )
             if broken:
                 for future, (key, loaded) in running.items():
                     future.cancel()

@@ -28,8 +28,9 @@ class BarProgress:
         self._bar.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         self._bar.stop()
 
     def start(self, total: int, already: int) -> None:

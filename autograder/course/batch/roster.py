@@ -56,8 +56,9 @@ def read_roster(path: Path) -> dict[str, Student]:
         if name_column:
             name = (row.get(name_column) or "").strip()
         else:
-            name = " ".join(part for part in ((row.get(first or "") or "").strip(),
-                                              (row.get(last or "") or "").strip()) if part)
+            name = " ".join(
+                part for part in ((row.get(first or "") or "").strip(), (row.get(last or "") or "").strip()) if part
+            )
         cleaned = {str(key): (value or "").strip() for key, value in row.items()}
         students[student_id(raw)] = Student(student_id(raw), name, cleaned)
     return students

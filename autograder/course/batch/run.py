@@ -83,7 +83,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     roster = read_roster(options.roster) if options.roster else None
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None:
-        nbgrader_export.check(options.nbgrader_db, assignment)  # before grading, not after
+        nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
     suite_dir = suites.resolve(options.suite)
     grading = store.grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
@@ -94,8 +94,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
 
     progress.start(len(pending), reused)
     points = _points(options.suite).of_parts(options.parts)
-    for graded in grade_all(pending, suite=suite_dir, limits=options.limits,
-                            jobs=options.jobs, only=only):
+    for graded in grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only):
         if graded.document is not None and graded.loaded is not None:
             _stamp(graded.document, graded.loaded, graded.key, grading)
             results.write(graded.key, graded.document, _feedback(graded.document))
@@ -117,8 +116,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
 Outcomes = dict[str, tuple[ResultsDocument | None, str]]  # id -> (document, or the reason there is none)
 
 
-def _plan(discovery: Discovery, results: store.ResultStore, grading: str, *,
-          force: bool, limits: Limits) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int]:
+def _plan(
+    discovery: Discovery, results: store.ResultStore, grading: str, *, force: bool, limits: Limits
+) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int]:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
@@ -164,11 +164,13 @@ def _write_failure(results: store.ResultStore, student: str, reason: str) -> Non
     """A student whose hand-in could not be graded still gets feedback saying why."""
     reason = visible(reason)  # it may quote a file name the student chose
     text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
-    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feedback for {escape(student)}'
-            f"</title></head><body><h1>Feedback for {escape(student)}</h1>"
-            f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre></body></html>\n")
+    html = html_report.page(
+        f"Feedback for {student}",
+        f"<h1>Feedback for {escape(student)}</h1>"
+        f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre>",
+    )
     with contextlib.suppress(OSError):
-        results.write(student, None, {"feedback.md": text, "feedback.html": page})
+        results.write(student, None, {"feedback.md": text, "feedback.html": html})
 
 
 def _points(suite: str | None) -> SuitePoints:
@@ -186,8 +188,9 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     for student in sorted(set(outcomes) | set(roster or {})):
         entry = (roster or {}).get(student)
         name = entry.name if entry else hints.get(student, "")
-        note = "; ".join(filter(None, [NOT_ON_ROSTER if roster is not None and entry is None else "",
-                                       naming.get(student, "")]))
+        note = "; ".join(
+            filter(None, [NOT_ON_ROSTER if roster is not None and entry is None else "", naming.get(student, "")])
+        )
         row = entry.row if entry else None
         if student not in outcomes:
             records.append(StudentRecord(student, name, NO_SUBMISSION, roster_row=row))
@@ -198,8 +201,9 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     return records
 
 
-def _write_class_files(out: Path, records: list[StudentRecord], points: SuitePoints,
-                       options: BatchOptions) -> list[Path]:
+def _write_class_files(
+    out: Path, records: list[StudentRecord], points: SuitePoints, options: BatchOptions
+) -> list[Path]:
     written: list[Path] = []
 
     def write(path: Path, text: str) -> None:

@@ -18,7 +18,7 @@ from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import outcome_of, passed, percent
 from autograder.engine.student_text import markdown_code, markdown_text, visible
-from autograder.reports.html import STYLE
+from autograder.reports.html import page
 
 HISTOGRAM = "summary-histogram.png"
 SLOWEST_SHOWN = 10
@@ -90,8 +90,9 @@ def _functions(documents: list[ResultsDocument]) -> Section:
         mean = sum(score for score, _, _ in results) / count
         full = sum(1 for score, top, _ in results if score >= top - 1e-9)
         idle = sum(1 for _, _, not_started in results if not_started)
-        section.rows.append([part, Code(function), f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%",
-                             f"{100 * idle / count:.0f}%"])
+        section.rows.append(
+            [part, Code(function), f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%", f"{100 * idle / count:.0f}%"]
+        )
     return section
 
 
@@ -146,10 +147,9 @@ def _clip(text: str, room: int = 60) -> str:
 
 def _stopped(graded: list[StudentRecord]) -> Section:
     section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
-    for record in graded:
-        assert record.document is not None
-        timed_out = [test for test in record.document["tests"] if outcome_of(test) is Outcome.TIMED_OUT]
-        crashed = [test for test in record.document["tests"] if outcome_of(test) is Outcome.CRASHED]
+    for record, document in _with_documents(graded):
+        timed_out = [test for test in document["tests"] if outcome_of(test) is Outcome.TIMED_OUT]
+        crashed = [test for test in document["tests"] if outcome_of(test) is Outcome.CRASHED]
         if timed_out or crashed:
             first = (timed_out or crashed)[0]["extra_data"]["detail"]
             section.rows.append([record.id, str(len(timed_out)), str(len(crashed)), _clip(first, 90)])
@@ -158,12 +158,17 @@ def _stopped(graded: list[StudentRecord]) -> Section:
 
 def _slowest(graded: list[StudentRecord]) -> Section:
     section = Section("Slowest submissions", headers=["student", "seconds", "score"])
-    ranked = sorted(graded, key=lambda record: -record.document["execution_time"] if record.document else 0.0)
-    for record in ranked[:SLOWEST_SHOWN]:
-        assert record.document is not None
-        section.rows.append([record.id, f"{record.document['execution_time']:.1f}",
-                             f"{record.document['score']:g} / {record.document['max_score']:g}"])
+    ranked = sorted(_with_documents(graded), key=lambda pair: -pair[1]["execution_time"])
+    for record, document in ranked[:SLOWEST_SHOWN]:
+        section.rows.append(
+            [record.id, f"{document['execution_time']:.1f}", f"{document['score']:g} / {document['max_score']:g}"]
+        )
     return section
+
+
+def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, ResultsDocument]]:
+    """The records that have a results document, each with it."""
+    return [(record, record.document) for record in records if record.document is not None]
 
 
 def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
@@ -247,11 +252,11 @@ def render_html(title: str, sections: list[Section], *, histogram: bytes | None)
             body.append(f'<img alt="Distribution of scores" src="data:image/png;base64,{encoded}">')
         if section.rows:
             head = "".join(f"<th>{escape(header)}</th>" for header in section.headers)
-            rows = "".join("<tr>" + "".join(f"<td>{_html_cell(cell)}</td>" for cell in row) + "</tr>"
-                           for row in section.rows)
+            rows = "".join(
+                "<tr>" + "".join(f"<td>{_html_cell(cell)}</td>" for cell in row) + "</tr>" for row in section.rows
+            )
             body.append(f"<table><tr>{head}</tr>{rows}</table>")
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+    return page(title, "".join(body))
 
 
 def _pieces(cell: Cell) -> tuple[str, ...]:
@@ -259,17 +264,17 @@ def _pieces(cell: Cell) -> tuple[str, ...]:
 
 
 def _markdown_cell(cell: Cell) -> str:
-    return "".join(markdown_code(piece) if isinstance(piece, Code) else markdown_text(piece)
-                   for piece in _pieces(cell))
+    return "".join(markdown_code(piece) if isinstance(piece, Code) else markdown_text(piece) for piece in _pieces(cell))
 
 
 def _html_cell(cell: Cell) -> str:
-    return "".join(f"<code>{escape(visible(piece))}</code>" if isinstance(piece, Code) else escape(visible(piece))
-                   for piece in _pieces(cell))
+    return "".join(
+        f"<code>{escape(visible(piece))}</code>" if isinstance(piece, Code) else escape(visible(piece))
+        for piece in _pieces(cell)
+    )
 
 
 def _inline(text: str) -> str:
     """Markdown's `code` spans as <code>; everything else escaped."""
     pieces = escape(text).split("`")
     return "".join(f"<code>{piece}</code>" if index % 2 else piece for index, piece in enumerate(pieces))
-

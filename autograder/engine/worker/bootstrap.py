@@ -131,9 +131,7 @@ def where_in_student_code(error: BaseException, roots: list[str]) -> str:
 def describe_error(error: BaseException, roots: list[str]) -> dict[str, Any]:
     frames = traceback.format_exception(type(error), error, error.__traceback__)
     student_frames = [
-        line
-        for line in frames
-        if "bootstrap.py" not in line and "codec.py" not in line and "protocol.py" not in line
+        line for line in frames if "bootstrap.py" not in line and "codec.py" not in line and "protocol.py" not in line
     ]
     return {
         "type": type(error).__name__,
@@ -159,9 +157,15 @@ class Submission:
 
     def module(self, name: str) -> Any:
         if self.kind == "script" and name != "__script__" and name not in self.script_modules:
-            raise LoadFailed({"kind": protocol.MISSING_MODULE, "message": (
-                f"{name} was not handed in: its functions share names with another part's, so it cannot live in "
-                f"{self.script_name}; hand it in as {name}.py or {name}.ipynb")})
+            raise LoadFailed(
+                {
+                    "kind": protocol.MISSING_MODULE,
+                    "message": (
+                        f"{name} was not handed in: its functions share names with another part's, so it cannot "
+                        f"live in {self.script_name}; hand it in as {name}.py or {name}.ipynb"
+                    ),
+                }
+            )
         key = "__script__" if self.kind == "script" else name
         if key in self.failures:
             raise LoadFailed(self.failures[key])
@@ -337,8 +341,7 @@ def main() -> None:
             handle_call(submission, request, output)
         elif request.get("op") == protocol.DESCRIBE:
             failures = dict(submission.failures)
-            send({"ok": True, "failures": failures, "cells": submission.cell_reports,
-                  "output": output.take()})
+            send({"ok": True, "failures": failures, "cells": submission.cell_reports, "output": output.take()})
         else:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
 

@@ -64,16 +64,28 @@ def executable_chain(executable: str) -> tuple[list[tuple[str, str]], str]:
     raise ValueError(f"{executable}: too many symbolic links to find the Python interpreter")
 
 
-def command(bwrap: str, *, runtime: Path, submission: Path, scratch_bytes: int, as_root: bool,
-            python_arguments: list[str]) -> list[str]:
+def command(
+    bwrap: str, *, runtime: Path, submission: Path, scratch_bytes: int, as_root: bool, python_arguments: list[str]
+) -> list[str]:
     """The bubblewrap command line that starts ``python_arguments`` (run by sys.executable) in the cage."""
     arguments = [bwrap]
     if as_root:
         # No user namespace: the worker drops to its own unprivileged uid itself, after these mounts
         # are made (the interpreter may live inside root's 0700 home). It keeps only the two
         # capabilities that drop needs; setting its uid takes them away.
-        arguments += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                      "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        arguments += [
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
     else:
         arguments += ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     arguments += ["--die-with-parent", "--new-session", "--clearenv"]
@@ -87,8 +99,9 @@ def command(bwrap: str, *, runtime: Path, submission: Path, scratch_bytes: int, 
             read_only.append(path)
     links, interpreter = executable_chain(sys.executable)
     symlinks += links
-    read_only += [path for path in [*interpreter_paths(), interpreter]
-                  if not any(_within(path, kept) for kept in read_only)]
+    read_only += [
+        path for path in [*interpreter_paths(), interpreter] if not any(_within(path, kept) for kept in read_only)
+    ]
 
     # The scratch tmpfs first: a folder of the environment that lives under /tmp (a CI venv) is then
     # bound inside it, read-only, and the rest of the host's /tmp is not there.

@@ -114,8 +114,10 @@ class Cage:
                 try:
                     cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
                 except TreeLimitsUnavailable as why:
-                    cage.notices.append(f"note: memory and processes are capped for each process, not for the "
-                                        f"worker's whole tree: {why}")
+                    cage.notices.append(
+                        f"note: memory and processes are capped for each process, not for the "
+                        f"worker's whole tree: {why}"
+                    )
                 else:  # for the sweep, should this grader be killed before it removes them
                     (root / CGROUPS).write_text("\n".join(map(str, cage.tree.folders)), encoding="utf-8")
         except BaseException:  # a hand-in the file system refuses, or an interrupt: no cage is left behind
@@ -134,8 +136,11 @@ class Cage:
         if not self.level.full:
             return [sys.executable, "-s", "-P", "-B", str(self.runtime / "bootstrap.py")]
         return bubblewrap.command(
-            str(shutil.which("bwrap")), runtime=self.runtime, submission=self.submission,
-            scratch_bytes=self.limits.disk_mb * 2**20, as_root=self.level is Isolation.SANDBOX_AS_ROOT,
+            str(shutil.which("bwrap")),
+            runtime=self.runtime,
+            submission=self.submission,
+            scratch_bytes=self.limits.disk_mb * 2**20,
+            as_root=self.level is Isolation.SANDBOX_AS_ROOT,
             python_arguments=["-s", "-P", "-B", f"{bubblewrap.RUNTIME}/bootstrap.py"],
         )
 
@@ -205,10 +210,12 @@ def remove_tree(folder: Path) -> None:
     if not os.path.lexists(folder) or sys.platform == "win32":
         return
     with contextlib.suppress(Exception):
-        subprocess.run(["chmod", "-R", "u+rwx", str(folder)], capture_output=True, timeout=120,
-                       stdin=subprocess.DEVNULL)
-        subprocess.run(["rm", "-rf", "--one-file-system", str(folder)], capture_output=True, timeout=120,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(
+            ["chmod", "-R", "u+rwx", str(folder)], capture_output=True, timeout=120, stdin=subprocess.DEVNULL
+        )
+        subprocess.run(
+            ["rm", "-rf", "--one-file-system", str(folder)], capture_output=True, timeout=120, stdin=subprocess.DEVNULL
+        )
 
 
 def sweep_abandoned(base: Path) -> list[Path]:

@@ -63,8 +63,10 @@ class ChannelBroken(WorkerGone):
 
 
 # What a student reads when their code wrote into the descriptor the grader listens on.
-CHANNEL_WRITTEN = ("your code wrote into the grader's channel (a file descriptor your code did not open), so "
-                   "no answer could be read: write with print() or to files you open yourself")
+CHANNEL_WRITTEN = (
+    "your code wrote into the grader's channel (a file descriptor your code did not open), so "
+    "no answer could be read: write with print() or to files you open yourself"
+)
 
 
 @dataclass(frozen=True)
@@ -180,8 +182,9 @@ class Worker:
             said = b"".join(self.stray_output).decode("utf-8", "replace").strip()
             self.stray_output.clear()  # bubblewrap's or Python's words, not the student's output
             why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
-            raise WorkerCouldNotStart(f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
-                                      ) from None
+            raise WorkerCouldNotStart(
+                f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
+            ) from None
         self._pending_started = False
 
     def stop(self) -> None:
@@ -247,7 +250,8 @@ class Worker:
         return Reply(answer)
 
     def _send(self, message: dict[str, Any]) -> None:
-        assert self.process is not None and self.process.stdin is not None
+        if self.process is None or self.process.stdin is None:
+            raise WorkerGone("the worker is not running: start() it before sending")
         try:
             self.process.stdin.write(codec.dump_message(message))
             self.process.stdin.flush()
@@ -289,8 +293,7 @@ class Worker:
         return f"the worker process exited with code {code}"
 
     @staticmethod
-    def _read_replies(process: subprocess.Popen[bytes],
-                      replies: queue.Queue[dict[str, Any] | _Garbled | None]) -> None:
+    def _read_replies(process: subprocess.Popen[bytes], replies: queue.Queue[dict[str, Any] | _Garbled | None]) -> None:
         try:
             while True:
                 message = codec.read_message(process.stdout)
@@ -304,7 +307,8 @@ class Worker:
 
     def _drain_output(self, process: subprocess.Popen[bytes]) -> None:
         """Keep the first part of what the worker wrote to fds 1 and 2; drop the rest."""
-        assert process.stderr is not None
+        if process.stderr is None:
+            raise ValueError("the worker was started without a pipe for its output: start() makes one")
         room = self.limits.output_kb * 1024
         while True:
             try:

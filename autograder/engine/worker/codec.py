@@ -69,10 +69,7 @@ def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
         return {"t": [_to_plain(item, inner, budget) for item in tuple.__iter__(value)]}
     if isinstance(value, dict):
         return {
-            "d": [
-                [_to_plain(key, inner, budget), _to_plain(item, inner, budget)]
-                for key, item in dict.items(value)
-            ]
+            "d": [[_to_plain(key, inner, budget), _to_plain(item, inner, budget)] for key, item in dict.items(value)]
         }
     if isinstance(value, frozenset):
         return {"f": [_to_plain(item, inner, budget) for item in frozenset.__iter__(value)]}
@@ -123,7 +120,7 @@ def _from_plain(tree: Any, depth: int) -> Any:
 def _spread(keys: list[Any]) -> list[Any]:
     """``keys``, refused when too many share one hash: such a dict or set is a flood, not an answer."""
     if len(keys) > MAX_SAME_HASH:
-        (_, most), = Counter(map(hash, keys)).most_common(1)
+        ((_, most),) = Counter(map(hash, keys)).most_common(1)
         if most > MAX_SAME_HASH:
             raise CodecError(f"{most} keys share one hash value: a dict or set built to be slow, not plain data")
     return keys

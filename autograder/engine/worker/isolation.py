@@ -71,8 +71,14 @@ def isolation() -> Isolation:
     as_root = os.geteuid() == 0
     try:
         with tempfile.TemporaryDirectory(prefix="bpe-kit-probe-") as empty:
-            probe = sandbox.command(bwrap, runtime=Path(empty), submission=Path(empty), scratch_bytes=1 << 20,
-                                    as_root=as_root, python_arguments=["-c", "pass"])
+            probe = sandbox.command(
+                bwrap,
+                runtime=Path(empty),
+                submission=Path(empty),
+                scratch_bytes=1 << 20,
+                as_root=as_root,
+                python_arguments=["-c", "pass"],
+            )
             finished = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return Isolation.PROCESS
@@ -94,8 +100,10 @@ def isolation_notice() -> str | None:
         why = f"{FORCE_VARIABLE}={FORCE_PROCESS_CAGE} is set"
     else:
         why = "this kernel does not let bubblewrap make namespaces"
-    return (f"note: student code runs in a separate interpreter with resource limits but no sandbox ({why}): "
-            "it can read the files your user can read")
+    return (
+        f"note: student code runs in a separate interpreter with resource limits but no sandbox ({why}): "
+        "it can read the files your user can read"
+    )
 
 
 class CageRequired(Exception):

@@ -40,7 +40,11 @@ def test_does_not_change_ids_or_vocabulary(submission):
 
 @pytest.mark.points(3)
 @examples(40)
-@given(train=st.text(alphabet="ab c\né🙂", min_size=1, max_size=40), num_merges=st.integers(0, 8), picks=st.lists(st.integers(0, 50), max_size=30))
+@given(
+    train=st.text(alphabet="ab c\né🙂", min_size=1, max_size=40),
+    num_merges=st.integers(0, 8),
+    picks=st.lists(st.integers(0, 50), max_size=30),
+)
 def test_hyp_inverts_encode(submission, train, num_merges, picks):
     """decode(encode(text)) gives back the text, for any text over the training alphabet"""
     _, merges = ref.train_bpe(train, num_merges)

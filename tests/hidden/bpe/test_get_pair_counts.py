@@ -20,7 +20,9 @@ def test_counts_every_adjacent_pair(submission):
 def test_overlapping_pairs_all_count(submission):
     """get_pair_counts counts overlapping pairs: a a a holds (a, a) twice"""
     got = submission.bpe.get_pair_counts(["a", "a", "a"])
-    assert got == {("a", "a"): 2}, hint("counting is not merging: every neighbouring pair counts, even overlapping ones")
+    assert got == {("a", "a"): 2}, hint(
+        "counting is not merging: every neighbouring pair counts, even overlapping ones"
+    )
 
 
 @pytest.mark.points(1)
@@ -52,4 +54,6 @@ def test_does_not_change_the_tokens(submission):
 def test_hyp_counts_match_on_any_tokens(submission, tokens):
     """get_pair_counts is right for any list of tokens"""
     got = submission.bpe.get_pair_counts(tokens)
-    assert got == dict(ref.get_pair_counts(tokens)), hint("count (tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1)")
+    assert got == dict(ref.get_pair_counts(tokens)), hint(
+        "count (tokens[i], tokens[i + 1]) for i in range(len(tokens) - 1)"
+    )

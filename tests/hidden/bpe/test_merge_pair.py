@@ -12,7 +12,9 @@ ref = reference("bpe")
 def test_merges_each_occurrence_into_one_token(submission):
     """merge_pair replaces each occurrence of the pair with the joined token"""
     got = submission.bpe.merge_pair(["l", "o", "w", " ", "l", "o"], ("l", "o"))
-    assert got == ["lo", "w", " ", "lo"], hint("append pair[0] + pair[1] where the two tokens match, the token itself elsewhere")
+    assert got == ["lo", "w", " ", "lo"], hint(
+        "append pair[0] + pair[1] where the two tokens match, the token itself elsewhere"
+    )
 
 
 @pytest.mark.points(3)

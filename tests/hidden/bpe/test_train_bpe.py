@@ -62,7 +62,9 @@ def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
 @pytest.mark.points(3)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times"""
-    assert submission.bpe.train_bpe("abcdef", 5) == (list("abcdef"), []), hint("a pair seen once is not worth a merge: stop")
+    assert submission.bpe.train_bpe("abcdef", 5) == (list("abcdef"), []), hint(
+        "a pair seen once is not worth a merge: stop"
+    )
     tokens, merges = submission.bpe.train_bpe("abab", 10)
     assert merges == [("a", "b")], hint("after merging, (ab, ab) is seen once: stop there")
 

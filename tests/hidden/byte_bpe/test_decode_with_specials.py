@@ -28,5 +28,5 @@ def test_hyp_round_trip_with_special_tokens(submission, parts):
     merges = ref.train_bpe("hello world<|endoftext|> hello", 280)
     ids = ref.encode_with_specials(text, merges, END)
     assert submission.byte_bpe.decode_with_specials(ids, merges, END) == text, hint(
-        "join all the bytes first, then decode once with errors=\"replace\""
+        'join all the bytes first, then decode once with errors="replace"'
     )

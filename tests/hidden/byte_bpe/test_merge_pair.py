@@ -39,8 +39,10 @@ def test_does_not_change_the_ids(submission):
 
 @pytest.mark.points(2)
 @examples(50)
-@given(ids=st.lists(st.sampled_from([1, 2, 3, 256]), max_size=16),
-       pair=st.tuples(st.sampled_from([1, 2, 256]), st.sampled_from([1, 2, 3])))
+@given(
+    ids=st.lists(st.sampled_from([1, 2, 3, 256]), max_size=16),
+    pair=st.tuples(st.sampled_from([1, 2, 256]), st.sampled_from([1, 2, 3])),
+)
 def test_hyp_merges_like_the_contract(submission, ids, pair):
     """merge_pair scans left to right and never makes the list longer, for any ids"""
     got = submission.byte_bpe.merge_pair(ids, pair, 300)

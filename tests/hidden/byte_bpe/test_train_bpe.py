@@ -24,8 +24,10 @@ def training_problem(text: str, vocab_size: int, merges: object) -> str:
         counts = ref.get_pair_counts(ids)
         best = max(counts.values(), default=0)
         if counts.get(pair, 0) != best:
-            return (f"merge {pair!r} -> {new_id} is seen {counts.get(pair, 0)} times in the UTF-8 bytes, "
-                    f"but the most frequent pair is seen {best} times")
+            return (
+                f"merge {pair!r} -> {new_id} is seen {counts.get(pair, 0)} times in the UTF-8 bytes, "
+                f"but the most frequent pair is seen {best} times"
+            )
         if best < 2:
             return f"merge {pair!r} -> {new_id} is seen only once: training must stop when no pair repeats"
         ids = ref.merge_pair(ids, pair, new_id)

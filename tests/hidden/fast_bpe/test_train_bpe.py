@@ -106,7 +106,8 @@ def test_at_least_ten_times_faster_than_the_recount(submission):
         got = submission.fast_bpe.train_bpe(table, SPEED_MERGES)
         times.append(time.perf_counter() - before)
         assert got == speed_answer(round_number), hint(
-            "on the speed test's tables too, the merges must be the recount's")
+            "on the speed test's tables too, the merges must be the recount's"
+        )
         recount = recount_seconds()  # after a call: a trainer not started costs no recount
         if recount / min(times) < TARGET_RATIO / 3:
             break  # far from the target: no noise explains that, and more calls would only cost time

@@ -19,7 +19,9 @@ def test_ids_follow_sorted_character_order(submission):
 def test_spaces_and_newlines_are_in_the_vocabulary(submission):
     """build_char_vocab includes spaces and newlines, which sort before letters"""
     got = submission.simple_tokenizers.build_char_vocab(["a b\nc"])
-    assert got == {"\n": 0, " ": 1, "a": 2, "b": 3, "c": 4}, hint("keep whitespace characters; sorted() puts them first")
+    assert got == {"\n": 0, " ": 1, "a": 2, "b": 3, "c": 4}, hint(
+        "keep whitespace characters; sorted() puts them first"
+    )
 
 
 @pytest.mark.points(1)

@@ -9,7 +9,9 @@ from autograder.engine.rubric import examples, hint
 def test_splits_on_any_whitespace(submission):
     """word_tokenize treats runs of spaces, tabs and newlines as one separator"""
     got = submission.simple_tokenizers.word_tokenize("the  cat\tsat\non")
-    assert got == ["the", "cat", "sat", "on"], hint('str.split() with no argument splits on any whitespace; split(" ") does not')
+    assert got == ["the", "cat", "sat", "on"], hint(
+        'str.split() with no argument splits on any whitespace; split(" ") does not'
+    )
 
 
 @pytest.mark.points(1)

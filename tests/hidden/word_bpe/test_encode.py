@@ -14,7 +14,9 @@ def test_encodes_each_word_with_learned_merges(submission):
     """encode spells each word with "</w>" and applies the merges"""
     merges = [("l", "o"), ("lo", "w"), ("low", "</w>")]
     got = submission.word_bpe.encode("lowly low", merges)
-    assert got == ["low", "l", "y", "</w>", "low</w>"], hint("each word: list(word) + ['</w>'], then every merge in order")
+    assert got == ["low", "l", "y", "</w>", "low</w>"], hint(
+        "each word: list(word) + ['</w>'], then every merge in order"
+    )
 
 
 @pytest.mark.points(2)

@@ -22,7 +22,9 @@ def test_weights_pairs_by_word_frequency(submission):
 def test_pairs_never_span_two_words(submission):
     """get_pair_counts counts pairs inside each word only"""
     got = submission.word_bpe.get_pair_counts({("a", "</w>"): 2, ("b", "</w>"): 1})
-    assert got == {("a", "</w>"): 2, ("b", "</w>"): 1}, hint("count within each word; never pair the end of one word with the next")
+    assert got == {("a", "</w>"): 2, ("b", "</w>"): 1}, hint(
+        "count within each word; never pair the end of one word with the next"
+    )
 
 
 @pytest.mark.points(1)

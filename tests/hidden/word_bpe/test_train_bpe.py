@@ -21,8 +21,10 @@ def training_problem(text: str, num_merges: int, merges: object) -> str:
         counts = ref.get_pair_counts(table)
         best = max(counts.values(), default=0)
         if counts.get(pair, 0) != best:
-            return (f"merge {step} is {pair!r}, seen {counts.get(pair, 0)} times (counting each word's frequency), "
-                    f"but the most frequent pair is seen {best} times")
+            return (
+                f"merge {step} is {pair!r}, seen {counts.get(pair, 0)} times (counting each word's frequency), "
+                f"but the most frequent pair is seen {best} times"
+            )
         if best < 2:
             return f"merge {step} is {pair!r}, seen only once: training must stop when no pair repeats"
         table = ref.merge_pair(table, pair)
@@ -62,7 +64,9 @@ def test_repeated_words_count_as_often_as_they_occur(submission):
 def test_merges_never_cross_words(submission):
     """train_bpe never merges across a space: every merge stays inside a word"""
     merges = submission.word_bpe.train_bpe("a b a b a b", 5)
-    assert all(" " not in first + second for first, second in merges), hint("train on word_frequencies(text), not on the raw text")
+    assert all(" " not in first + second for first, second in merges), hint(
+        "train on word_frequencies(text), not on the raw text"
+    )
     assert merges == [("a", "</w>"), ("b", "</w>")] or merges == [("b", "</w>"), ("a", "</w>")], hint(
         "the only repeated pairs are (a, </w>) and (b, </w>)"
     )

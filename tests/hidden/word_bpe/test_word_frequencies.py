@@ -20,14 +20,18 @@ def test_counts_each_word_spelled_with_the_marker(submission):
 def test_marker_is_one_symbol_after_the_characters(submission):
     """word_frequencies keeps "</w>" a symbol of its own, after single characters"""
     got = submission.word_bpe.word_frequencies("ab")
-    assert got == {("a", "b", "</w>"): 1}, hint("add the marker as its own element, do not glue it to the last character")
+    assert got == {("a", "b", "</w>"): 1}, hint(
+        "add the marker as its own element, do not glue it to the last character"
+    )
 
 
 @pytest.mark.points(1)
 def test_punctuation_counts_as_words(submission):
     """word_frequencies counts punctuation pre-tokens too, and of "" is {}"""
     got = submission.word_bpe.word_frequencies("hi, hi!")
-    assert got == {("h", "i", "</w>"): 2, (",", "</w>"): 1, ("!", "</w>"): 1}, hint("count every pre-token of pre_tokenize")
+    assert got == {("h", "i", "</w>"): 2, (",", "</w>"): 1, ("!", "</w>"): 1}, hint(
+        "count every pre-token of pre_tokenize"
+    )
     assert submission.word_bpe.word_frequencies("") == {}, hint("no words, no entries")
 
 

@@ -7,4 +7,4 @@ from autograder.engine.rubric import hint
 def test_returns_tokens_then_merges(submission):
     """train_bpe returns (final_tokens, merges) and stops when no pair repeats"""
     got = submission.bpe.train_bpe("abab", 5)
-    assert got == (['ab', 'ab'], [('a', 'b')]), hint("return tokens, merges; stop when the best count is below 2")
+    assert got == (["ab", "ab"], [("a", "b")]), hint("return tokens, merges; stop when the best count is below 2")

@@ -7,4 +7,4 @@ from autograder.engine.rubric import hint
 def test_splits_on_any_whitespace(submission):
     """word_tokenize treats runs of spaces, tabs and newlines as one separator"""
     got = submission.simple_tokenizers.word_tokenize("the  cat\tsat\n")
-    assert got == ['the', 'cat', 'sat'], hint("split on any whitespace, not just one space")
+    assert got == ["the", "cat", "sat"], hint("split on any whitespace, not just one space")

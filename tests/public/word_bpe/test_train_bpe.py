@@ -7,4 +7,6 @@ from autograder.engine.rubric import hint
 def test_learns_merges_from_word_frequencies(submission):
     """train_bpe learns (a, a), (aa, a), (aaa, </w>) from "aaa aaa b\""""
     got = submission.word_bpe.train_bpe("aaa aaa b", 5)
-    assert got == [("a", "a"), ("aa", "a"), ("aaa", "</w>")], hint("count pairs weighted by word frequency, stop below 2")
+    assert got == [("a", "a"), ("aa", "a"), ("aaa", "</w>")], hint(
+        "count pairs weighted by word frequency, stop below 2"
+    )

@@ -50,7 +50,14 @@ LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults:
     f"{name}={value}" for name, value in Limits().as_dict().items()
 )
 
-# One spelling for `grade` and `grade batch`: an assignment may cover only some parts.
+# One spelling for `grade` and `grade batch` of the options they share (an assignment may cover only some parts).
+SUITE_OPTION = click.option(
+    "--suite",
+    type=click.Choice(SUITES),
+    default=None,
+    help="Which tests to run [default: hidden where the kit has it, else public].",
+)
+LIMIT_OPTION = click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
 PART_OPTION = click.option(
     "--part",
     "parts",
@@ -88,17 +95,12 @@ def main() -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Write the report to this file instead of the terminal.",
 )
-@click.option(
-    "--suite",
-    type=click.Choice(SUITES),
-    default=None,
-    help="Which tests to run [default: hidden where the kit has it, else public].",
-)
+@SUITE_OPTION
 @click.option(
     "--fail-under", type=click.FloatRange(0, 100), default=None, help="Exit 1 when the score is below this percentage."
 )
 @PART_OPTION
-@click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
+@LIMIT_OPTION
 def submission(
     path: Path,
     output_format: str,
@@ -163,12 +165,7 @@ def submission(
     default=None,
     help="The nbgrader assignment: which one to grade in submitted/, and where --nbgrader-db writes.",
 )
-@click.option(
-    "--suite",
-    type=click.Choice(SUITES),
-    default=None,
-    help="Which tests to run [default: hidden where the kit has it, else public].",
-)
+@SUITE_OPTION
 @click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
 @PART_OPTION
 @click.option(
@@ -190,7 +187,7 @@ def submission(
     help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
-@click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
+@LIMIT_OPTION
 @click.option(
     UNCAGED_FLAG,
     "uncaged",

@@ -1,9 +1,13 @@
-"""Helpers graded tests import: the hint a student reads next to a failed assertion."""
+"""Helpers graded tests import: the hint a student reads next to a failed assertion, the examples'
+settings, and the one replay that judges a training by its property.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, TypeVar
+
+State = TypeVar("State")
 
 
 class _Notes:
@@ -69,3 +73,35 @@ def examples(count: int) -> Callable[[Any], Any]:
         return test
 
     return decorate
+
+
+def training_problem(
+    state: State,
+    pairs: Sequence[Hashable],
+    names: Sequence[str],
+    *,
+    room: int,
+    count_pairs: Callable[[State], Mapping[Any, int]],
+    merge: Callable[[State, Any, int], State],
+    counted: str = "",
+) -> tuple[str, State]:
+    """Replay a student's training from ``state`` and say what is wrong with it, or "" when nothing is.
+
+    ``pairs`` are the merges in the order they were made, ``names`` how a message names each ("merge 0
+    is ('a', 'b')"); ``room`` is how many merges the call allowed. Judged by the contract's property, so
+    every tie-break earns full marks: each merge is a most frequent pair of its step (any of them) seen at
+    least twice, and training stops early only when no pair repeats. ``count_pairs`` and ``merge`` (given
+    the step's index) are the reference's, so only the student's choice of pairs is judged. Returns the
+    problem and the state after the merges.
+    """
+    for step, (pair, name) in enumerate(zip(pairs, names, strict=True)):
+        counts = count_pairs(state)
+        best, seen = max(counts.values(), default=0), counts.get(pair, 0)
+        if seen != best:
+            return f"{name}, seen {seen} times{counted}, but the most frequent pair is seen {best} times", state
+        if best < 2:
+            return f"{name}, seen only once: training must stop when no pair repeats", state
+        state = merge(state, pair, step)
+    if len(pairs) < room and max(count_pairs(state).values(), default=0) >= 2:
+        return f"stopped after {len(pairs)} merges although a pair still occurs twice or more", state
+    return "", state

@@ -5,28 +5,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.engine.reference import reference
-from autograder.engine.rubric import examples, hint
+from autograder.engine.rubric import examples, hint, training_problem
 
 ref = reference("bpe")
 
 
-def training_problem(text: str, num_merges: int, tokens: object, merges: object) -> str:
+def trained_problem(text: str, num_merges: int, tokens: object, merges: object) -> str:
     """What is wrong with (tokens, merges) as a training of text, or "" when nothing is."""
     if not isinstance(merges, list) or not all(isinstance(m, tuple) and len(m) == 2 for m in merges):
         return "merges must be a list of (str, str) tuples"
     if len(merges) > num_merges:
         return f"made {len(merges)} merges, but num_merges is {num_merges}"
-    current = list(text)
-    for step, pair in enumerate(merges):
-        counts = ref.get_pair_counts(current)
-        best = max(counts.values(), default=0)
-        if counts.get(pair, 0) != best:
-            return f"merge {step} is {pair!r}, seen {counts.get(pair, 0)} times, but the most frequent pair is seen {best} times"
-        if best < 2:
-            return f"merge {step} is {pair!r}, seen only once: training must stop when no pair repeats"
-        current = ref.merge_pair(current, pair)
-    if len(merges) < num_merges and max(ref.get_pair_counts(current).values(), default=0) >= 2:
-        return f"stopped after {len(merges)} merges although a pair still occurs twice or more"
+    problem, current = training_problem(
+        list(text),
+        merges,
+        [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
+        room=num_merges,
+        count_pairs=ref.get_pair_counts,
+        merge=lambda tokens, pair, _: ref.merge_pair(tokens, pair),
+    )
+    if problem:
+        return problem
     if tokens != current:
         return "the final tokens are not the text with your merges applied"
     return ""
@@ -55,7 +54,7 @@ def test_first_merge_is_the_most_frequent_pair(submission):
 def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
     """train_bpe takes a most frequent pair at every step (any of them on a tie)"""
     tokens, merges = submission.bpe.train_bpe(text, num_merges)
-    problem = training_problem(text, num_merges, tokens, merges)
+    problem = trained_problem(text, num_merges, tokens, merges)
     assert problem == "", hint(problem + "; recount the pairs after every merge")
 
 
@@ -91,5 +90,5 @@ def test_hyp_training_is_valid_on_any_text(submission, text, num_merges):
     """train_bpe makes valid merges on any text, and its tokens join back to the text"""
     tokens, merges = submission.bpe.train_bpe(text, num_merges)
     assert "".join(tokens) == text, hint("merging only glues neighbours: the tokens must join back to the text")
-    problem = training_problem(text, num_merges, tokens, merges)
+    problem = trained_problem(text, num_merges, tokens, merges)
     assert problem == "", hint(problem)

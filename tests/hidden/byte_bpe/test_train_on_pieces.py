@@ -1,12 +1,14 @@
 """The stretch (bonus): training on GPT-2's pieces, judged by property like train_bpe."""
 
+from collections import Counter
+
 import pytest
 import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.engine.reference import reference
-from autograder.engine.rubric import examples, hint, raised
+from autograder.engine.rubric import examples, hint, raised, training_problem
 
 pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")
@@ -21,29 +23,19 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
         return f"the new ids must be 256, 257, ... and stay below vocab_size {vocab_size}"
     pieces = [list(piece.encode("utf-8")) for piece in regex.findall(ref.GPT2_SPLIT_PATTERN, text)]
 
-    def best_count() -> int:
-        return max(
-            (
-                sum(ref.get_pair_counts(piece)[pair] for piece in pieces)
-                for piece in pieces
-                for pair in ref.get_pair_counts(piece)
-            ),
-            default=0,
-        )
+    def count_inside(pieces: list[list[int]]) -> Counter[tuple[int, int]]:
+        return sum((ref.get_pair_counts(piece) for piece in pieces), Counter())
 
-    for pair, new_id in ordered:
-        seen, best = sum(ref.get_pair_counts(piece)[pair] for piece in pieces), best_count()
-        if seen != best:
-            return (
-                f"merge {pair!r} -> {new_id} is seen {seen} times inside the pieces, but the most frequent pair "
-                f"is seen {best} times (pairs that span two pieces do not count)"
-            )
-        if best < 2:
-            return f"merge {pair!r} -> {new_id} is seen only once: training must stop when no pair repeats"
-        pieces = [ref.merge_pair(piece, pair, new_id) for piece in pieces]
-    if 256 + len(ordered) < vocab_size and best_count() >= 2:
-        return f"stopped after {len(ordered)} merges although a pair still occurs twice or more"
-    return ""
+    problem, _ = training_problem(
+        pieces,
+        [pair for pair, _ in ordered],
+        [f"merge {pair!r} -> {new_id}" for pair, new_id in ordered],
+        room=vocab_size - 256,
+        count_pairs=count_inside,
+        counted=" inside the pieces (pairs that span two pieces do not count)",
+        merge=lambda pieces, pair, step: [ref.merge_pair(piece, pair, 256 + step) for piece in pieces],
+    )
+    return problem
 
 
 @pytest.mark.points(1)

@@ -11,12 +11,11 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
 
 from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import outcome_of, passed, percent
+from autograder.engine.scoring import FunctionTotal, full_marks, function_totals, outcome_of, passed, percent
 from autograder.engine.student_text import markdown_code, markdown_text, visible
 from autograder.reports.html import page
 
@@ -66,32 +65,30 @@ def _overview(records: list[StudentRecord], documents: list[ResultsDocument]) ->
         section.lines.append(
             f"Score (percent): mean {statistics.fmean(scores):.1f}, median {statistics.median(scores):.1f}, "
             f"standard deviation {spread:.1f}, lowest {min(scores):.1f}, highest {max(scores):.1f}; "
-            f"{sum(1 for score in scores if score >= 100.0 - 1e-9)} with full marks."
+            f"{sum(1 for document in documents if full_marks(document))} with full marks."
         )
     return section
 
 
 def _functions(documents: list[ResultsDocument]) -> Section:
     section = Section("By function", headers=["part", "function", "mean points", "full marks", "not started"])
-    per_student: dict[tuple[str, str], list[tuple[float, float, bool]]] = defaultdict(list)
+    per_student: dict[tuple[str, str], list[FunctionTotal]] = defaultdict(list)
     for document in documents:
-        seen: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0.0, 0.0, True])
-        for test in document["tests"]:
-            extra = test["extra_data"]
-            entry = seen[(extra["part"], extra["function"])]
-            entry[0] += test["score"]
-            entry[1] += extra["points"]
-            entry[2] = entry[2] and outcome_of(test) is Outcome.NOT_STARTED
-        for key, (score, most, not_started) in seen.items():
-            per_student[key].append((score, most, not_started))
+        for total in function_totals(document):
+            per_student[(total.part, total.function)].append(total)
     count = len(documents)
-    for (part, function), results in per_student.items():
-        most = results[0][1]
-        mean = sum(score for score, _, _ in results) / count
-        full = sum(1 for score, top, _ in results if score >= top - 1e-9)
-        idle = sum(1 for _, _, not_started in results if not_started)
+    for (part, function), totals in per_student.items():
+        mean = sum(total.score for total in totals) / count
+        full = sum(1 for total in totals if total.status is Outcome.PASSED)
+        idle = sum(1 for total in totals if total.status is Outcome.NOT_STARTED)
         section.rows.append(
-            [part, Code(function), f"{mean:.1f} / {most:g}", f"{100 * full / count:.0f}%", f"{100 * idle / count:.0f}%"]
+            [
+                part,
+                Code(function),
+                f"{mean:.1f} / {totals[0].max_score:g}",
+                f"{100 * full / count:.0f}%",
+                f"{100 * idle / count:.0f}%",
+            ]
         )
     return section
 

@@ -10,13 +10,22 @@ import click
 
 from autograder import __version__
 from autograder.engine.parts import MODULES
-from autograder.engine.suites import SUITES
+from autograder.engine.suites import KIT_ROOT, SUITES
 from autograder.engine.worker.isolation import UNCAGED_FLAG
 from autograder.engine.worker.limits import Limits
-from autograder.reports import RENDERERS
+from autograder.reports import FORMATS, renderer
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
+
+
+# What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
+INSTRUCTOR_COMMANDS = ("batch", "release", "gradescope", "make-stubs", "make-notebooks")
+
+
+def student_copy() -> bool:
+    """A student release (or a repository made from one): the kit without its solutions."""
+    return not (KIT_ROOT / "solutions").is_dir()
 
 
 class DefaultCommandGroup(click.Group):
@@ -25,9 +34,15 @@ class DefaultCommandGroup(click.Group):
     default_command = "submission"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in INSTRUCTOR_COMMANDS and student_copy():
+            raise click.UsageError(f"grade {args[0]} is for instructors: it is not part of the student release")
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        listed = super().list_commands(ctx)
+        return [name for name in listed if name not in INSTRUCTOR_COMMANDS] if student_copy() else listed
 
 
 def parse_limits(values: tuple[str, ...]) -> Limits:
@@ -84,7 +99,7 @@ def main() -> None:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(sorted(RENDERERS)),
+    type=click.Choice(sorted(FORMATS)),
     default="text",
     show_default=True,
     help="How to report the results.",
@@ -101,6 +116,7 @@ def main() -> None:
 )
 @PART_OPTION
 @LIMIT_OPTION
+@click.option("--no-cache", is_flag=True, help="Grade every part again, even those unchanged since the last run.")
 def submission(
     path: Path,
     output_format: str,
@@ -109,18 +125,32 @@ def submission(
     fail_under: float | None,
     parts: tuple[str, ...],
     limit_values: tuple[str, ...],
+    no_cache: bool,
 ) -> None:
     """Grade one submission (the default command)."""
+    limits = parse_limits(limit_values)
+    interactive = sys.stderr.isatty()
+    if interactive:  # a first word at once: the imports below take a moment
+        click.echo(f"grading {path}…", err=True)
     from autograder.engine.grading import CannotGrade, grade_path
+    from autograder.engine.part_cache import PartCache, cache_folder
     from autograder.engine.scoring import percent
 
-    limits = parse_limits(limit_values)
+    folder = None if no_cache else cache_folder()
     try:
-        document = grade_path(path, suite=suite, limits=limits, parts=parts)
+        document = grade_path(
+            path,
+            suite=suite,
+            limits=limits,
+            parts=parts,
+            cache=PartCache(folder) if folder is not None else None,
+            # the terminal itself: while the tests run, sys.stderr is pytest's capture
+            progress=(lambda text: click.echo(text, file=sys.__stderr__)) if interactive else None,
+        )
     except CannotGrade as error:
         click.echo(f"grade: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    rendered = RENDERERS[output_format](document)
+    rendered = renderer(output_format)(document)
     if output is not None:
         output.write_text(rendered, encoding="utf-8")
         click.echo(f"wrote {output} (score {document['score']:g} / {document['max_score']:g})", err=True)

@@ -1,9 +1,13 @@
-"""How long one `grade` run takes, and what the cage costs over plain in-process pytest.
+"""How long one `grade` run takes: the student's loop, and what the cage costs over plain pytest.
 
-Grades the reference solutions and the untouched stubs several times with the
-real CLI, prints the median wall time of each, then times the same hidden
-suite run in-process by plain pytest against the reference (no worker), and
-prints the ratio. Figures are from one run on this machine: compare ratios.
+The student's loop first, each figure a ratio to a floor measured in the same
+run (``python -c "import pytest, hypothesis"``, what any grading must pay):
+a release folder graded again with nothing changed (its parts come from the
+cache), the same after one module of Parts 1-2 changed (only that part is
+graded), and how soon the first line reaches a terminal. Then the reference
+solutions and the untouched stubs with the hidden suite, and the same hidden
+suite run in-process by plain pytest against the reference (no worker).
+Figures are from one run on this machine: compare ratios.
 
     python benchmarks/grade_latency.py [--runs 5]
 """
@@ -11,9 +15,13 @@ prints the ratio. Figures are from one run on this machine: compare ratios.
 from __future__ import annotations
 
 import argparse
+import os
+import pty
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -74,18 +82,65 @@ def wall(command: list[str], cwd: Path, *, must_pass: bool = False) -> float:
     return seconds
 
 
+def first_line_seconds(command: list[str], cwd: Path, environment: dict[str, str]) -> float:
+    """Seconds until the command writes its first bytes to a terminal (its stderr is a pseudo-terminal)."""
+    primary, secondary = pty.openpty()
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=secondary)
+    try:
+        os.read(primary, 1)
+        return time.perf_counter() - started
+    finally:
+        process.wait()
+        os.close(primary)
+        os.close(secondary)
+
+
+def student_loop(runs: int) -> None:
+    """The release as a student has it: grade again unchanged, after one change, and the first line."""
+    floor = statistics.median(wall([sys.executable, "-c", "import pytest, hypothesis"], KIT) for _ in range(runs))
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch)
+        subprocess.run(
+            [sys.executable, "-m", "autograder.cli", "release", str(out / "release")], check=True, capture_output=True
+        )
+        release = out / "release" / "bpe-kit-student"
+        environment = {**os.environ, "BPE_KIT_CACHE": str(out / "cache")}
+        grade = [sys.executable, "-m", "autograder.cli", str(release), "--suite", "public", "--format", "json"]
+        module = release / "modules" / "bpe.py"
+        stub = module.read_text(encoding="utf-8")
+
+        def timed() -> float:
+            started = time.perf_counter()
+            subprocess.run(grade, cwd=release, env=environment, capture_output=True, check=True)
+            return time.perf_counter() - started
+
+        timed()  # the first grading fills the cache
+        unchanged = statistics.median(timed() for _ in range(runs))
+        changed = []
+        for run in range(runs):
+            module.write_text(stub + f"\n# edit {run}\n", encoding="utf-8")
+            changed.append(timed())
+        first = statistics.median(first_line_seconds(grade[:-2], release, environment) for _ in range(runs))
+    print(f"floor, python -c 'import pytest, hypothesis', median of {runs}: {floor:.2f} s")
+    print(f"release folder, nothing changed: {unchanged:.2f} s = {unchanged / floor:.2f}x the floor (target <= 0.5 s)")
+    print(
+        f"release folder, modules/bpe.py changed: {statistics.median(changed):.2f} s = "
+        f"{statistics.median(changed) / floor:.2f}x the floor (target <= 1.5x)"
+    )
+    print(f"first line on the terminal after: {first:.3f} s (target <= 0.2 s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    student_loop(runs)
     grade = [sys.executable, "-m", "autograder.cli", "--format", "json"]
     solutions = [wall([*grade, str(KIT / "solutions")], KIT) for _ in range(runs)]
     public = [wall([*grade, "--suite", "public", str(KIT / "solutions")], KIT) for _ in range(runs)]
     stubs = [wall([*grade, str(KIT / "student_template")], KIT) for _ in range(runs)]
     # Plain pytest: the same hidden tests, the reference called directly in-process.
-    import shutil
-    import tempfile
-
     with tempfile.TemporaryDirectory() as scratch:
         suite = Path(scratch) / "hidden"
         shutil.copytree(KIT / "tests" / "hidden", suite)

@@ -17,6 +17,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+from autograder import __version__
 from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.engine.notebook_format import import_nbformat
@@ -25,6 +26,7 @@ from autograder.engine.suites import KIT_ROOT
 from autograder.engine.worker.isolation import UNCAGED_FLAG, UNCAGED_MARKER
 
 RELEASE_NAME = "bpe-kit-student"
+NOTEBOOKS_EXTRA = "notebooks"  # what working in the notebooks adds to the grader: pip install -e ".[notebooks]"
 MARKER = ".bpe-kit-release"  # names a folder this module built, so a rebuild may replace it
 TEMPLATES = Path(__file__).parents[1] / "templates"  # package data, beside cli.py
 ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -99,13 +101,15 @@ def student_pyproject(kit: Path = KIT_ROOT) -> str:
     meta = project["project"]
     setuptools = project["tool"]["setuptools"]
     dependencies = "".join(f'    "{requirement}",\n' for requirement in meta["dependencies"])
+    notebooks = ", ".join(f'"{requirement}"' for requirement in meta["optional-dependencies"][NOTEBOOKS_EXTRA])
     packages = ", ".join(f'"{package}"' for package in setuptools["packages"])
     data = ", ".join(f'"{pattern}"' for pattern in setuptools["package-data"]["autograder"])
     return (
         '[build-system]\nrequires = ["setuptools>=68"]\nbuild-backend = "setuptools.build_meta"\n\n'
-        f'[project]\nname = "{RELEASE_NAME}"\nversion = "{meta["version"]}"\n'
+        f'[project]\nname = "{RELEASE_NAME}"\nversion = "{__version__}"\n'
         'description = "Byte Pair Encoding exercises, with their grader"\n'
         f'requires-python = "{meta["requires-python"]}"\ndependencies = [\n{dependencies}]\n\n'
+        f"[project.optional-dependencies]\n{NOTEBOOKS_EXTRA} = [{notebooks}]\n\n"
         '[project.scripts]\ngrade = "autograder.cli:main"\n\n'
         f"[tool.setuptools]\npackages = [{packages}]\n\n"
         f"[tool.setuptools.package-data]\nautograder = [{data}]\n"

@@ -28,6 +28,8 @@ class GradedTestDetails(TypedDict):
     got: str
     hint: str
     detail: str
+    example: str  # a property's failing inputs
+    load_failed: bool  # the file did not load: reports show the cause once for all its tests
 
 
 class GradedTest(TypedDict):

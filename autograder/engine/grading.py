@@ -6,17 +6,26 @@ graders and a notebook's check cells all go through it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from autograder.engine import submission as submissions
 from autograder.engine import suites
-from autograder.engine.document import ResultsDocument
+from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.fingerprints import grading_hash
+from autograder.engine.outcomes import Outcome
+from autograder.engine.part_cache import PartCache, PartResult, part_key
+from autograder.engine.parts import MODULES, part_of
 from autograder.engine.results import build_document
-from autograder.engine.runner import grade_submission
+from autograder.engine.scoring import outcome_of
+from autograder.engine.student_text import visible
 from autograder.engine.worker.limits import Limits
+from autograder.engine.worker.starting import start_worker
 
 # Where a student release keeps the work: the modules (stubs) and the notebooks.
 WORK_FOLDERS = ("modules", "notebooks")
+GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
+NO_HAND_IN = "no hand-in here: run grade inside your bpe-kit-student folder, or give the path"
 
 
 class CannotGrade(Exception):
@@ -24,31 +33,61 @@ class CannotGrade(Exception):
 
 
 def grade_path(
-    path: Path, *, suite: str | None = None, limits: Limits | None = None, parts: tuple[str, ...] = ()
+    path: Path,
+    *,
+    suite: str | None = None,
+    limits: Limits | None = None,
+    parts: tuple[str, ...] = (),
+    cache: PartCache | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> ResultsDocument:
-    """Grade ``path``; a release's own folder (or a repository made from it) grades its work folders.
+    """Grade ``path`` part by part; a release's own folder (or a repository made from it) grades its work folders.
 
-    A student may work in the modules or in the notebooks: both are graded
-    and the better result counts, so the untouched half never hides the work.
-    ``parts`` (module names) grades only those parts' tests.
+    A student may work in the modules or in the notebooks, or in both: each part counts from the folder
+    where it scores better, so Part 1 in a notebook and Part 2 in a module both count. ``parts`` (module
+    names) grades only those parts; a file named after a part (``modules/bpe.py``) grades that part. With a
+    ``cache``, a part whose files and grading did not change since it was last graded is not graded again.
     """
-    work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     limits = limits or Limits()
+    suite_dir = _suite(suite)
+    if not parts and path.is_file() and path.stem in MODULES:
+        parts = (path.stem,)
+    chosen = [module for module in MODULES if not parts or module in parts]
+    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
+    hand_ins = _hand_ins(path, limits)
+    graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
+    return _combined(path, suite_dir, hand_ins, graded, chosen)
+
+
+def _suite(name: str | None) -> Path:
     try:
-        loaded = submissions.load(path, limits)
+        return suites.resolve(name)
+    except suites.SuiteMissing as error:
+        raise CannotGrade(str(error)) from None
+
+
+def _hand_ins(path: Path, limits: Limits) -> list[submissions.LoadedSubmission]:
+    """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
+    work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
+    if path.is_dir() and not work and _holds_nothing_gradable(path):
+        raise CannotGrade(f"{path.resolve()}: {NO_HAND_IN}")  # before reading a home folder's thousands of files
+    try:
+        return [submissions.load(path, limits)]
     except submissions.SubmissionError as error:
         if not work:
             raise CannotGrade(str(error)) from None
-    else:
-        return _grade(loaded, suite, limits, parts)
-    documents = [_grade(_load(folder, limits), suite, limits, parts) for folder in work]
-    best = max(documents, key=lambda document: document["score"])
-    scores = ", ".join(
-        f"{folder.name}/ {document['score']:g}" for folder, document in zip(work, documents, strict=True)
-    )
-    note = f"graded {scores}; the better counts: {best['extra_data']['submission']}/"
-    best["output"] = "\n".join(filter(None, [note, best["output"]]))
-    return best
+    return [_load(folder, limits) for folder in work]
+
+
+def _holds_nothing_gradable(folder: Path) -> bool:
+    """No code, notebook or zip at the top, and not one folder to look into (as a zip of a folder unpacks)."""
+    try:
+        entries = [entry for entry in folder.iterdir() if not entry.name.startswith(".")]
+    except OSError:
+        return False  # let loading say what is wrong
+    if any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in entries if entry.is_file()):
+        return False
+    return not (len(entries) == 1 and entries[0].is_dir())
 
 
 def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
@@ -58,19 +97,97 @@ def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
         raise CannotGrade(str(error)) from None
 
 
-def _grade(
-    loaded: submissions.LoadedSubmission, suite: str | None, limits: Limits, parts: tuple[str, ...]
+def _parts_of(
+    loaded: submissions.LoadedSubmission,
+    chosen: list[str],
+    suite: Path,
+    limits: Limits,
+    cache: PartCache | None,
+    grading: str,
+    progress: Callable[[str], None] | None,
+) -> dict[str, tuple[PartResult, bool]]:
+    """Each chosen part's result in this hand-in, and whether it came from the cache."""
+    keys = {module: part_key(loaded, module, grading) for module in chosen} if cache is not None else {}
+    found: dict[str, tuple[PartResult, bool]] = {}
+    for module, key in keys.items():
+        kept = cache.get(key) if cache is not None else None
+        if kept is not None:
+            found[module] = (kept, True)
+    missing = [module for module in chosen if module not in found]
+    if not missing:
+        return found
+    whole_suite = len(missing) == len(MODULES)
+    only = () if whole_suite else tuple(suite / module for module in missing if (suite / module).is_dir())
+    if not whole_suite and not only:  # this suite has no tests for them
+        return found | {module: (PartResult(tests=[], notes=[], seconds=0.0), False) for module in missing}
+    document = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
+    notes = list(document["extra_data"].get("notes", []))
+    ours = [test for test in document["tests"] if test["extra_data"]["module"] not in MODULES]  # collection errors
+    for module in missing:
+        tests = [test for test in document["tests"] if test["extra_data"]["module"] == module]
+        result = PartResult(tests=tests + ours, notes=notes, seconds=document["execution_time"] / len(missing))
+        found[module] = (result, False)
+        trouble = ours or any(outcome_of(test) is Outcome.GRADER_ERROR for test in tests)
+        if cache is not None and not trouble:  # the grader's own trouble is never kept
+            cache.put(keys[module], result)
+    return found
+
+
+def _combined(
+    path: Path,
+    suite: Path,
+    hand_ins: list[submissions.LoadedSubmission],
+    graded: list[dict[str, tuple[PartResult, bool]]],
+    chosen: list[str],
 ) -> ResultsDocument:
-    try:
-        suite_dir = suites.resolve(suite)
-    except suites.SuiteMissing as error:
-        raise CannotGrade(str(error)) from None
-    only = tuple(suite_dir / part for part in parts if (suite_dir / part).is_dir())
-    return grade_loaded(loaded, suite_dir, limits=limits, only=only)
+    """One document: each part from the hand-in where it scores better (the first on a tie)."""
+    tests: list[GradedTest] = []
+    notes: list[str] = []
+    seconds = 0.0
+    sources: list[str] = []
+    reused: list[str] = []
+    for module in chosen:
+        scores = [sum(test["score"] for test in parts[module][0].tests) for parts in graded]
+        best = scores.index(max(scores))
+        result, from_cache = graded[best][module]
+        tests += [test for test in result.tests if test not in tests]
+        notes += [note for note in result.notes if note not in notes]
+        if len(hand_ins) > 1 and max(scores) > 0:
+            sources.append(f"Part {part_of(module).number} from {hand_ins[best].name}/")
+        if from_cache:
+            reused.append(f"Part {part_of(module).number}")
+    for parts in graded:
+        seconds += sum(result.seconds for result, from_cache in parts.values() if not from_cache)
+    if sources:
+        notes.insert(0, "each part counts from the folder where it scores better: " + ", ".join(sources))
+    if reused:
+        notes.append(f"unchanged since they were last graded: {', '.join(reused)} (results kept from then)")
+    name = hand_ins[0].name if len(hand_ins) == 1 else path.resolve().name
+    return {
+        "score": round(sum(test["score"] for test in tests), 4),
+        "max_score": round(sum(test["max_score"] for test in tests), 4),
+        "execution_time": round(seconds, 3),
+        "output": "\n".join(notes),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {"submission": visible(name), "suite": suite.name, "notes": notes},
+    }
 
 
 def grade_loaded(
-    loaded: submissions.LoadedSubmission, suite: Path, *, limits: Limits, only: tuple[Path, ...] = ()
+    loaded: submissions.LoadedSubmission,
+    suite: Path,
+    *,
+    limits: Limits,
+    only: tuple[Path, ...] = (),
+    progress: Callable[[str], None] | None = None,
 ) -> ResultsDocument:
-    """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``)."""
-    return build_document(grade_submission(loaded, suite, limits=limits, only=only))
+    """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``).
+
+    The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots.
+    """
+    started = start_worker(loaded, limits, progress=progress)
+    from autograder.engine.runner import grade_started
+
+    return build_document(grade_started(started, suite, only=only))

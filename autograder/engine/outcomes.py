@@ -1,4 +1,4 @@
-"""What happened to one graded test: its outcome, and what the grader saw of it (scored in ``scoring``)."""
+"""What happened to one graded test, and to a whole run: the data passed from the runner to the results."""
 
 from __future__ import annotations
 
@@ -34,3 +34,16 @@ class TestOutcome:
     hint: str = ""
     detail: str = ""
     printed: str = ""
+    example: str = ""  # a property's failing inputs, as hypothesis drew them
+    load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
+
+
+@dataclass(frozen=True)
+class GradingRun:
+    """Everything one grading run found, before it is scored and rendered."""
+
+    submission: str
+    suite: str
+    outcomes: tuple[TestOutcome, ...]
+    notes: tuple[str, ...]
+    seconds: float

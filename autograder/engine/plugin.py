@@ -3,7 +3,7 @@
 Graded tests live in ``<suite>/<module>/test_<function>.py``: the folder
 names the part's module and the file the function, so the test declares only
 its points (``@pytest.mark.points(2)``), its doc line (the docstring) and its
-hint (``checks.hint`` beside the assertion). A stretch exercise's file marks
+hint (``rubric.hint`` beside the assertion). A stretch exercise's file marks
 its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
 """
 
@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from hypothesis.errors import FlakyFailure
 
-from autograder.engine import replay
-from autograder.engine import rubric as checks
+from autograder.engine import replay, rubric
 from autograder.engine.outcomes import Outcome, TestOutcome
+from autograder.engine.parts import part_of
 from autograder.engine.proxy import (
+    CannotLoad,
     FunctionMissing,
     GradingSession,
     NotStarted,
@@ -66,7 +67,7 @@ class GradingPlugin:
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
-        checks.notes.hint = ""
+        rubric.notes.hint = ""
         self._compared = None
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
@@ -133,9 +134,15 @@ class GradingPlugin:
         if isinstance(error, FunctionMissing) and base["bonus"]:
             detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
             return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
+        suggested = text.rpartition("did you mean ")[2].rstrip("?")
+        if isinstance(error, FunctionMissing) and ("did you mean" not in text or suggested in part_functions(module)):
+            # Not written yet (a hand-in of the parts done so far): nothing to grade, as a stub. A name close
+            # to it is a typo instead, an error whose message suggests the name.
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)
         stopped = failure_outcome(error)
         if stopped is not None:
-            return TestOutcome(outcome=stopped, detail=text, **base, **context)
+            load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
+            return TestOutcome(outcome=stopped, detail=text, load_failed=load_failed, **base, **context)
         if isinstance(error, FlakyFailure):
             # Hypothesis asked the same input twice and the student's code answered two ways: the student's
             # failure (state kept between calls, randomness), not a flaw of the grader's.
@@ -160,7 +167,10 @@ class GradingPlugin:
                 shown = {"got": short_repr(got), "expected": short_repr(expected)}
             else:
                 shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
-            return TestOutcome(outcome=Outcome.FAILED, hint=checks.notes.hint, **shown, **base, **context)
+            example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
+            return TestOutcome(
+                outcome=Outcome.FAILED, hint=rubric.notes.hint, example=example, **shown, **base, **context
+            )
         detail = f"{type(error).__name__}: {text}"[:2000]
         if last is not None and _raised_in_test_file(call.excinfo, item):
             # The test itself choked on what the student's function returned
@@ -169,6 +179,28 @@ class GradingPlugin:
             unusable = f"the value returned cannot be used as the contract says ({detail})"
             return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def falsifying_example(error: BaseException) -> str:
+    """The inputs hypothesis drew for a failing property, as ``tokens=['a'], pair=('a', 'b')``.
+
+    Hypothesis adds them to the exception as a note ("Failing test case: test(...)", "Falsifying example:"
+    before 6.140), one argument a line; the ``submission`` fixture is not an input the student chose.
+    """
+    for note in getattr(error, "__notes__", []):
+        if note.startswith(("Failing test case:", "Falsifying example:")):
+            lines = [line.strip().rstrip(",") for line in note.splitlines()[1:-1]]
+            drawn = ", ".join(line for line in lines if line and not line.startswith("submission="))
+            return drawn if len(drawn) <= 200 else drawn[:199] + "…"
+    return ""
+
+
+def part_functions(module: str) -> tuple[str, ...]:
+    """The functions a part's module holds (none for a module that is no part)."""
+    try:
+        return part_of(module).functions
+    except KeyError:
+        return ()
 
 
 def _replay_key(item: pytest.Item) -> str:

@@ -216,6 +216,7 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == protocol.MISSING_FUNCTION:
         return FunctionMissing(text)
     if kind == protocol.IMPORT_FAILED:
+        at = "" if where and where in text else at  # a SyntaxError's own text already names the line
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
     if kind == protocol.RAISED:
         return StudentRaised(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from autograder.engine.document import GradedTest, ResultsDocument
-from autograder.engine.outcomes import Outcome, TestOutcome
+from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.parts import PARTS, part_of
-from autograder.engine.runner import GradingRun
 from autograder.engine.scoring import test_score
 from autograder.engine.student_text import visible
 
@@ -72,6 +71,8 @@ def _test_entry(outcome: TestOutcome) -> GradedTest:
             "got": visible(outcome.got),
             "hint": visible(outcome.hint),
             "detail": visible(outcome.detail),
+            "example": visible(outcome.example),
+            "load_failed": outcome.load_failed,
         },
     }
 
@@ -84,7 +85,9 @@ def feedback_text(outcome: TestOutcome) -> str:
     if outcome.call:
         lines.append(f"call:     {outcome.call}")
     if outcome.outcome is Outcome.FAILED:
-        if outcome.expected:
+        if outcome.example:  # a property: the inputs it failed on say more than an expected value
+            lines.append(f"example:  {outcome.example}")
+        if outcome.expected and not (outcome.example and outcome.expected in ("''", '""')):
             lines.append(f"expected: {outcome.expected}")
         if outcome.got or not outcome.detail:
             lines.append(f"got:      {outcome.got}")

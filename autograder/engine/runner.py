@@ -7,50 +7,41 @@ import io
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
-from autograder.engine.outcomes import Outcome, TestOutcome
+from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker import protocol
-from autograder.engine.worker.cage import Cage, grader_folder
+from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
 from autograder.engine.worker.isolation import isolation_notice
 from autograder.engine.worker.limits import Limits
+from autograder.engine.worker.starting import StartedWorker, start_worker
 
 GRADING_INI = Path(__file__).parents[1] / "grading.ini"  # package data, beside cli.py
-
-
-@dataclass(frozen=True)
-class GradingRun:
-    """Everything one grading run found, before it is scored and rendered."""
-
-    submission: str
-    suite: str
-    outcomes: tuple[TestOutcome, ...]
-    notes: tuple[str, ...]
-    seconds: float
 
 
 def grade_submission(
     submission: LoadedSubmission, suite: Path, *, limits: Limits, only: tuple[Path, ...] = ()
 ) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
-    started = time.monotonic()
-    cage = Cage.create(submission.files, limits=limits)
-    worker = Worker(cage, limits, submission.worker_script())
+    return grade_started(start_worker(submission, limits), suite, only=only)
+
+
+def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...] = ()) -> GradingRun:
+    """Run the suite against a worker that ``start_worker`` set booting (before pytest was imported)."""
+    submission, cage, worker, limits = started.submission, started.cage, started.worker, started.limits
     notes = list(submission.notes)
     notice = isolation_notice()
     if notice:
         notes.append(notice)
     notes.extend(cage.notices)
     try:
-        worker.start()  # the interpreter boots while pytest collects
         plugin = GradingPlugin(GradingSession(worker, limits))
         errors = run_pytest(suite, plugin, only)
         notes.extend(_load_report(worker))
@@ -80,7 +71,7 @@ def grade_submission(
         suite=suite.name,
         outcomes=tuple(outcomes),
         notes=tuple(notes),
-        seconds=time.monotonic() - started,
+        seconds=time.monotonic() - started.since,
     )
 
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from autograder.engine.ipython_syntax import plain_python
-from autograder.engine.notebook_format import import_nbformat
-from autograder.engine.parts import MODULES, SCRIPT_MODULES
+from autograder.engine.notebook_format import read_cells
+from autograder.engine.notebook_slice import needed_cells
+from autograder.engine.parts import MODULES, SCRIPT_MODULES, part_of
 from autograder.engine.worker.limits import Limits
 
 DEFAULT_LIMITS = Limits()
+DATA_FOLDER = "data"  # what the exercise notebooks read (the corpora), beside them in the release
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 SKIPPED_FOLDERS = frozenset(
@@ -50,8 +52,9 @@ class SubmissionError(Exception):
 
 @dataclass(frozen=True)
 class Cell:
-    index: int
+    index: int  # its place among all the notebook's cells, markdown included, as Jupyter counts
     source: str
+    name: str = ""  # as messages name it: the place and the first line
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class LoadedSubmission:
 
 
 def _plain_cells(cells: tuple[Cell, ...]) -> list[dict[str, object]]:
-    return [{"index": cell.index, "source": cell.source} for cell in cells]
+    return [{"index": cell.index, "source": cell.source, "name": cell.name or str(cell.index)} for cell in cells]
 
 
 def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
@@ -95,7 +98,11 @@ def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
     if suffix in (".py", ".ipynb"):
         size = _size(path)
         _check_size(path, path.name, size, 0, limits)
-        return from_files(path, {path.name: _read_bytes(path, size)}, limits=limits)
+        files = {path.name: _read_bytes(path, size)}
+        data = path.parent / DATA_FOLDER
+        if suffix == ".ipynb" and data.is_dir() and not data.is_symlink():  # a notebook reads its data beside it
+            files |= {f"{DATA_FOLDER}/{name}": content for name, content in _read_folder(data, limits, size).items()}
+        return from_files(path, files, limits=limits)
     raise SubmissionError(f"{path}: cannot grade a {suffix or 'file without extension'}; hand in {GRADABLE}")
 
 
@@ -124,9 +131,10 @@ def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) 
         )
 
 
-def _read_folder(root: Path, limits: Limits) -> dict[str, bytes]:
+def _read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, bytes]:
+    """Every file below ``root`` (no links, no tool folders), within the hand-in's caps (``already`` read)."""
     files: dict[str, bytes] = {}
-    total = 0
+    total = already
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
         if any(part in SKIPPED_FOLDERS for part in relative.parts[:-1]) or path.is_symlink():
@@ -245,7 +253,8 @@ def from_files(
         module_cells: list[tuple[str, tuple[Cell, ...]]] = []
         notes: list[str] = []
         for module in as_notebooks:
-            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits)
+            wanted = set(part_of(module).functions)
+            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits, wanted)
             module_cells.append((module, cells))
             notes += [f"{module}.ipynb {note}" for note in skipped]
         return LoadedSubmission(
@@ -292,7 +301,8 @@ def _decode(source: Path, name: str, content: bytes) -> str:
 def _script_from_notebook(
     name: str, source: Path, files: dict[str, bytes], notebook: str, limits: Limits
 ) -> LoadedSubmission:
-    cells, notes = _notebook_cells(source, files, notebook, limits)
+    wanted = {function for module in SCRIPT_MODULES for function in part_of(module).functions}
+    cells, notes = _notebook_cells(source, files, notebook, limits, wanted)
     return LoadedSubmission(
         name=name,
         source=source,
@@ -305,12 +315,13 @@ def _script_from_notebook(
 
 
 def _notebook_cells(
-    source: Path, files: dict[str, bytes], notebook: str, limits: Limits
+    source: Path, files: dict[str, bytes], notebook: str, limits: Limits, wanted: set[str]
 ) -> tuple[tuple[Cell, ...], list[str]]:
-    """A notebook's code cells as plain Python, numbered as Jupyter shows them; notes on what was skipped."""
+    """A notebook's code cells as plain Python, cut to what the ``wanted`` functions need (notebook_slice),
+    each named as Jupyter shows it: its place among all the cells; notes on what was skipped."""
     text = _decode(source, notebook, files[notebook])
     try:
-        # The cells are counted on the bare JSON (fast) before nbformat validates each one (slow).
+        # The cells are counted on the bare JSON (fast) before each is read and validated (slow).
         raw = json.loads(text)
         count = len(raw.get("cells", [])) if isinstance(raw, dict) else 0
         if count > limits.notebook_cells:
@@ -318,22 +329,33 @@ def _notebook_cells(
                 f"{source}: {notebook} has {count} cells, more than {limits.notebook_cells} (the notebook_cells "
                 "limit); clear what you do not need and save it again"
             )
-        document = import_nbformat().reads(text, as_version=4)
+        all_cells = read_cells(text)
     except SubmissionError:
         raise
     except Exception as error:  # json and nbformat raise several kinds for a broken file
         raise SubmissionError(
             f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
         ) from None
-    cells: list[Cell] = []
+    places: list[int] = []
+    codes: list[str] = []
     notes: list[str] = []
-    index = 0
-    for cell in document.cells:
-        if cell.get("cell_type") != "code":
+    for place, (kind, cell_source) in enumerate(all_cells, start=1):
+        if kind != "code":
             continue
-        index += 1
-        code, skipped = plain_python(str(cell.get("source", "")))
+        code, skipped = plain_python(cell_source)
         if skipped:
-            notes.append(f"cell {index}: skipped IPython-only lines: {', '.join(skipped)}")
-        cells.append(Cell(index, code))
-    return tuple(cells), notes
+            notes.append(f"cell {_cell_name(place, cell_source)}: skipped IPython-only lines: {', '.join(skipped)}")
+        places.append(place)
+        codes.append(code)
+    needed = needed_cells(codes, wanted)
+    cells = tuple(
+        Cell(place, code, _cell_name(place, all_cells[place - 1][1]))
+        for place, code in zip(places, needed, strict=True)
+    )
+    return cells, notes
+
+
+def _cell_name(place: int, source: str) -> str:
+    """How Jupyter shows a cell to its author: its place among all the cells, and its first line."""
+    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    return f"{place} ({first[:40]}{'…' if len(first) > 40 else ''})" if first else str(place)

@@ -1,19 +1,30 @@
-"""One renderer per format, each ``render(document) -> str`` over the same results document."""
+"""One renderer per format, each ``render(document) -> str`` over the same results document.
+
+Each is imported when it is asked for: ``grade`` prints its first line before any of them (or rich) loads.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from autograder.engine.document import ResultsDocument
-from autograder.reports import classroom, html, json_report, junit, markdown, text
+if TYPE_CHECKING:
+    from autograder.engine.document import ResultsDocument
 
-Renderer = Callable[[ResultsDocument], str]
+Renderer = Callable[["ResultsDocument"], str]
 
-RENDERERS: dict[str, Renderer] = {
-    "text": text.render,
-    "json": json_report.render,
-    "markdown": markdown.render,
-    "html": html.render,
-    "junit": junit.render,
-    "classroom": classroom.render,  # GitHub Classroom's grading reporter
+# Format name -> the module of this package that renders it.
+FORMATS: dict[str, str] = {
+    "text": "text",
+    "json": "json_report",
+    "markdown": "markdown",
+    "html": "html",
+    "junit": "junit",
+    "classroom": "classroom",  # GitHub Classroom's grading reporter
 }
+
+
+def renderer(name: str) -> Renderer:
+    render: Renderer = importlib.import_module(f"autograder.reports.{FORMATS[name]}").render
+    return render

@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 
 from autograder.engine.document import ResultsDocument
-from autograder.engine.scoring import function_totals, passed
-from autograder.reports.text import points_text, score_text
+from autograder.reports import feedback
+from autograder.reports.text import score_text
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }
@@ -32,17 +32,16 @@ def render(document: ResultsDocument) -> str:
     extra = document["extra_data"]
     title = f"Feedback for {extra.get('submission', 'your submission')}"
     rows = "".join(
-        f"<tr><td>{escape(row.part)}</td><td><code>{escape(row.function)}</code></td>"
+        f"<tr><td>{escape(row.part)}</td>"
+        f"<td>{f'<code>{escape(row.function)}</code>' if row.function else '(every function)'}</td>"
         f'<td class="{row.status.value.replace(" ", "-")}">{escape(row.status.value)}</td>'
-        f"<td>{escape(points_text(row))}</td></tr>"
-        for row in function_totals(document)
+        f"<td>{escape(row.points)}</td></tr>"
+        for row in feedback.rows(document)
     )
+    idle = feedback.not_started_line(document)
     failing = "".join(
-        f"<h3><code>{escape(test['extra_data']['function'])}</code>: {escape(test['extra_data']['doc'])}</h3>"
-        f"<pre>{escape(test['output'])}</pre>"
-        for test in document["tests"]
-        if not passed(test)
-    )
+        f"<h3>{escape(entry.title)}</h3><pre>{escape(entry.text)}</pre>" for entry in feedback.entries(document)
+    ) + (f"<p>{escape(idle)}.</p>" if idle else "")
     notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
     return page(
         title,

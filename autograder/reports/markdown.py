@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from autograder.engine.document import ResultsDocument
-from autograder.engine.scoring import function_totals, passed
 from autograder.engine.student_text import fenced, markdown_text
-from autograder.reports.text import points_text, score_text
+from autograder.reports import feedback
+from autograder.reports.text import score_text
 
 
 def render(document: ResultsDocument) -> str:
@@ -18,15 +18,17 @@ def render(document: ResultsDocument) -> str:
         "| part | function | status | points |",
         "| --- | --- | --- | --- |",
     ]
-    rows = function_totals(document)
-    for row in rows:
-        lines.append(f"| {row.part} | `{row.function}` | {row.status.value} | {points_text(row)} |")
-    failing = [test for test in document["tests"] if not passed(test)]
-    if failing:
+    for row in feedback.rows(document):
+        function = f"`{row.function}`" if row.function else "(every function)"
+        lines.append(f"| {row.part} | {function} | {row.status.value} | {row.points} |")
+    found = feedback.entries(document)
+    idle = feedback.not_started_line(document)
+    if found or idle:
         lines += ["", "## What to fix", ""]
-    for test in failing:
-        data = test["extra_data"]
-        lines += [f"### `{data['function']}`: {markdown_text(data['doc'])}", "", fenced(test["output"]), ""]
+    for entry in found:
+        lines += [f"### {markdown_text(entry.title)}", "", fenced(entry.text), ""]
+    if idle:
+        lines += [idle + ".", ""]
     if document.get("output"):
         lines += ["", "## Notes", "", fenced(document["output"])]
     return "\n".join(lines) + "\n"

@@ -13,14 +13,11 @@ from rich.text import Text
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import (
-    FunctionTotal,
     bonus_score,
-    function_totals,
-    outcome_of,
-    passed,
     percent,
     points_number,
 )
+from autograder.reports import feedback
 
 STYLES = {
     Outcome.PASSED: "green",
@@ -35,39 +32,28 @@ STYLES = {
 
 def renderables(document: ResultsDocument) -> Group:
     parts: list[Any] = []
-    rows = function_totals(document)
-    for part, functions in groupby(rows, key=lambda row: row.part):
+    for part, rows in groupby(feedback.rows(document), key=lambda row: row.part):
         parts.append(Text(part, style="bold"))
         table = Table(show_edge=False, expand=False)
         table.add_column("function")
         table.add_column("status")
         table.add_column("points", justify="right")
-        for row in functions:
+        for row in rows:
             status = Text(row.status.value, style=STYLES[row.status])
-            table.add_row(row.function, status, points_text(row))
+            table.add_row(row.function or "(every function)", status, row.points)
         parts.append(table)
         parts.append(Text(""))
-    failing = [test for test in document["tests"] if not passed(test)]
-    shown = [test for test in failing if outcome_of(test) is not Outcome.NOT_STARTED]
-    for test in shown:
-        extra = test["extra_data"]
-        parts.append(Text(f"✗ {extra['function']}: {extra['doc']}", style=STYLES[outcome_of(test)]))
-        parts.append(Text("  " + test["output"].replace("\n", "\n  ")))
-    not_started = len(failing) - len(shown)
-    if not_started:
-        parts.append(
-            Text(f"{not_started} test(s) not started: those functions still raise NotImplementedError.", style="dim")
-        )
+    for entry in feedback.entries(document):
+        parts.append(Text(f"✗ {entry.title}", style=STYLES[entry.outcome]))
+        parts.append(Text("  " + entry.text.replace("\n", "\n  ")))
+    idle = feedback.not_started_line(document)
+    if idle:
+        parts.append(Text(idle + ".", style="dim"))
     if document.get("output"):
         parts.append(Text(document["output"], style="yellow"))
     total = Text(f"{score_text(document)}  in {document['execution_time']:.1f} s", style="bold")
     parts.append(total)
     return Group(*parts)
-
-
-def points_text(row: FunctionTotal) -> str:
-    """A function's points as every report shows them: "3 / 5", or "3 / 5 bonus" for extra credit."""
-    return f"{points_number(row.score)} / {points_number(row.max_score)}" + (" bonus" if row.bonus else "")
 
 
 def score_text(document: ResultsDocument) -> str:
@@ -78,6 +64,9 @@ def score_text(document: ResultsDocument) -> str:
         return f"Bonus: {points_number(earned)} / {points_number(worth)} ({100 * earned / worth:.0f}%)"
     bonus = f", {points_number(earned)} of them bonus" if earned else ""
     score, most = points_number(document["score"]), points_number(document["max_score"])
+    if document["extra_data"].get("suite") == "public":  # a sample of the tests: say so where the score is
+        shown = f"{score} / {most} ({percent(document):.0f}%{bonus})"
+        return f"Public examples: {shown}; the course grade uses the hidden tests"
     return f"Score: {score} / {most} ({percent(document):.0f}%{bonus})"
 
 

@@ -6,6 +6,7 @@ import ast
 import csv
 import functools
 import json
+import os
 import site
 import subprocess
 import sys
@@ -21,6 +22,9 @@ from autograder.engine.points import SuitePoints, suite_points
 from autograder.engine.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
+# Every grading a test starts is a fresh one: the student's cache of unchanged parts (a folder under the
+# user's home) is off, except where a test of the cache turns it on with a folder of its own.
+os.environ["BPE_KIT_CACHE"] = "off"
 SUBMISSIONS = Path(__file__).parent / "submissions"
 
 

@@ -117,8 +117,8 @@ def test_a_second_run_grades_nothing_and_a_change_is_regraded(cheap_class, tmp_p
 
 
 def test_results_of_other_parts_or_limits_are_not_reused():
-    from autograder.course.batch.store import grading_hash
     from autograder.engine import suites
+    from autograder.engine.fingerprints import grading_hash
     from autograder.engine.worker.limits import Limits
 
     suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"

@@ -13,7 +13,7 @@ from autograder.authoring.release import hidden_test_lines
 from autograder.authoring.stubs import BEGIN, END
 from autograder.engine.parts import PARTS
 from autograder.engine.points import SuitePoints
-from autograder.reports import RENDERERS
+from autograder.reports import FORMATS, renderer
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +105,7 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
         notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     ).execute()
     shown = _printed(notebook.cells[2])
-    assert "call:" in shown and "expected:" in shown and "hint:" in shown and "Score: 0 / 2" in shown
+    assert "call:" in shown and "expected:" in shown and "hint:" in shown and "Public examples: 0 / 2" in shown
 
 
 def test_feedback_never_holds_hidden_test_source(reference_with):
@@ -118,7 +118,7 @@ def test_feedback_never_holds_hidden_test_source(reference_with):
         }
     )
     _, document = grade(folder, "--part", "simple_tokenizers", "--part", "bpe")
-    for output_format, render in RENDERERS.items():  # every format is rendered from this one document
-        text = render(document)
+    for output_format in FORMATS:  # every format is rendered from this one document
+        text = renderer(output_format)(document)
         assert "merge_pair" in text
         assert [line for line in hidden_test_lines() if line in text] == [], output_format

@@ -126,13 +126,13 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     checked = subprocess.run(
         [str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True, text=True, timeout=300
     )
-    assert "not started" in checked.stdout and "Score: 0 /" in checked.stdout, checked.stderr[-2000:]
+    assert "not started" in checked.stdout and "Public examples: 0 /" in checked.stdout, checked.stderr[-2000:]
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
     finished = grade_here()
     public = suite_points("public")
     assert finished["score"] == public.full_marks + public.bonus_total
-    assert "the better counts: modules/" in finished["output"]
+    assert "each part counts from the folder where it scores better: Part 1 from modules/" in finished["output"]
 
 
 @pytest.mark.parametrize("where", ["a solution line in a public test", "a hidden test's statement in a notebook"])

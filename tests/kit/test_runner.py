@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from autograder.engine.outcomes import GradingRun
 from autograder.engine.points import suite_points
 from autograder.engine.results import build_document
-from autograder.engine.runner import GradingRun, grade_submission
+from autograder.engine.runner import grade_submission
 from autograder.engine.submission import load
 from autograder.engine.suites import KIT_ROOT
 from autograder.engine.worker.limits import Limits

@@ -23,6 +23,7 @@ from autograder.course.batch.roster import Student, read_roster
 from autograder.course.batch.similarity import code_hash
 from autograder.engine import suites
 from autograder.engine.document import ResultsDocument
+from autograder.engine.fingerprints import fingerprint, grading_hash
 from autograder.engine.student_text import fenced, markdown_text, visible
 from autograder.engine.submission import LoadedSubmission, SubmissionError
 from autograder.engine.worker.limits import Limits
@@ -85,7 +86,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     if options.nbgrader_db is not None:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
     suite_dir = suites.resolve(options.suite)
-    grading = store.grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
+    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -133,7 +134,7 @@ def _plan(
             outcomes[found.student] = (None, str(error))
             _write_failure(results, found.student, str(error))
             continue
-        current = None if force else results.current(found.student, store.fingerprint(loaded, grading))
+        current = None if force else results.current(found.student, fingerprint(loaded, grading))
         if current is not None:
             outcomes[found.student] = (current, "")
             reused += 1
@@ -150,7 +151,7 @@ def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, gr
     """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
     document["extra_data"]["batch"] = {
         "student": student,
-        "fingerprint": store.fingerprint(loaded, grading),
+        "fingerprint": fingerprint(loaded, grading),
         "code_hash": code_hash(loaded),
     }
     return document

@@ -9,42 +9,14 @@ version. Anything else (a changed submission, a fixed test) is graded again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from pathlib import Path
 from typing import cast
 
-from autograder import __version__
 from autograder.atomic_files import TEMP_PREFIX, write_atomically
 from autograder.engine.document import ResultsDocument
-from autograder.engine.submission import LoadedSubmission
-from autograder.engine.worker.limits import Limits
 
 RESULTS = "results.json"
-
-
-def submission_hash(loaded: LoadedSubmission) -> str:
-    digest = hashlib.sha256()
-    for name in sorted(loaded.files):
-        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
-    return digest.hexdigest()
-
-
-def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
-    """What else decides a score: the tests (and which parts of them), the reference they compare with, the
-    limits, the grader."""
-    settings = json.dumps({"limits": limits.as_dict(), "parts": sorted(parts)}, sort_keys=True)
-    digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
-    for folder in (suite, references):
-        for path in sorted(folder.rglob("*.py")):
-            if "__pycache__" in path.parts:
-                continue
-            digest.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def fingerprint(loaded: LoadedSubmission, grading: str) -> str:
-    return hashlib.sha256(f"{submission_hash(loaded)}:{grading}".encode()).hexdigest()
 
 
 class ResultStore:

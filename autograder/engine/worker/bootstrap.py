@@ -219,7 +219,8 @@ class Submission:
                 exec(code, module.__dict__)
             except BaseException as error:  # a cell that fails is reported; later cells still run
                 report = describe_error(error, [self.directory])
-                report["cell"] = f"{cell['index']} of {file_name}" if file_name else cell["index"]
+                name = cell.get("name", cell["index"])
+                report["cell"] = f"{name} of {file_name}" if file_name else name
                 self.cell_reports.append(report)
         return module
 

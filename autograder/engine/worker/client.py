@@ -94,8 +94,11 @@ class Reply:
 class Worker:
     """One caged interpreter for one submission; restarted after a timeout or crash."""
 
-    def __init__(self, cage: Cage, limits: Limits, script: dict[str, Any]) -> None:
+    def __init__(
+        self, cage: Cage, limits: Limits, script: dict[str, Any], *, progress: Callable[[str], None] | None = None
+    ) -> None:
         self.cage = cage
+        self.progress = progress  # told when loading takes long enough to wonder about (the student's loop)
         self.limits = limits
         self.script = script  # how to load the submission: kind, cells, script name
         self.process: subprocess.Popen[bytes] | None = None
@@ -152,7 +155,9 @@ class Worker:
             self._wait_until_started()
         if self._pending_ready:
             try:
-                reply = self._receive(self.limits.load_seconds)
+                reply = self._receive_loading(
+                    "running your notebook's cells" if self.script.get("kind") == "script" else "loading your code"
+                )
             except WorkerTimedOut:
                 self.stop()
                 self.load_failure = (
@@ -225,7 +230,7 @@ class Worker:
         self._send(message)
         if module and message.get("op") == protocol.CALL and module not in self.imported:
             try:
-                notice = self._receive(self.limits.load_seconds)
+                notice = self._receive_loading(f"importing {module}.py")
             except WorkerTimedOut:
                 self.stop()
                 self.module_failures[module] = (
@@ -257,6 +262,17 @@ class Worker:
             self.process.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise WorkerGone(self._ending()) from error
+
+    def _receive_loading(self, what: str) -> dict[str, Any]:
+        """Wait for a load under ``load_seconds``; after a second, say what it waits for (a loop looks like this)."""
+        if self.progress is None:
+            return self._receive(self.limits.load_seconds)
+        patience = min(1.0, self.limits.load_seconds)
+        try:
+            return self._receive(patience)
+        except WorkerTimedOut:
+            self.progress(f"{what}… (it may take up to {self.limits.load_seconds:g} s: the load_seconds limit)")
+        return self._receive(self.limits.load_seconds - patience)
 
     def _receive(self, timeout: float) -> dict[str, Any]:
         try:

@@ -22,8 +22,11 @@ class Limits:
     # hang from holding a batch slot for long.
     call_seconds: float = 2.0
     # Importing the modules, or running a notebook's cells, before the first
-    # call: a notebook may train and plot on a real corpus.
-    load_seconds: float = 60.0
+    # call. Defining functions takes milliseconds, and a notebook's demos
+    # (training on a corpus, plots) are not run for grading (notebook_slice):
+    # 10 s leaves a slow import a hundredfold room, and a student whose file
+    # loops at the top level hears so in seconds, not in a minute.
+    load_seconds: float = 10.0
     test_seconds: float = 30.0
     submission_seconds: float = 300.0
     cpu_seconds: int = 120

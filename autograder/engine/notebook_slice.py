@@ -1,0 +1,122 @@
+"""What of a notebook its graded functions need: the definitions, not the demonstrations.
+
+An exercise notebook mixes the functions a student writes with cells that
+try them out: a training run of 2,000 merges, a plot, a table of examples.
+Grading needs only the first kind, and running the second at every start of
+a worker cost seconds per grading (more on each restart after a timeout).
+So a notebook is cut, statement by statement at the top level of its cells,
+to what the graded functions can reach:
+
+- every ``import`` and every ``def`` and ``class`` runs (defining is cheap);
+- an assignment runs when it binds a name that a needed function uses, or
+  that another needed assignment uses (``PATTERN = re.compile(...)``), and so
+  on to a fixed point; needed functions are the graded ones and those they use;
+- a compound statement (``if``, ``try``, ``with``, ``for``) runs when it
+  imports or defines something, or binds a needed name;
+- everything else is left out: calls made for their output, prints, plots,
+  asserts.
+
+Dropped lines become blank lines, so every line keeps its number in
+tracebacks. A cell that does not parse is kept whole: its SyntaxError is
+reported as before. A function that relies on a global changed by a call
+for its side effect (``cache.update(...)`` at the top level) would not see
+that change; the contract's functions take everything as arguments.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass
+class _Statement:
+    cell: int
+    node: ast.stmt
+    first: int  # first line, decorators included (1-based, in its cell)
+    last: int
+    binds: frozenset[str]
+    uses: frozenset[str]
+    always: bool  # an import or a definition: run whatever is needed
+
+
+def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
+    """Each cell's source with the top-level statements the ``wanted`` functions cannot reach blanked out."""
+    statements: list[_Statement] = []
+    parsed: dict[int, bool] = {}
+    for index, source in enumerate(sources):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            parsed[index] = False
+            continue
+        parsed[index] = True
+        statements += [_describe(index, node) for node in tree.body]
+    needed = set(wanted)
+    kept = {number for number, statement in enumerate(statements) if statement.always}
+    changed = True
+    while changed:  # to a fixed point: what a needed statement uses is needed too
+        changed = False
+        for number, statement in enumerate(statements):
+            if statement.binds & needed:
+                if number not in kept:
+                    kept.add(number)
+                    changed = True
+                if not statement.uses <= needed:
+                    needed |= statement.uses
+                    changed = True
+    return [_cut(source, index, statements, kept) if parsed[index] else source for index, source in enumerate(sources)]
+
+
+def _describe(cell: int, node: ast.stmt) -> _Statement:
+    decorators = getattr(node, "decorator_list", [])
+    first = min([node.lineno, *(decorator.lineno for decorator in decorators)])
+    last = node.end_lineno or node.lineno
+    always = isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    if isinstance(node, ast.If | ast.Try | ast.With | ast.For | ast.While | ast.AsyncWith | ast.AsyncFor):
+        always = any(
+            isinstance(inner, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            for inner in ast.walk(node)
+        )
+    return _Statement(cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), always)
+
+
+def _binds(node: ast.stmt) -> Iterator[str]:
+    """The names a top-level statement binds (an assignment's targets, a definition's name, an import's)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name
+        return
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        for alias in node.names:
+            yield (alias.asname or alias.name).split(".")[0]
+        return
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store | ast.Del):
+            yield inner.id
+        elif isinstance(inner, ast.Subscript | ast.Attribute) and isinstance(inner.ctx, ast.Store):
+            root = inner.value
+            while isinstance(root, ast.Subscript | ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name):
+                yield root.id  # CACHE["x"] = ... changes CACHE
+        elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield inner.name
+        elif isinstance(inner, ast.alias):
+            yield (inner.asname or inner.name).split(".")[0]
+
+
+def _uses(node: ast.stmt) -> Iterator[str]:
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Load):
+            yield inner.id
+
+
+def _cut(source: str, cell: int, statements: list[_Statement], kept: set[int]) -> str:
+    lines = source.split("\n")
+    keep = [False] * len(lines)
+    for number, statement in enumerate(statements):
+        if statement.cell == cell and number in kept:
+            for line in range(statement.first - 1, min(statement.last, len(lines))):
+                keep[line] = True
+    return "\n".join(line if keep[number] else "" for number, line in enumerate(lines))

@@ -1,0 +1,102 @@
+"""Each part's results, kept between runs of ``grade`` so that a part nobody changed is not graded again.
+
+A student's loop is edit one module, run ``grade``, read. The key of a part
+holds everything that decides its score: the grading (tests, reference,
+limits, the grader's own code), the file that holds the part, and every file
+of the hand-in that is not another part's (a helper module, data); another
+part's module counts only where this part's file imports it. The cache lives
+in the user's cache folder, never beside the work: ``$BPE_KIT_CACHE``, else
+the platform's (``~/.cache/bpe-kit`` on Linux); ``BPE_KIT_CACHE=off`` or
+``grade --no-cache`` turns it off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.atomic_files import write_atomically
+from autograder.engine.document import GradedTest
+from autograder.engine.parts import MODULES
+from autograder.engine.submission import LoadedSubmission
+
+CACHE_VARIABLE = "BPE_KIT_CACHE"
+OFF = "off"
+KEPT = 400  # entries; the oldest go first (a part is a few kilobytes)
+
+
+def cache_folder() -> Path | None:
+    """Where results are kept for this user, or None when the cache is turned off."""
+    chosen = os.environ.get(CACHE_VARIABLE, "")
+    if chosen == OFF:
+        return None
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "bpe-kit" / "parts"
+
+
+@dataclass(frozen=True)
+class PartResult:
+    """One part's tests from one grading run, with that run's notes and its share of the time."""
+
+    tests: list[GradedTest]
+    notes: list[str]
+    seconds: float
+
+
+def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
+    """The digest of what decides ``module``'s results in this hand-in."""
+    others = {f"{other}{suffix}" for other in MODULES if other != module for suffix in (".py", ".ipynb")}
+    own = [loaded.files.get(f"{module}{suffix}", b"") for suffix in (".py", ".ipynb")]
+    imported = {
+        name
+        for name in others
+        if loaded.kind == "modules"
+        and any(
+            re.search(rb"^\s*(from|import)\s+" + re.escape(Path(name).stem.encode()) + rb"\b", text, re.M)
+            for text in own
+        )
+    }
+    digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind}\0{loaded.script_name}".encode())
+    for name in sorted(loaded.files):
+        if loaded.kind == "modules" and name in others and name not in imported:
+            continue
+        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
+    return digest.hexdigest()
+
+
+class PartCache:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get(self, key: str) -> PartResult | None:
+        try:
+            raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            return PartResult(tests=raw["tests"], notes=list(raw["notes"]), seconds=float(raw["seconds"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # absent, or damaged: graded again
+
+    def put(self, key: str, result: PartResult) -> None:
+        """Keep ``result``; a cache that cannot be written only costs speed, so errors are ignored."""
+        with contextlib.suppress(OSError):
+            payload = {"tests": result.tests, "notes": result.notes, "seconds": result.seconds}
+            write_atomically(self.folder / f"{key}.json", json.dumps(payload, ensure_ascii=False))
+            self._prune()
+
+    def _prune(self) -> None:
+        entries = sorted(self.folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
+        for old in entries[:-KEPT]:
+            with contextlib.suppress(OSError):
+                old.unlink()

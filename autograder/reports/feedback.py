@@ -1,0 +1,94 @@
+"""What every feedback report says, in what order: shared by the terminal, Markdown and HTML.
+
+One fix per message: a file that does not load is one entry (its error
+once, not once per test of every function in it), and functions not
+started yet are one line (a fresh release is not 141 entries). A part whose
+functions are all not started is one row of the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import FunctionTotal, function_totals, outcome_of, passed, points_number
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line of the score table: one function, or a whole part not started yet."""
+
+    part: str
+    function: str  # "" for a whole part
+    status: Outcome
+    points: str  # "3 / 5", "0 / 12 bonus"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Something to fix: a title, and the text that explains it."""
+
+    title: str
+    text: str
+    outcome: Outcome
+
+
+def rows(document: ResultsDocument) -> list[Row]:
+    totals = function_totals(document)
+    found: list[Row] = []
+    for part in dict.fromkeys(total.part for total in totals):
+        of_part = [total for total in totals if total.part == part]
+        if len(of_part) > 1 and all(total.status is Outcome.NOT_STARTED for total in of_part):
+            worth = points_number(sum(total.max_score for total in of_part if not total.bonus))
+            bonus = sum(total.max_score for total in of_part if total.bonus)
+            extra = f" + {points_number(bonus)} bonus" if bonus else ""
+            found.append(Row(part, "", Outcome.NOT_STARTED, f"0 / {worth}{extra}"))
+        else:
+            found += [Row(part, total.function, total.status, points_text(total)) for total in of_part]
+    return found
+
+
+def points_text(row: FunctionTotal) -> str:
+    """A function's points as every report shows them: "3 / 5", or "3 / 5 bonus" for extra credit."""
+    return f"{points_number(row.score)} / {points_number(row.max_score)}" + (" bonus" if row.bonus else "")
+
+
+def entries(document: ResultsDocument) -> list[Entry]:
+    """What to fix, in contract order: each failing test, but a file that does not load once."""
+    order: list[GradedTest | tuple[str, str]] = []  # a test, or (module, error) for a file that does not load
+    hit: dict[tuple[str, str], list[str]] = {}
+    for test in document["tests"]:
+        extra = test["extra_data"]
+        if passed(test) or outcome_of(test) is Outcome.NOT_STARTED:
+            continue
+        if not extra.get("load_failed"):
+            order.append(test)
+            continue
+        key = (extra["module"], extra["detail"])
+        if key not in hit:
+            hit[key] = []
+            order.append(key)
+        hit[key].append(extra["function"])
+    found = []
+    for item in order:
+        if isinstance(item, tuple):
+            names = ", ".join(dict.fromkeys(hit[item]))
+            text = f"error: {item[1]}\nfix this first: every test of {names} scores 0 until {item[0]} loads"
+            found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR))
+        else:
+            extra = item["extra_data"]
+            found.append(Entry(f"{extra['function']}: {extra['doc']}", item["output"], outcome_of(item)))
+    return found
+
+
+def not_started_line(document: ResultsDocument) -> str:
+    """One line for every test not started yet, or "" when there is none."""
+    idle = [test for test in document["tests"] if outcome_of(test) is Outcome.NOT_STARTED]
+    if not idle:
+        return ""
+    functions = list(dict.fromkeys(test["extra_data"]["function"] for test in idle))
+    return (
+        f"{len(idle)} test(s) of {len(functions)} function(s) not started: they still raise NotImplementedError "
+        "(or are not in your files yet)"
+    )

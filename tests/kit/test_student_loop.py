@@ -1,0 +1,272 @@
+"""The student's loop: `grade` answers fast, from a cache of unchanged parts, and says one thing to fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SOLUTIONS, grade, snapshot
+
+STUB_FOLDER = SOLUTIONS.parent / "student_template"
+
+
+def _grade_cached(path: Path, cache: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The real `grade`, with its cache in ``cache`` (the kit's tests otherwise run with the cache off)."""
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(path), "--format", "json", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=path.parent,
+        env={**os.environ, "BPE_KIT_CACHE": str(cache)},
+    )
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    return process, json.loads(process.stdout)
+
+
+def _two_parts(folder: Path) -> Path:
+    folder.mkdir()
+    for module in ("simple_tokenizers", "bpe"):
+        (folder / f"{module}.py").write_text((SOLUTIONS / f"{module}.py").read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+def test_an_unchanged_part_comes_from_the_cache_and_a_changed_one_is_graded_again(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    cache = tmp_path / "cache"
+    before = snapshot(folder)
+    first = _grade_cached(folder, cache, "--part", "simple_tokenizers", "--part", "bpe")[1]
+    assert "unchanged since" not in first["output"]
+    again = _grade_cached(folder, cache, "--part", "simple_tokenizers", "--part", "bpe")[1]
+    assert "unchanged since they were last graded: Part 1, Part 2" in again["output"]
+    assert [test["extra_data"] for test in again["tests"]] == [test["extra_data"] for test in first["tests"]]
+    broken = (SOLUTIONS / "bpe.py").read_text(
+        encoding="utf-8"
+    ) + "\n\ndef merge_pair(tokens, pair):\n    return tokens\n"
+    (folder / "bpe.py").write_text(broken, encoding="utf-8")
+    changed = _grade_cached(folder, cache, "--part", "simple_tokenizers", "--part", "bpe")[1]
+    assert "unchanged since they were last graded: Part 1 (" in changed["output"], "only Part 2 is graded again"
+    assert changed["score"] < first["score"], "and its new mistake counts"
+    assert snapshot(folder) == {**before, "bpe.py": broken.encode()}, "nothing is written beside the work"
+    assert list(cache.glob("*.json")), "the cache is where BPE_KIT_CACHE says"
+    fresh = _grade_cached(folder, cache, "--no-cache", "--part", "bpe")[1]
+    assert "unchanged since" not in fresh["output"]
+
+
+def test_a_notebook_runs_what_its_functions_need_and_not_its_demos(tmp_path):
+    """A demo that would never end is left out; a constant an earlier cell defines is still there."""
+    solution = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
+    cells = [
+        "import time\nSPACE = ' '",
+        solution.replace("return text.split()", "return [word for word in text.split() if word != SPACE] or []"),
+        "while True:  # a demo a student left running\n    time.sleep(1)",
+        "char_tokenize('a demo call that prints') \nprint(build_char_vocab(['abc']))",
+    ]
+    notebook = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# Part 1"},
+            *(
+                {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell}
+                for cell in cells
+            ),
+        ],
+    }
+    path = tmp_path / "simple_tokenizers.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    started = time.monotonic()
+    process, document = grade(path, "--limit", "load_seconds=5")
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert document["score"] == document["max_score"] == 30, document["output"]
+    assert time.monotonic() - started < 60, "the endless demo did not run"
+
+
+def test_a_cell_that_fails_is_named_as_jupyter_shows_it(tmp_path):
+    notebook = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# Part 1"},
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "source": "VOCAB = build()  # needed below, and broken\n",
+            },
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "source": "def char_tokenize(text):\n    return VOCAB\n",
+            },
+        ],
+    }
+    path = tmp_path / "simple_tokenizers.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    _, document = grade(path)
+    assert "notebook cell 2 (VOCAB = build()" in document["output"], document["output"]
+
+
+def test_grade_outside_a_hand_in_says_where_to_run_it(tmp_path):
+    home = tmp_path / "home"
+    for index in range(3):
+        (home / f"folder{index}").mkdir(parents=True)
+    (home / "notes.txt").write_text("not code", encoding="utf-8")
+    process, _ = grade(home)
+    assert process.returncode == 2
+    assert "no hand-in here: run grade inside your bpe-kit-student folder, or give the path" in process.stderr
+    assert process.stderr.count("\n") == 1
+
+
+def test_a_file_that_does_not_load_is_one_entry_with_its_place_once(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
+    feedback = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--format", "markdown"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert feedback.count("could not be imported") == 1, feedback
+    assert feedback.count("line 2") == 1, "the place is named once"
+    assert "### bpe: does not load" in feedback
+
+
+def test_a_one_part_hand_in_is_not_started_elsewhere_and_missing_functions_are_not_errors(tmp_path):
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "simple_tokenizers.py").write_text("def char_tokenize(text):\n    return list(text)\n", encoding="utf-8")
+    process, document = grade(folder)
+    outcomes = {(test["extra_data"]["module"], test["extra_data"]["outcome"]) for test in document["tests"]}
+    assert ("simple_tokenizers", "error") not in outcomes, "a function not written yet is not started"
+    assert ("simple_tokenizers", "passed") in outcomes
+    markdown = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--format", "markdown"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert markdown.count("\n") < 60, f"a not-started part is one line, not one per test:\n{markdown}"
+    assert "| Part 3: Word-level BPE | (every function) | not started |" in markdown
+
+
+def test_a_file_named_after_a_part_grades_that_part_only(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    _, document = grade(folder / "bpe.py")
+    assert {test["extra_data"]["module"] for test in document["tests"]} == {"bpe"}
+    assert document["score"] == document["max_score"] == 70
+
+
+def test_a_single_notebook_is_graded_with_its_data_folder(tmp_path):
+    notebook = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "source": "WORDS = open('data/words.txt').read().split()",
+            },
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "source": "def char_tokenize(text):\n    return list(text) if WORDS else []\n",
+            },
+        ],
+    }
+    (tmp_path / "notebooks" / "data").mkdir(parents=True)
+    (tmp_path / "notebooks" / "data" / "words.txt").write_text("to be", encoding="utf-8")
+    path = tmp_path / "notebooks" / "simple_tokenizers.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    _, document = grade(path)
+    char = [test for test in document["tests"] if test["extra_data"]["function"] == "char_tokenize"]
+    assert char and all(test["status"] == "passed" for test in char), document["output"]
+
+
+def test_the_public_examples_say_what_they_are(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--suite", "public", "--part", "bpe"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Public examples: " in process.stdout and "the course grade uses the hidden tests" in process.stdout
+
+
+def test_a_property_shows_the_example_it_failed_on_never_an_empty_expected(reference_with):
+    wrong = "\n\ndef decode(ids, vocab):\n    return ''.join(sorted(vocab)[i] for i in ids)\n"
+    folder = reference_with(only=("bpe",), bpe=wrong)
+    _, document = grade(folder, "--part", "bpe")
+    properties = [
+        test
+        for test in document["tests"]
+        if test["extra_data"]["test"].startswith("test_hyp") and test["extra_data"]["outcome"] == "failed"
+    ]
+    assert properties, "the wrong decode fails a property"
+    for test in properties:
+        assert "expected: ''" not in test["output"]
+        assert "example:  " in test["output"], test["output"]
+
+
+def test_a_slow_import_says_what_it_waits_for(tmp_path):
+    """On a terminal, a file that loops at the top shows "importing bpe.py…" while grade waits."""
+    folder = _two_parts(tmp_path / "work")
+    (folder / "bpe.py").write_text("import time\ntime.sleep(3)\n", encoding="utf-8")
+    primary, secondary = pty.openpty()
+    try:
+        process = subprocess.run(
+            [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--limit", "load_seconds=2"],
+            stdout=subprocess.DEVNULL,
+            stderr=secondary,
+            timeout=120,
+        )
+        os.set_blocking(primary, False)
+        said = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except (BlockingIOError, OSError):
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(primary)
+        os.close(secondary)
+    assert process.returncode in (0, 1)
+    text = said.decode("utf-8", "replace")
+    assert "importing bpe.py" in text and "load_seconds" in text, text
+
+
+@pytest.mark.skipif(not STUB_FOLDER.is_dir(), reason="the kit's own stubs")
+def test_grade_starts_talking_at_once_on_a_terminal(tmp_path):
+    primary, secondary = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.cli", str(STUB_FOLDER), "--part", "simple_tokenizers"],
+            stdout=subprocess.DEVNULL,
+            stderr=secondary,
+        )
+        first = os.read(primary, 4096).decode("utf-8", "replace")
+        process.wait(timeout=120)
+    finally:
+        os.close(primary)
+        os.close(secondary)
+    assert first.startswith("grading "), first

@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
     student_loop(runs)
-    grade = [sys.executable, "-m", "autograder.cli", "--format", "json"]
+    grade = [sys.executable, "-m", "autograder.cli", "--format", "json", "--no-cache"]
     solutions = [wall([*grade, str(KIT / "solutions")], KIT) for _ in range(runs)]
     public = [wall([*grade, "--suite", "public", str(KIT / "solutions")], KIT) for _ in range(runs)]
     stubs = [wall([*grade, str(KIT / "student_template")], KIT) for _ in range(runs)]

@@ -6,6 +6,7 @@ graders and a notebook's check cells all go through it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from autograder.engine.parts import MODULES, part_of
 from autograder.engine.results import build_document
 from autograder.engine.scoring import outcome_of
 from autograder.engine.student_text import visible
+from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import start_worker
 
@@ -48,6 +50,8 @@ def grade_path(
     names) grades only those parts; a file named after a part (``modules/bpe.py``) grades that part. With a
     ``cache``, a part whose files and grading did not change since it was last graded is not graded again.
     """
+    # The sandbox probe (a caged `python -c pass`) waits on a child process: it runs while the hand-in is read.
+    threading.Thread(target=isolation, daemon=True).start()
     limits = limits or Limits()
     suite_dir = _suite(suite)
     if not parts and path.is_file() and path.stem in MODULES:

@@ -7,8 +7,8 @@ import io
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
@@ -77,11 +77,6 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
 
 def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
     """Run a graded suite (or some of its files) in this process; return collection errors (ours)."""
-    from hypothesis import configuration
-
-    # Hypothesis keeps caches under its home folder, by default in the working
-    # directory: that would be the student's folder. The grader's own 0700 folder instead.
-    configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
     code, log = run_suite_session(
         suite,
         plugin,
@@ -139,7 +134,7 @@ def run_suite_session(
     log = io.StringIO()
     try:
         with (
-            mock.patch.dict(os.environ, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}),
+            _environment(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
             contextlib.redirect_stdout(log),
             contextlib.redirect_stderr(log),
         ):
@@ -147,6 +142,22 @@ def run_suite_session(
     finally:
         sys.pycache_prefix = was_prefix
     return code, log.getvalue()
+
+
+@contextlib.contextmanager
+def _environment(**values: str) -> Iterator[None]:
+    """These environment variables set for the block, as they were after it (unittest.mock's patch.dict
+    would do, but importing it costs a student's every grade a tenth of its floor)."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _forget_modules_of_another(suite: Path) -> None:

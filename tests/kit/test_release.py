@@ -109,6 +109,13 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
         check=True,
     )
     assert where.stdout.strip() == str(student), "the release's own grader and public tests"
+    # The release's help lists the student's commands; an instructor's says it is not there.
+    helped = subprocess.run([str(grade_command), "--help"], cwd=student, capture_output=True, text=True, check=True)
+    assert "submission" in helped.stdout
+    assert not any(command in helped.stdout for command in ("batch", "release", "gradescope", "make-stubs"))
+    refused = subprocess.run([str(grade_command), "make-stubs"], cwd=student, capture_output=True, text=True)
+    assert refused.returncode == 2 and "for instructors" in refused.stderr
+    assert not (student / "student_template").exists(), "and it made nothing"
     untouched = grade_here()
     assert untouched["extra_data"]["suite"] == "public"
     assert untouched["score"] == 0

@@ -16,6 +16,17 @@ from conftest import SOLUTIONS, grade, snapshot
 STUB_FOLDER = SOLUTIONS.parent / "student_template"
 
 
+def write_notebook(path: Path, *cells: tuple[str, str]) -> Path:
+    """A version 4 notebook of (cell type, source) cells, as Jupyter saves one."""
+    shaped: list[dict[str, object]] = [
+        {"cell_type": kind, "metadata": {}, "source": source}
+        | ({"execution_count": None, "outputs": []} if kind == "code" else {})
+        for kind, source in cells
+    ]
+    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": shaped}), encoding="utf-8")
+    return path
+
+
 def _grade_cached(path: Path, cache: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], dict]:
     """The real `grade`, with its cache in ``cache`` (the kit's tests otherwise run with the cache off)."""
     process = subprocess.run(
@@ -68,20 +79,9 @@ def test_a_notebook_runs_what_its_functions_need_and_not_its_demos(tmp_path):
         "while True:  # a demo a student left running\n    time.sleep(1)",
         "char_tokenize('a demo call that prints') \nprint(build_char_vocab(['abc']))",
     ]
-    notebook = {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {},
-        "cells": [
-            {"cell_type": "markdown", "metadata": {}, "source": "# Part 1"},
-            *(
-                {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell}
-                for cell in cells
-            ),
-        ],
-    }
-    path = tmp_path / "simple_tokenizers.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path = write_notebook(
+        tmp_path / "simple_tokenizers.ipynb", ("markdown", "# Part 1"), *(("code", cell) for cell in cells)
+    )
     started = time.monotonic()
     process, document = grade(path, "--limit", "load_seconds=5")
     assert process.returncode == 0, process.stderr[-2000:]
@@ -90,30 +90,12 @@ def test_a_notebook_runs_what_its_functions_need_and_not_its_demos(tmp_path):
 
 
 def test_a_cell_that_fails_is_named_as_jupyter_shows_it(tmp_path):
-    notebook = {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {},
-        "cells": [
-            {"cell_type": "markdown", "metadata": {}, "source": "# Part 1"},
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "execution_count": None,
-                "outputs": [],
-                "source": "VOCAB = build()  # needed below, and broken\n",
-            },
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "execution_count": None,
-                "outputs": [],
-                "source": "def char_tokenize(text):\n    return VOCAB\n",
-            },
-        ],
-    }
-    path = tmp_path / "simple_tokenizers.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path = write_notebook(
+        tmp_path / "simple_tokenizers.ipynb",
+        ("markdown", "# Part 1"),
+        ("code", "VOCAB = build()  # needed below, and broken\n"),
+        ("code", "def char_tokenize(text):\n    return VOCAB\n"),
+    )
     _, document = grade(path)
     assert "notebook cell 2 (VOCAB = build()" in document["output"], document["output"]
 
@@ -169,31 +151,13 @@ def test_a_file_named_after_a_part_grades_that_part_only(tmp_path):
 
 
 def test_a_single_notebook_is_graded_with_its_data_folder(tmp_path):
-    notebook = {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {},
-        "cells": [
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "execution_count": None,
-                "outputs": [],
-                "source": "WORDS = open('data/words.txt').read().split()",
-            },
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "execution_count": None,
-                "outputs": [],
-                "source": "def char_tokenize(text):\n    return list(text) if WORDS else []\n",
-            },
-        ],
-    }
     (tmp_path / "notebooks" / "data").mkdir(parents=True)
     (tmp_path / "notebooks" / "data" / "words.txt").write_text("to be", encoding="utf-8")
-    path = tmp_path / "notebooks" / "simple_tokenizers.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path = write_notebook(
+        tmp_path / "notebooks" / "simple_tokenizers.ipynb",
+        ("code", "WORDS = open('data/words.txt').read().split()"),
+        ("code", "def char_tokenize(text):\n    return list(text) if WORDS else []\n"),
+    )
     _, document = grade(path)
     char = [test for test in document["tests"] if test["extra_data"]["function"] == "char_tokenize"]
     assert char and all(test["status"] == "passed" for test in char), document["output"]

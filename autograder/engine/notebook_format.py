@@ -33,14 +33,15 @@ def import_nbformat() -> ModuleType:
     return nbformat
 
 
-def read_cells(text: str) -> list[tuple[str, str]]:
+def read_cells(text: str, raw: object = None) -> list[tuple[str, str]]:
     """(cell type, source) of each cell of a notebook, in order; ValueError when it is not a notebook.
 
     A version 4 notebook (what Jupyter has written since 2015) is read from its JSON: grading needs only
     each cell's type and source, and nbformat's validation costs tens of milliseconds a notebook on every
-    ``grade``. An older one is upgraded by nbformat, where it is installed.
+    ``grade``. An older one is upgraded by nbformat, where it is installed. ``raw``: the JSON already
+    parsed from ``text``, where the caller has it.
     """
-    raw = json.loads(text)
+    raw = json.loads(text) if raw is None else raw
     if isinstance(raw, dict) and raw.get("nbformat") == 4:
         return _cells_of_v4_json(raw)
     try:

@@ -329,7 +329,7 @@ def _notebook_cells(
                 f"{source}: {notebook} has {count} cells, more than {limits.notebook_cells} (the notebook_cells "
                 "limit); clear what you do not need and save it again"
             )
-        all_cells = read_cells(text)
+        all_cells = read_cells(text, raw)  # the JSON parsed once
     except SubmissionError:
         raise
     except Exception as error:  # json and nbformat raise several kinds for a broken file

@@ -66,6 +66,10 @@ def test_stops_when_no_pair_repeats(submission):
     )
     tokens, merges = submission.bpe.train_bpe("abab", 10)
     assert merges == [("a", "b")], hint("after merging, (ab, ab) is seen once: stop there")
+    # Stopping means leaving the loop: ten million rounds with nothing left to merge would run out of time.
+    assert submission.bpe.train_bpe("abab", 10**7)[1] == [("a", "b")], hint(
+        "when no pair repeats, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(2)

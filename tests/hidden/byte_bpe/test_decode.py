@@ -15,6 +15,10 @@ def test_decodes_merged_ids_to_their_bytes(submission):
     merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
     got = submission.byte_bpe.decode([258, 100, 258, 97, 99], merges)
     assert got == "aaabdaaabac", hint("a merged id stands for the bytes of its two ids, built up in id order")
+    unordered = {(97, 256): 257, (98, 99): 256}  # a dict need not list its merges in id order
+    assert submission.byte_bpe.decode([257], unordered) == "abc", hint(
+        "build each id's bytes in order of the ids, not in the order the dict lists them"
+    )
 
 
 @pytest.mark.points(2)

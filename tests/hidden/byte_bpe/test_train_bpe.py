@@ -74,6 +74,9 @@ def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times"""
     assert submission.byte_bpe.train_bpe("abcdef", 300) == {}, hint("every pair is seen once: stop at once")
     assert submission.byte_bpe.train_bpe("", 300) == {}, hint("no bytes, no pairs")
+    assert submission.byte_bpe.train_bpe("abab", 256 + 10**7) == {(97, 98): 256}, hint(
+        "when no pair repeats, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(2)

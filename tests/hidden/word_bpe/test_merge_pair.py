@@ -27,6 +27,8 @@ def test_compares_whole_symbols(submission):
     assert got == {("xa", "b", "</w>"): 1, ("a", "bc", "</w>"): 1}, hint(
         "compare symbols one by one; str.replace on the joined word matches inside symbols"
     )
+    edge = submission.word_bpe.merge_pair({("a", "</w>"): 1}, ("</w>", "a"))  # the word's last symbol starts the pair
+    assert edge == {("a", "</w>"): 1}, hint("a pair needs two symbols: stop one short of the word's end")
 
 
 @pytest.mark.points(1)

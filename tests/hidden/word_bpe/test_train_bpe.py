@@ -78,6 +78,9 @@ def test_stops_when_no_pair_repeats(submission):
     assert submission.word_bpe.train_bpe("abc def", 5) == [], hint("every pair is seen once: stop at once")
     assert submission.word_bpe.train_bpe("aa aa", 0) == [], hint("num_merges=0 makes no merge")
     assert submission.word_bpe.train_bpe("", 3) == [], hint("no words, no pairs, no merges")
+    assert submission.word_bpe.train_bpe("abc def", 10**7) == [], hint(
+        "when no pair repeats, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(1)

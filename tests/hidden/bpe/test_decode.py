@@ -18,7 +18,8 @@ def test_decodes_ids_to_text(submission):
 
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
-    """decode of [] is the empty string"""
+    """decode of [] is the empty string (and of ids, their tokens joined)"""
+    assert submission.bpe.decode([1, 0], {"a": 0, "b": 1}) == "ba", hint("join the tokens of the ids, in order")
     assert submission.bpe.decode([], {"a": 0}) == "", hint("no ids, no text")
 
 

@@ -34,8 +34,11 @@ def test_applies_merges_in_learned_order(submission):
 
 @pytest.mark.points(1)
 def test_empty_text_gives_no_ids(submission):
-    """encode of the empty string is []"""
+    """encode of the empty string is [] (and of a trained word, its ids)"""
     merges, vocab = trained("abab", 2)
+    assert submission.bpe.encode("ab", merges, vocab) == ref.encode("ab", merges, vocab), hint(
+        "apply each merge in order, then map to ids"
+    )
     assert submission.bpe.encode("", merges, vocab) == [], hint("no characters, no ids")
 
 

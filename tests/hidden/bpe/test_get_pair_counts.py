@@ -27,7 +27,8 @@ def test_overlapping_pairs_all_count(submission):
 
 @pytest.mark.points(1)
 def test_fewer_than_two_tokens_hold_no_pair(submission):
-    """get_pair_counts of zero or one token is empty"""
+    """get_pair_counts of zero or one token is empty (and of two, their one pair)"""
+    assert submission.bpe.get_pair_counts(["a", "b"]) == {("a", "b"): 1}, hint("two tokens make one pair")
     assert submission.bpe.get_pair_counts([]) == {}, hint("an empty list has no pairs")
     assert submission.bpe.get_pair_counts(["a"]) == {}, hint("one token has no neighbour")
 

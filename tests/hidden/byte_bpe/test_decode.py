@@ -30,7 +30,8 @@ def test_invalid_utf8_becomes_the_replacement_character(submission):
 
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
-    """decode of [] is the empty string"""
+    """decode of [] is the empty string (and of byte ids, their text)"""
+    assert submission.byte_bpe.decode([104, 105], MERGES) == "hi", hint("ids below 256 are bytes: decode them as UTF-8")
     assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes, no text")
 
 

@@ -14,9 +14,16 @@ END = {"<|endoftext|>": 50256}
 
 @pytest.mark.points(1)
 def test_a_special_id_decodes_to_its_token(submission):
-    """decode_with_specials turns a special token's id back into its text"""
+    """decode_with_specials turns a special token's id back into its text, and merged ids into theirs"""
     got = submission.byte_bpe.decode_with_specials([104, 50256, 256], {(104, 105): 256}, END)
     assert got == "h<|endoftext|>hi", hint("add the special ids to the {id: bytes} table, as their UTF-8 bytes")
+    unordered = {(104, 256): 257, (105, 106): 256}  # merges need not come in id order
+    assert submission.byte_bpe.decode_with_specials([257, 50256], unordered, END) == "hij<|endoftext|>", hint(
+        "build each merged id's bytes in order of the ids, not in the order the dict lists them"
+    )
+    assert submission.byte_bpe.decode_with_specials([104, 255, 105], {}, END) == "h\ufffdi", hint(
+        'bytes that are not UTF-8 become U+FFFD, as decode("utf-8", errors="replace") does'
+    )
 
 
 @pytest.mark.points(1)

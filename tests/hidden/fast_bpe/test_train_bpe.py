@@ -69,6 +69,9 @@ def test_ties_go_to_the_largest_pair(submission):
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops when the best pair is seen fewer than two times, and makes none for 0 merges"""
+    assert submission.fast_bpe.train_bpe({"ab": 2}, 5) == oracle({"ab": 2}, 5), hint(
+        "merge while a pair is seen twice or more"
+    )
     assert submission.fast_bpe.train_bpe({"abc": 1, "def": 1}, 5) == [], hint("every pair is seen once: stop")
     assert submission.fast_bpe.train_bpe({"aa": 9}, 0) == [], hint("num_merges=0 makes no merge")
     assert submission.fast_bpe.train_bpe({}, 3) == [], hint("an empty table has no pairs")
@@ -76,8 +79,9 @@ def test_stops_when_no_pair_repeats(submission):
 
 @pytest.mark.points(1)
 def test_leaves_the_table_as_it_was(submission):
-    """train_bpe does not change the table it is given"""
+    """train_bpe answers right and does not change the table it is given"""
     record = submission.fast_bpe.train_bpe.call({"aaa": 2, "ab": 3}, 3)
+    assert record.returned == oracle({"aaa": 2, "ab": 3}, 3), hint("answer right: the recount's merges")
     assert not record.mutated, hint("keep your own copies of the words and counts")
 
 

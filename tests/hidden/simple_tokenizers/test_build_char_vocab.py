@@ -26,7 +26,10 @@ def test_spaces_and_newlines_are_in_the_vocabulary(submission):
 
 @pytest.mark.points(1)
 def test_no_text_gives_empty_vocabulary(submission):
-    """build_char_vocab of no texts, or of empty texts, is {}"""
+    """build_char_vocab of no texts, or of empty texts, is {} (and of "ba", {a: 0, b: 1})"""
+    assert submission.simple_tokenizers.build_char_vocab(["ba"]) == {"a": 0, "b": 1}, hint(
+        "every distinct character, numbered in sorted order"
+    )
     assert submission.simple_tokenizers.build_char_vocab([]) == {}, hint("no characters means an empty dict")
     assert submission.simple_tokenizers.build_char_vocab(["", ""]) == {}, hint("no characters means an empty dict")
 

@@ -21,7 +21,8 @@ def test_keeps_non_ascii_characters_whole(submission):
 
 @pytest.mark.points(1)
 def test_empty_text_gives_empty_list(submission):
-    """char_tokenize of the empty string is the empty list"""
+    """char_tokenize of the empty string is the empty list (and of a word, its letters)"""
+    assert submission.simple_tokenizers.char_tokenize("ab") == ["a", "b"], hint("one token per character")
     got = submission.simple_tokenizers.char_tokenize("")
     assert got == [], hint("return [] for empty text")
 

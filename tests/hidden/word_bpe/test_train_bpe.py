@@ -75,6 +75,8 @@ def test_merges_never_cross_words(submission):
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times, and makes none for 0"""
+    trained = submission.word_bpe.train_bpe("ab ab", 5)  # (a, b) and (b, </w>) tie: either first
+    assert trained and trained_problem("ab ab", 5, trained) == "", hint("merge while a pair is seen twice or more")
     assert submission.word_bpe.train_bpe("abc def", 5) == [], hint("every pair is seen once: stop at once")
     assert submission.word_bpe.train_bpe("aa aa", 0) == [], hint("num_merges=0 makes no merge")
     assert submission.word_bpe.train_bpe("", 3) == [], hint("no words, no pairs, no merges")

@@ -1,0 +1,99 @@
+"""Fair to every correct answer: a trainer that breaks ties by any rule earns full marks.
+
+The contract says any most frequent pair is correct. Each hand-in here is the
+reference of Parts 2 to 4 with its trainers' choice of pair swapped for one
+tie rule a student might write; graded with the whole hidden suite of those
+parts, every one must earn every point, bonus included.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from conftest import SOLUTIONS, full_marks, gradebook_rows, run_batch
+
+from autograder.engine.parts import PARTS, part_of
+from autograder.engine.scoring import function_scores
+
+TRAINED_PARTS = ("bpe", "word_bpe", "byte_bpe")
+REFERENCE_CHOICE = "pair_counts.most_common(1)[0]"  # how each reference trainer picks its pair
+
+# Each rule picks one of the most frequent pairs in ``counts`` (a dict of pair -> count); ``best`` is the top count.
+TIE_RULES = {
+    "first seen": "max(counts, key=counts.get)",
+    "last seen": "[pair for pair in counts if counts[pair] == best][-1]",
+    "smallest pair": "min(pair for pair in counts if counts[pair] == best)",
+    "largest pair": "max(pair for pair in counts if counts[pair] == best)",
+    "Counter.most_common": "_Counter(counts).most_common(1)[0][0]",
+    "max over a dict built in another order": "max(dict(sorted(counts.items(), reverse=True)), key=counts.get)",
+    "sorted by count, then by pair": "sorted(counts, key=lambda pair: (-counts[pair], pair))[0]",
+}
+
+CHOOSER = """
+
+from collections import Counter as _Counter
+
+
+def _choose(pair_counts):
+    counts = dict(pair_counts)
+    best = max(counts.values())
+    pair = {rule}
+    return pair, counts[pair]
+"""
+
+
+def trainer_with(rule: str, module: str) -> str:
+    source = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8")
+    assert REFERENCE_CHOICE in source, f"{module}: the reference's choice of pair moved; update this test"
+    return source.replace(REFERENCE_CHOICE, "_choose(pair_counts)") + CHOOSER.format(rule=rule)
+
+
+def test_every_tie_rule_earns_full_marks(tmp_path: Path):
+    submissions = tmp_path / "submissions"
+    for number, rule in enumerate(TIE_RULES.values()):
+        folder = submissions / f"rule{number}"
+        folder.mkdir(parents=True)
+        for module in TRAINED_PARTS:
+            (folder / f"{module}.py").write_text(trainer_with(rule, module), encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--jobs", "2", *(f"--part={module}" for module in TRAINED_PARTS))
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    for number, name in enumerate(TIE_RULES):
+        row = rows[f"rule{number}"]
+        assert row["total"] == full_marks(*TRAINED_PARTS), f"ties broken by {name}: {row}"
+
+
+EMPTY = {"list": "[]", "dict": "{}", "Counter": "{}", "str": '""', "tuple": "([], [])"}
+
+
+def constant_module(module: str) -> str:
+    """The reference ``module`` with every graded function swapped for one that returns its type's empty value."""
+    source = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    returns = {
+        node.name: ast.unparse(node.returns).split("[")[0]
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.returns is not None
+    }
+    swapped = [
+        f"\n\ndef {function}(*args, **kwargs):\n    return {EMPTY[returns[function]]}\n"
+        for function in part_of(module).functions
+    ]
+    return source + "".join(swapped)
+
+
+def test_a_function_that_returns_a_constant_earns_nothing(tmp_path: Path):
+    """No points for doing nothing: every edge case is gated on an ordinary case in the same test."""
+    folder = tmp_path / "submissions" / "constant"
+    folder.mkdir(parents=True)
+    for part in PARTS:
+        (folder / f"{part.module}.py").write_text(constant_module(part.module), encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(tmp_path / "submissions", out)
+    assert process.returncode == 0, process.stderr[-2000:]
+    document = json.loads((out / "constant" / "results.json").read_text(encoding="utf-8"))
+    earned = {key: score for key, (score, _) in function_scores(document).items() if score}
+    assert earned == {}, f"points for returning a constant: {earned}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -36,6 +36,7 @@ class TestOutcome:
     printed: str = ""
     example: str = ""  # a property's failing inputs, as hypothesis drew them
     load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
+    fix_first: str = ""  # the student's own functions this one calls that fail their own tests
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,5 @@ class GradingRun:
     outcomes: tuple[TestOutcome, ...]
     notes: tuple[str, ...]
     seconds: float
+    # Which graded functions the student's own code calls (call_graph): feedback names the one to fix first.
+    calls: dict[tuple[str, str], set[str]] = field(default_factory=dict)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from autograder.engine.call_graph import roots
 from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.parts import PARTS, part_of
@@ -15,7 +18,7 @@ def build_document(run: GradingRun) -> ResultsDocument:
     Every text that student code or a student's file names can shape is made ``visible`` here, once, so
     no report rendered from the document (terminal, Markdown, HTML, Gradescope's page) can be made to act.
     """
-    tests = [_test_entry(outcome) for outcome in _in_contract_order(run.outcomes)]
+    tests = [_test_entry(outcome) for outcome in _with_roots(run, _in_contract_order(run.outcomes))]
     # Gradescope's extra credit: a bonus test is worth 0 and scores above it,
     # so full marks never need it and what it earns comes on top.
     score = sum(test["score"] for test in tests)
@@ -41,6 +44,22 @@ def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
         (part.module, function): (part.number, index) for part in PARTS for index, function in enumerate(part.functions)
     }
     return sorted(outcomes, key=lambda outcome: order.get((outcome.module, outcome.function), (99, 99)))
+
+
+# What a function's own failure is, for the purpose of blaming it first (not started is no failure).
+FAILING = (Outcome.FAILED, Outcome.ERROR, Outcome.CRASHED, Outcome.TIMED_OUT)
+
+
+def _with_roots(run: GradingRun, outcomes: list[TestOutcome]) -> list[TestOutcome]:
+    """Each failing test of a function that calls the student's own failing functions names them."""
+    failing = {(outcome.module, outcome.function) for outcome in outcomes if outcome.outcome in FAILING}
+    first = roots(run.calls, failing)
+    return [
+        replace(outcome, fix_first=", ".join(first[(outcome.module, outcome.function)]))
+        if outcome.outcome in FAILING and (outcome.module, outcome.function) in first
+        else outcome
+        for outcome in outcomes
+    ]
 
 
 def _test_entry(outcome: TestOutcome) -> GradedTest:
@@ -73,6 +92,7 @@ def _test_entry(outcome: TestOutcome) -> GradedTest:
             "detail": visible(outcome.detail),
             "example": visible(outcome.example),
             "load_failed": outcome.load_failed,
+            "fix_first": outcome.fix_first,
         },
     }
 
@@ -100,6 +120,11 @@ def feedback_text(outcome: TestOutcome) -> str:
         lines.append(outcome.detail)
     else:
         lines.append(f"{outcome.outcome.value}: {outcome.detail}")
+    if outcome.fix_first:
+        lines.append(
+            f"first:    fix {outcome.fix_first}: {outcome.function} calls it, and it fails its own tests; "
+            "this test may pass once it does"
+        )
     if outcome.printed:
         lines.append("your code printed:\n" + outcome.printed.rstrip())
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.engine.call_graph import student_calls
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
@@ -72,6 +73,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         outcomes=tuple(outcomes),
         notes=tuple(notes),
         seconds=time.monotonic() - started.since,
+        calls=student_calls(submission),
     )
 
 

@@ -97,3 +97,57 @@ def test_a_function_that_returns_a_constant_earns_nothing(tmp_path: Path):
     document = json.loads((out / "constant" / "results.json").read_text(encoding="utf-8"))
     earned = {key: score for key, (score, _) in function_scores(document).items() if score}
     assert earned == {}, f"points for returning a constant: {earned}"
+
+
+OVERLAPPING_MERGE = '''
+def merge_pair(tokens, pair):
+    """Forgets to skip past a merged pair: ["a", "a", "a"] becomes ["aa", "aa"]."""
+    merged = []
+    for index, token in enumerate(tokens):
+        if index + 1 < len(tokens) and (token, tokens[index + 1]) == pair:
+            merged.append(token + tokens[index + 1])
+        elif not merged or not (index > 0 and (tokens[index - 1], token) == pair):
+            merged.append(token)
+    return merged
+'''
+
+
+def test_a_function_that_fails_because_of_another_names_it_first(tmp_path: Path):
+    """train_bpe calls the student's broken merge_pair: its failures say to fix merge_pair first, and the
+    class summary's hardest tests say so too; scores stay as they are."""
+    folder = tmp_path / "submissions" / "ada"
+    folder.mkdir(parents=True)
+    (folder / "bpe.py").write_text(
+        (SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + OVERLAPPING_MERGE, encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    process = run_batch(tmp_path / "submissions", out, "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-2000:]
+    document = json.loads((out / "ada" / "results.json").read_text(encoding="utf-8"))
+    failing = {test["extra_data"]["function"]: test for test in document["tests"] if test["status"] != "passed"}
+    assert {"merge_pair", "train_bpe"} <= set(failing), sorted(failing)
+    assert "first:    fix merge_pair: train_bpe calls it" in failing["train_bpe"]["output"]
+    assert "first:" not in failing["merge_pair"]["output"], "the root cause itself has nothing to fix first"
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "| fix first |" in summary and "`merge_pair` (1×)" in summary
+
+
+def test_each_mutant_changes_one_place_and_is_named_once():
+    """The mutation score's mutants (benchmarks/mutation_score.py): each parses, differs, has a unique name, and
+    the listed equivalent mutants all still exist (a stale line would hide nothing)."""
+    from autograder.authoring.mutants import mutants_of
+
+    labels = set()
+    for part in PARTS:
+        source = (SOLUTIONS / f"{part.module}.py").read_text(encoding="utf-8")
+        original = ast.unparse(ast.parse(source))
+        for mutant in mutants_of(source):
+            assert mutant.source != original and ast.parse(mutant.source), mutant.label
+            key = f"{part.module} | {mutant.label}"
+            assert key not in labels, f"two mutants named {key}"
+            labels.add(key)
+    listed = (SOLUTIONS.parent / "tests" / "kit" / "equivalent_mutants.txt").read_text(encoding="utf-8")
+    for line in listed.splitlines():
+        if line.strip() and not line.startswith("#"):
+            module, label, reason = line.split(" | ", 2)
+            assert f"{module} | {label}" in labels and reason.strip(), f"a stale or unexplained line: {line}"

@@ -97,34 +97,47 @@ def _functions(documents: list[ResultsDocument]) -> Section:
 def _item_analysis(documents: list[ResultsDocument]) -> Section:
     section = Section(
         "Hardest tests first",
-        lines=["Pass rate among graded students; the most common wrong answer is what failing functions returned."],
-        headers=["function", "test", "points", "pass rate", "most common wrong answer"],
+        lines=[
+            "Pass rate among the students who started the function; the most common wrong answer is what failing "
+            "functions returned; fix first names the student's own failing function that a failing one calls."
+        ],
+        headers=["part", "function", "test", "points", "pass rate", "most common wrong answer", "fix first"],
     )
-    passes: Counter[tuple[str, str]] = Counter()
-    seen: Counter[tuple[str, str]] = Counter()
-    wrong: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    info: dict[tuple[str, str], tuple[str, float]] = {}
+    Key = tuple[str, str, str]  # (part, function, test): train_bpe is in four parts
+    passes: Counter[Key] = Counter()
+    seen: Counter[Key] = Counter()
+    wrong: dict[Key, Counter[str]] = defaultdict(Counter)
+    causes: dict[Key, Counter[str]] = defaultdict(Counter)
+    info: dict[Key, tuple[str, float]] = {}
     for document in documents:
         for test in document["tests"]:
             extra = test["extra_data"]
-            key = (extra["function"], extra["test"])
+            if outcome_of(test) is Outcome.NOT_STARTED:
+                continue  # a student who has not started it did not find it hard
+            key = (extra["part"].split(":")[0], extra["function"], extra["test"])
             info[key] = (extra["doc"], extra["points"])
             seen[key] += 1
             if passed(test):
                 passes[key] += 1
-            elif outcome_of(test) is Outcome.FAILED and extra["got"]:
+                continue
+            if outcome_of(test) is Outcome.FAILED and extra["got"]:
                 wrong[key][extra["got"]] += 1
+            if extra.get("fix_first"):
+                causes[key][extra["fix_first"]] += 1
     everyone = 0
     for key in sorted(seen, key=lambda key: (passes[key] / seen[key], key)):
         if passes[key] == seen[key]:
             everyone += 1
             continue
         doc, points = info[key]
-        _, bracket, case = key[1].partition("[")
+        _, bracket, case = key[2].partition("[")
         label = f"{doc} [{_readable(case.rstrip(']'))}]" if bracket else doc  # which case of a parametrized test
         common = wrong[key].most_common(1)
         answer: Cell = (Code(_clip(common[0][0])), f" ({common[0][1]}×)") if common else ""
-        section.rows.append([Code(key[0]), label, f"{points:g}", f"{100 * passes[key] / seen[key]:.0f}%", answer])
+        cause = causes[key].most_common(1)
+        first: Cell = (Code(cause[0][0]), f" ({cause[0][1]}×)") if cause else ""
+        rate = f"{100 * passes[key] / seen[key]:.0f}%"
+        section.rows.append([key[0], Code(key[1]), label, f"{points:g}", rate, answer, first])
     if everyone:
         section.lines.append(f"{everyone} test(s) that every graded student passed are left out.")
     return section

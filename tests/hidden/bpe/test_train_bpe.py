@@ -70,6 +70,9 @@ def test_stops_when_no_pair_repeats(submission):
     assert submission.bpe.train_bpe("abab", 10**7)[1] == [("a", "b")], hint(
         "when no pair repeats, stop the loop (break), do not go on to the next round"
     )
+    assert submission.bpe.train_bpe("a", 10**7) == (["a"], []), hint(
+        "with no pair at all, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(2)

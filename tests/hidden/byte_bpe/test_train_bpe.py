@@ -80,6 +80,9 @@ def test_stops_when_no_pair_repeats(submission):
     assert submission.byte_bpe.train_bpe("abab", 256 + 10**7) == {(97, 98): 256}, hint(
         "when no pair repeats, stop the loop (break), do not go on to the next round"
     )
+    assert submission.byte_bpe.train_bpe("a", 256 + 10**7) == {}, hint(
+        "with no pair at all, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(2)

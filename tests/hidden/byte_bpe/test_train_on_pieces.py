@@ -40,12 +40,17 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
 
 @pytest.mark.points(1)
 def test_no_merge_spans_two_pieces(submission):
-    """train_on_pieces never merges a letter with the space after it, and makes at most vocab_size - 256 merges"""
+    """train_on_pieces never merges a letter with the space after it, makes at most vocab_size - 256 merges, and stops"""
     got = submission.byte_bpe.train_on_pieces("a a a a", 300)
     assert got == {(32, 97): 256}, hint('"a a a a" splits into "a", " a", " a", " a": only (32, 97) repeats')
     # At the cap: vocab_size 256 holds the bytes and nothing more, 257 one merge.
     assert submission.byte_bpe.train_on_pieces("aa aa", 256) == {}, hint("vocab_size 256 leaves room for no merge")
     assert len(submission.byte_bpe.train_on_pieces("aa aa", 257)) == 1, hint("vocab_size 257 leaves room for one")
+    # Stopping means leaving the loop: ten million rounds with nothing (left) to merge would run out of time.
+    assert submission.byte_bpe.train_on_pieces("a", 256 + 10**7) == {}, hint("no pair at all: stop (break)")
+    assert submission.byte_bpe.train_on_pieces("ab ab", 256 + 10**7) == {(97, 98): 256}, hint(
+        "when no pair repeats, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(1)

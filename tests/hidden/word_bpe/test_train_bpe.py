@@ -83,6 +83,9 @@ def test_stops_when_no_pair_repeats(submission):
     assert submission.word_bpe.train_bpe("abc def", 10**7) == [], hint(
         "when no pair repeats, stop the loop (break), do not go on to the next round"
     )
+    assert submission.word_bpe.train_bpe(" ", 10**7) == [], hint(
+        "with no pair at all, stop the loop (break), do not go on to the next round"
+    )
 
 
 @pytest.mark.points(1)

@@ -58,6 +58,7 @@ class DocumentDetails(TypedDict, total=False):
     notes: list[str]
     batch: BatchStamp  # in a batch's results only
     max_score: float  # in Gradescope's copy only, where the top level has no max_score
+    student_seconds: float  # spent waiting for the student's code: what ranks the slowest hand-ins
 
 
 class ResultsDocument(TypedDict):

@@ -48,5 +48,6 @@ class GradingRun:
     outcomes: tuple[TestOutcome, ...]
     notes: tuple[str, ...]
     seconds: float
+    student_seconds: float = 0.0  # waiting for the student's code (loading and calls), not the grader's own start
     # Which graded functions the student's own code calls (call_graph): feedback names the one to fix first.
     calls: dict[tuple[str, str], set[str]] = field(default_factory=dict)

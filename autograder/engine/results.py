@@ -32,6 +32,7 @@ def build_document(run: GradingRun) -> ResultsDocument:
         "stdout_visibility": "hidden",
         "tests": tests,
         "extra_data": {
+            "student_seconds": round(run.student_seconds, 3),
             "submission": visible(run.submission),
             "suite": run.suite,
             "notes": [visible(note) for note in run.notes],

@@ -73,6 +73,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         outcomes=tuple(outcomes),
         notes=tuple(notes),
         seconds=time.monotonic() - started.since,
+        student_seconds=plugin.session.used,
         calls=student_calls(submission),
     )
 

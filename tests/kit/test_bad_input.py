@@ -343,3 +343,24 @@ def test_what_a_student_controls_reads_as_text_in_every_report(tmp_path):
         cwd=tmp_path,
     )
     assert "\x1b" not in terminal.stdout and "\\x1b[2J" in terminal.stdout, terminal.stdout[-2000:]
+
+
+def test_the_progress_bar_counts_what_could_not_be_read_as_the_last_line_does(tmp_path):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    (submissions / "amy.py").write_bytes((SOLUTIONS / "simple_tokenizers.py").read_bytes())
+    (submissions / "bob.zip").write_bytes(b"PK\x03\x04 not a zip")
+    command = [
+        sys.executable,
+        "-m",
+        "autograder.cli",
+        "batch",
+        str(submissions),
+        "-o",
+        str(tmp_path / "out"),
+        "--part",
+        "simple_tokenizers",
+    ]
+    process = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert "1 could not be graded" in process.stderr and "1 could not grade" in process.stderr, process.stderr

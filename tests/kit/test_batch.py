@@ -214,3 +214,24 @@ def test_bad_batch_input_is_one_line_naming_the_fix(tmp_path):
     bad_roster = run_batch(submissions, tmp_path / "out", "--roster", str(roster))
     assert bad_roster.returncode == 2 and "roster.csv: has no id column" in bad_roster.stderr
     assert sorted(path.name for path in submissions.iterdir()) == ["ada"]
+
+
+def test_the_slowest_hand_ins_are_ranked_by_the_time_in_their_own_code(tmp_path):
+    """The first hand-in of each grader pays the grader's start (imports, collection): that is not its slowness."""
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    honest = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
+    (submissions / "aaa.py").write_text(honest, encoding="utf-8")  # graded first: it pays for the start
+    slow = (
+        honest
+        + "\n\n_fast = char_tokenize\n\ndef char_tokenize(text):\n    import time\n    time.sleep(0.1)\n    return _fast(text)\n"
+    )
+    (submissions / "zzz.py").write_text(slow, encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--jobs", "1", "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    slowest = (out / "summary.md").read_text(encoding="utf-8").split("## Slowest submissions")[1].split("##")[0]
+    rows = [
+        line for line in slowest.splitlines() if line.startswith("| ") and "student" not in line and "---" not in line
+    ]
+    assert rows[0].startswith("| zzz |"), slowest

@@ -33,10 +33,12 @@ class BarProgress:
     ) -> None:
         self._bar.stop()
 
-    def start(self, total: int, already: int) -> None:
+    def start(self, total: int, already: int, *, unreadable: int = 0) -> None:
+        """``unreadable``: hand-ins already known not to be gradable (unreadable, or two for one student)."""
         if already:
             self._bar.console.print(f"{already} result(s) already up to date: not graded again (--force regrades)")
-        self._task = self._bar.add_task("grading", total=total, failures=0, last="")
+        self._failures = unreadable
+        self._task = self._bar.add_task("grading", total=total, failures=unreadable, last="")
 
     def advance(self, student: str, *, graded: bool) -> None:
         if self._task is None:

@@ -40,12 +40,12 @@ SUMMARY = "summary"
 
 
 class Progress(Protocol):
-    def start(self, total: int, already: int) -> None: ...
+    def start(self, total: int, already: int, *, unreadable: int = 0) -> None: ...
     def advance(self, student: str, *, graded: bool) -> None: ...
 
 
 class _Silent:
-    def start(self, total: int, already: int) -> None:
+    def start(self, total: int, already: int, *, unreadable: int = 0) -> None:
         pass
 
     def advance(self, student: str, *, graded: bool) -> None:
@@ -93,7 +93,8 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     results.sweep()
     outcomes, pending, reused = _plan(discovery, results, grading, force=options.force, limits=options.limits)
 
-    progress.start(len(pending), reused)
+    # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
+    progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
     points = _points(options.suite).of_parts(options.parts)
     for graded in grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only):
         if graded.document is not None and graded.loaded is not None:

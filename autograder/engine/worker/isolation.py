@@ -17,12 +17,12 @@ Three levels, best first:
 from __future__ import annotations
 
 import enum
-import functools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 
@@ -56,9 +56,24 @@ def bubblewrap() -> str | None:
     return shutil.which("bwrap") if sys.platform.startswith("linux") else None
 
 
-@functools.cache
+_probed: list[Isolation] = []  # the answer, once known
+_probing = threading.Lock()
+
+
 def isolation() -> Isolation:
-    """The best cage this machine can build, probed by building the worker's own cage around ``python -c pass``.
+    """The best cage this machine can build, probed once per process (see ``_probe``).
+
+    ``grade`` starts the probe in a thread while it reads the hand-in; a caller that comes while it runs
+    waits for that answer instead of probing a second time.
+    """
+    with _probing:
+        if not _probed:
+            _probed.append(_probe())
+        return _probed[0]
+
+
+def _probe() -> Isolation:
+    """Build the worker's own cage around ``python -c pass``.
 
     The probe is the real command, so whatever stops it here (user namespaces switched off, an AppArmor
     rule against them, a missing interpreter folder) would have stopped the worker too.

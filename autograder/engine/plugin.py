@@ -144,8 +144,7 @@ class GradingPlugin:
         if isinstance(error, FunctionMissing) and base["bonus"]:
             detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
             return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
-        suggested = text.rpartition("did you mean ")[2].rstrip("?")
-        if isinstance(error, FunctionMissing) and ("did you mean" not in text or suggested in part_functions(module)):
+        if isinstance(error, FunctionMissing) and error.suggested in ("", *part_functions(module)):
             # Not written yet (a hand-in of the parts done so far): nothing to grade, as a stub. A name close
             # to it is a typo instead, an error whose message suggests the name.
             return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)

@@ -57,6 +57,10 @@ class CannotLoad(StudentStopped):
 class FunctionMissing(CannotLoad):
     """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
 
+    def __init__(self, text: str, *, suggested: str = "") -> None:
+        super().__init__(text)
+        self.suggested = suggested  # a name of the module close to the one asked for: a typo, perhaps
+
 
 class CallTimedOut(StudentStopped):
     """A call ran past its time limit; the worker was killed and will restart."""
@@ -214,7 +218,7 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == protocol.MISSING_MODULE:
         return NotStarted(text)
     if kind == protocol.MISSING_FUNCTION:
-        return FunctionMissing(text)
+        return FunctionMissing(text, suggested=str(message.get("suggested", "")))
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
         return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")

@@ -244,7 +244,8 @@ def find_function(submission: Submission, module_name: str, function_name: str) 
     message = f"{where} defines no function {function_name}"
     if close:
         message += f"; did you mean {close[0]}?"
-    raise LoadFailed({"kind": protocol.MISSING_FUNCTION, "message": message})
+    suggested = close[0] if close else ""
+    raise LoadFailed({"kind": protocol.MISSING_FUNCTION, "message": message, "suggested": suggested})
 
 
 def send_unreadable(message: str, printed: str) -> None:

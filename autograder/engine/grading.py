@@ -60,6 +60,8 @@ def grade_path(
     grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
     hand_ins = _hand_ins(path, limits)
     graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
+    if cache is not None:
+        cache.prune()
     return _combined(path, suite_dir, hand_ins, graded, chosen)
 
 

@@ -93,9 +93,9 @@ class PartCache:
         with contextlib.suppress(OSError):
             payload = {"tests": result.tests, "notes": result.notes, "seconds": result.seconds}
             write_atomically(self.folder / f"{key}.json", json.dumps(payload, ensure_ascii=False))
-            self._prune()
 
-    def _prune(self) -> None:
+    def prune(self) -> None:
+        """Keep the newest ``KEPT`` entries; once a grading, after its results are put."""
         entries = sorted(self.folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
         for old in entries[:-KEPT]:
             with contextlib.suppress(OSError):

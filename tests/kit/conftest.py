@@ -43,9 +43,10 @@ def grade(
     return process, cast(ResultsDocument, document)
 
 
-def batch_command(submissions: Path, out: Path, *arguments: str) -> list[str]:
-    """The real ``grade batch`` of ``submissions`` into ``out``, quiet."""
-    return [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), "--quiet", *arguments]
+def batch_command(submissions: Path, out: Path, *arguments: str, quiet: bool = True) -> list[str]:
+    """The real ``grade batch`` of ``submissions`` into ``out``, quiet unless told (the progress bar)."""
+    command = [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), *arguments]
+    return [*command, "--quiet"] if quiet else command
 
 
 def run_batch(submissions: Path, out: Path, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:

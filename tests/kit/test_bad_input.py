@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, grade, gradebook_rows, run_batch
+from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
 from markdown_it import MarkdownIt
 
 from autograder.course.batch import gradebook
@@ -350,17 +350,7 @@ def test_the_progress_bar_counts_what_could_not_be_read_as_the_last_line_does(tm
     submissions.mkdir()
     (submissions / "amy.py").write_bytes((SOLUTIONS / "simple_tokenizers.py").read_bytes())
     (submissions / "bob.zip").write_bytes(b"PK\x03\x04 not a zip")
-    command = [
-        sys.executable,
-        "-m",
-        "autograder.cli",
-        "batch",
-        str(submissions),
-        "-o",
-        str(tmp_path / "out"),
-        "--part",
-        "simple_tokenizers",
-    ]
+    command = batch_command(submissions, tmp_path / "out", "--part", "simple_tokenizers", quiet=False)
     process = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert process.returncode == 0, process.stderr[-2000:]
     assert "1 could not be graded" in process.stderr and "1 could not grade" in process.stderr, process.stderr

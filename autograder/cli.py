@@ -316,10 +316,15 @@ def stubs(into: Path | None) -> None:
 
 @main.command("make-notebooks")
 def notebooks() -> None:
-    """Regenerate the exercise notebooks (student and nbgrader versions) from exercises/src and solutions/."""
+    """Regenerate the exercise notebooks (student and nbgrader versions) and the READMEs' feedback example."""
+    from autograder.atomic_files import write_atomically
     from autograder.authoring.notebooks import write_notebooks
+    from autograder.authoring.readme_example import expected_documents
 
     for path in write_notebooks():
+        click.echo(f"wrote {path}")
+    for path, text in expected_documents().items():
+        write_atomically(path, text)
         click.echo(f"wrote {path}")
 
 
@@ -365,11 +370,25 @@ def gradescope(out: Path, uncaged: bool) -> None:
 
 @main.command()
 @click.option("--suite", type=click.Choice(SUITES), default="hidden", show_default=True)
-def points(suite: str) -> None:
+@click.option(
+    "--update",
+    "document",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Rewrite the points table in this Markdown file (README.md) instead of printing it.",
+)
+def points(suite: str, document: Path | None) -> None:
     """Print the points per function as a Markdown table (for the README)."""
-    from autograder.engine.points import points_table
+    from autograder.engine.points import points_table, update_points_table
 
-    click.echo(points_table(suite))
+    if document is None:
+        click.echo(points_table(suite))
+        return
+    try:
+        changed = update_points_table(document, suite)
+    except ValueError as error:
+        click.echo(f"grade points: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    click.echo(f"{'updated' if changed else 'unchanged'}: {document}")
 
 
 if __name__ == "__main__":

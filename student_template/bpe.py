@@ -4,7 +4,9 @@
 BPE starts from characters and learns, one merge at a time, which adjacent
 pair to glue into a new token: always the pair that occurs most often. After
 enough merges, frequent words and word pieces are single tokens while rare
-text still falls back to characters, so nothing is ever unknown.
+text still falls back to characters. Only a character the training text never
+held has no token: ``encode`` raises ``KeyError`` for it (Part 4 starts from
+bytes, which removes that gap).
 
 Here the whole text is one sequence of characters: spaces and newlines are
 tokens like any other, and there is no end-of-word marker (that is Part 3).

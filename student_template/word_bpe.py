@@ -107,6 +107,25 @@ def encode(text: str, merges: list[tuple[str, str]]) -> list[str]:
     raise NotImplementedError
 
 
+def encode_by_rank(text: str, merges: list[tuple[str, str]]) -> list[str]:
+    """The tokens of ``encode``, found as GPT-2 finds them: in each word, the pair of lowest rank first.
+
+    A merge's rank is its index in ``merges``. Within each pre-token
+    (its characters plus ``"</w>"``), take the adjacent pair with the lowest
+    rank, merge it wherever it occurs in the word, left to right, and repeat
+    until no adjacent pair is a merge. Only the pairs a word holds are ever
+    looked at, never the whole list of merges. For merges that ``train_bpe``
+    made this gives exactly ``encode``'s tokens: a merge can only create
+    pairs that were learned later than itself.
+
+    >>> merges = [("l", "o"), ("lo", "w"), ("e", "r"), ("low", "er")]
+    >>> encode_by_rank("lower", merges)
+    ['lower', '</w>']
+    """
+    # TODO (independent): a dict from pair to rank; per word, merge its lowest-ranked pair until none is a merge.
+    raise NotImplementedError
+
+
 def decode(tokens: list[str]) -> str:
     """The text of ``tokens``: joined, each ``"</w>"`` ending a word, words separated by one space.
 

@@ -6,7 +6,11 @@ The prose of each part lives in ``exercises/src/<module>.md``: Markdown, with
 - a line ``@setup``: the cell with the module's imports and constants (read
   off the solution file) and the import of ``check``;
 - a line ``@exercise <function>``: the function's cell, then its check cell;
-- a line ``+++``: the end of one Markdown cell and the start of the next.
+- a line ``+++``: the end of one Markdown cell and the start of the next;
+- ``{{label: value}}`` in the prose: a number the prose quotes from the
+  notebook's output. The notebook shows ``value``; a kit test runs the
+  notebook and fails unless its output holds the text ``label: value``, so
+  prose and output cannot drift apart.
 
 Three flavours come out of one source:
 
@@ -46,6 +50,7 @@ SCHEMA_VERSION = 3
 DIRECTIVE = re.compile(r"^@(?P<name>setup|exercise)(?:\s+(?P<argument>\w+))?\s*$")
 HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
 HIDDEN_END = "### END HIDDEN TESTS"
+CLAIM = re.compile(r"\{\{(?P<label>[^{}:]+): (?P<value>[^{}]+)\}\}")
 
 
 class ExerciseSourceError(ValueError):
@@ -94,6 +99,12 @@ def parse(source: str, *, name: str) -> list[Block]:
         raise ExerciseSourceError(f"{name}: a ```python block is never closed; add a line with ```")
     flush_markdown()
     return blocks
+
+
+def claims(part: Part) -> list[str]:
+    """What the notebook's output must hold for the prose to be true: ``label: value`` of each claim."""
+    source = (EXERCISES / "src" / f"{part.module}.md").read_text(encoding="utf-8")
+    return [f"{match['label']}: {match['value']}" for match in CLAIM.finditer(source)]
 
 
 def function_sources(solution: str) -> tuple[str, dict[str, str], str]:
@@ -188,7 +199,7 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
     cells = []
     for block in blocks:
         if block.kind == "markdown":
-            cells.append(nbformat.v4.new_markdown_cell(block.text))
+            cells.append(nbformat.v4.new_markdown_cell(CLAIM.sub(lambda claim: claim["value"], block.text)))
         elif block.kind == "code":
             cells.append(nbformat.v4.new_code_cell(block.text))
         elif block.kind == "setup":
@@ -275,7 +286,7 @@ def expected_notebooks() -> dict[Path, str]:
             continue
         for flavour in ("student", "nbgrader"):
             expected[committed_path(part, flavour)] = render(build(part, flavour, points=points))
-    for data in sorted((EXERCISES / "data").glob("*.txt")):
+    for data in sorted(path for path in (EXERCISES / "data").iterdir() if path.suffix in (".txt", ".md")):
         expected[NBGRADER_COURSE / "source" / NBGRADER_ASSIGNMENT / "data" / data.name] = data.read_text(
             encoding="utf-8"
         )

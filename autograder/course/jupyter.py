@@ -10,14 +10,16 @@ module file is checked.
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from autograder.engine.parts import PARTS
+from autograder.engine.parts import PARTS, part_of
 
 
 class CheckFailed(AssertionError):
@@ -113,3 +115,48 @@ def _module_cells(function: Callable[..., Any] | str) -> tuple[Any, ...]:
     if isinstance(function, str):
         raise ValueError("outside a notebook, pass the function itself: check(merge_pair)")
     return (Cell(1, inspect.getsource(sys.modules[function.__module__])),)
+
+
+def your_part(module: str, here: Path | None = None) -> ModuleType:
+    """Your own functions of another part, to use in this notebook (Part 5 times your Part 3 trainer).
+
+    Looks for ``<module>.ipynb`` beside this notebook, then ``<module>.py`` beside it and in
+    ``../modules/`` (a release's two work folders). From a notebook only the definitions and what they
+    need are run, never its explorations. It is your code, run in your kernel, as any cell of yours.
+    LookupError when neither file is there.
+    """
+    import importlib.util
+    import types
+
+    from autograder.engine.notebook_format import read_cells
+    from autograder.engine.notebook_slice import needed_cells
+
+    here = Path.cwd() if here is None else here
+    notebook = here / f"{module}.ipynb"
+    if notebook.is_file():
+        sources = [source for kind, source in read_cells(notebook.read_text(encoding="utf-8")) if kind == "code"]
+        runnable = [source for source in sources if _parses(source)]
+        loaded = types.ModuleType(module)
+        loaded.__file__ = str(notebook)
+        exec(
+            compile("\n".join(needed_cells(runnable, set(part_of(module).functions))), str(notebook), "exec"),
+            loaded.__dict__,
+        )
+        return loaded
+    for path in (here / f"{module}.py", here.parent / "modules" / f"{module}.py"):
+        if path.is_file():
+            spec = importlib.util.spec_from_file_location(f"your_{module}", path)
+            if spec is None or spec.loader is None:
+                break
+            loaded = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(loaded)
+            return loaded
+    raise LookupError(f"no {module}.ipynb beside this notebook and no {module}.py in ../modules: do that part first")
+
+
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return False
+    return True

@@ -30,7 +30,16 @@ PARTS: tuple[Part, ...] = (
         3,
         "word_bpe",
         "Word-level BPE",
-        ("pre_tokenize", "word_frequencies", "get_pair_counts", "merge_pair", "train_bpe", "encode", "decode"),
+        (
+            "pre_tokenize",
+            "word_frequencies",
+            "get_pair_counts",
+            "merge_pair",
+            "train_bpe",
+            "encode",
+            "encode_by_rank",
+            "decode",
+        ),
     ),
     Part(
         4,

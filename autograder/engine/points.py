@@ -79,7 +79,7 @@ def suite_points(suite: str = "hidden") -> SuitePoints:
 def points_table(suite: str = "hidden") -> str:
     """A Markdown table of points per part and function, for the README."""
     points = suite_points(suite)
-    lines = ["| part | function | points |", "| --- | --- | ---: |"]
+    lines = [TABLE_HEADER, "| --- | --- | ---: |"]
     for part in PARTS:
         for function in part.functions:
             key = (part.module, function)
@@ -88,3 +88,29 @@ def points_table(suite: str = "hidden") -> str:
     bonus = f" + {points.bonus_total:g} bonus" if points.bonus_total else ""
     lines.append(f"| | **total** | **{points.full_marks:g}**{bonus} |")
     return "\n".join(lines)
+
+
+TABLE_HEADER = "| part | function | points |"
+
+
+def update_points_table(document: Path, suite: str = "hidden") -> bool:
+    """Replace the points table in ``document`` (a Markdown file) with the suite's; True if it changed.
+
+    The table is the block of ``|`` lines that starts with ``TABLE_HEADER``.
+    """
+    lines = document.read_text(encoding="utf-8").splitlines(keepends=True)
+    starts = [index for index, line in enumerate(lines) if line.rstrip("\n") == TABLE_HEADER]
+    if len(starts) != 1:
+        raise ValueError(
+            f"{document}: expected one line {TABLE_HEADER!r} to start the points table, found {len(starts)}"
+        )
+    end = starts[0]
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    table = points_table(suite) + "\n"
+    if "".join(lines[starts[0] : end]) == table:
+        return False
+    from autograder.atomic_files import write_atomically
+
+    write_atomically(document, "".join([*lines[: starts[0]], table, *lines[end:]]))
+    return True

@@ -466,6 +466,49 @@ def encode(text, merges):
     return tokens
 """,
     ),
+    "encode_by_rank merges the newest pair first": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = (*word, END_OF_WORD)
+        while True:
+            known = [pair for pair in zip(symbols, symbols[1:]) if pair in ranks]
+            if not known:
+                break
+            best = max(known, key=ranks.get)
+            symbols = next(iter(merge_pair({symbols: 1}, best)))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "encode_by_rank stops after one merge per word": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = (*word, END_OF_WORD)
+        known = [pair for pair in zip(symbols, symbols[1:]) if pair in ranks]
+        if known:
+            symbols = next(iter(merge_pair({symbols: 1}, min(known, key=ranks.get))))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "encode_by_rank replays every merge in order": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    return encode(text, merges)
+""",
+    ),
     "word decode glues the words together": (
         "word_bpe",
         "decode",

@@ -29,6 +29,14 @@ def test_committed_notebooks_are_what_the_generator_makes():
         assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `grade make-notebooks` and commit it"
 
 
+def test_the_readmes_show_what_the_grader_prints_for_their_mistake():
+    from autograder.authoring.readme_example import expected_documents
+
+    for path, text in expected_documents().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path}: run `grade make-notebooks` and commit it"
+        assert "got:" in text and "hint:" in text
+
+
 def test_every_function_is_an_exercise_with_its_check(points):
     for part in PARTS:
         notebook = exercises.build(part, "student", points=points)
@@ -78,6 +86,8 @@ def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
     shutil.copytree(exercises.EXERCISES / "data", tmp_path / "data")
     for part in PARTS:
         notebook = exercises.build(part, "solved", points=points)
+        # Solved and saved beside the next: Part 5 times the student's own Part 3 trainer, read from word_bpe.ipynb.
+        (tmp_path / f"{part.module}.ipynb").write_text(exercises.render(notebook), encoding="utf-8")
         NotebookClient(
             notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
         ).execute()
@@ -89,6 +99,10 @@ def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
         assert any(
             "image/png" in output.get("data", {}) for cell in notebook.cells for output in cell.get("outputs", [])
         ), "the exploration draws its plot"
+        printed = "\n".join(_printed(cell) for cell in notebook.cells if cell.cell_type == "code")
+        unsupported = [claim for claim in exercises.claims(part) if claim not in printed]
+        assert unsupported == [], f"{part.module}: the prose quotes what the notebook does not print"
+    assert "recount (your Part 3)" in printed, "Part 5 timed the student's own Part 3 trainer, read from word_bpe.ipynb"
 
 
 def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):

@@ -243,11 +243,15 @@ def test_json_output_is_only_the_document():
     json.loads(process.stdout)
 
 
-def test_points_table_in_readme_matches_the_tests():
-    from autograder.engine.points import points_table
+def test_points_table_in_readme_matches_the_tests(tmp_path):
+    from autograder.engine.points import points_table, update_points_table
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
-    assert points_table() in readme, "run `grade points` and paste its table into README.md"
+    assert points_table() in readme, "run `grade points --update README.md`"
+    stale = tmp_path / "README.md"
+    stale.write_text(readme.replace("| **total** |", "| **total (old)** |"), encoding="utf-8")
+    assert update_points_table(stale) and stale.read_text(encoding="utf-8") == readme
+    assert not update_points_table(stale), "a second update changes nothing"
 
 
 def test_limits_table_in_readme_matches_the_defaults():

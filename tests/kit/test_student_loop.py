@@ -234,3 +234,19 @@ def test_grade_starts_talking_at_once_on_a_terminal(tmp_path):
         os.close(primary)
         os.close(secondary)
     assert first.startswith("grading "), first
+
+
+def test_a_name_a_function_binds_itself_keeps_no_demo_cell():
+    """A parameter or local called `merges` is not the demo's `merges`; a global the function reads is kept."""
+    from autograder.engine.notebook_slice import needed_cells
+
+    cells = [
+        "LIMIT = 3",
+        "merges = train_for_minutes()  # the exploration",
+        "def encode(text, merges):\n    tokens = list(text)[:LIMIT]\n    return [t for t in tokens if (t, t) not in merges]",
+        "def counter():\n    global calls\n    calls += 1",
+        "calls = 0",
+    ]
+    kept = needed_cells(cells, {"encode", "counter"})
+    assert kept[1].strip() == "", "the demo that binds `merges` is left out"
+    assert kept[0] == "LIMIT = 3" and kept[4] == "calls = 0", "globals the functions read stay"

@@ -79,5 +79,23 @@ def encode(text, merges):
     return tokens
 
 
+
+def encode_by_rank(text, merges):
+    # tiktoken's way: merge the single leftmost occurrence of the best pair, then look again.
+    rank = {}
+    for index, pair in enumerate(merges):
+        rank.setdefault(pair, index)
+    tokens = []
+    for word in pre_tokenize(text):
+        parts = list(word) + [END_OF_WORD]
+        while True:
+            ranked = [(rank[pair], i) for i, pair in enumerate(zip(parts, parts[1:])) if pair in rank]
+            if not ranked:
+                break
+            _, i = min(ranked)
+            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        tokens += parts
+    return tokens
+
 def decode(tokens):
     return re.sub(re.escape(END_OF_WORD), " ", "".join(tokens)).rstrip(" ") if tokens else ""

@@ -1,0 +1,121 @@
+"""Encoding by rank: encode's tokens on merges that training made, and much faster than replaying them in order."""
+
+import time
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.engine.reference import reference
+from autograder.engine.rubric import examples, hint
+from autograder.engine.suites import KIT_ROOT
+
+ref = reference("word_bpe")
+fast = reference("fast_bpe")
+SPEED_MERGES = 2000
+SPEED_WORDS = 800
+TARGET_RATIO = 5.0
+SPEED_ROUNDS = 3  # the best of three, each on a word list of its own: a busy machine slows a run, never speeds it up
+
+
+@cache
+def shakespeare_words() -> Counter[str]:
+    text = (KIT_ROOT / "exercises" / "data" / "shakespeare.txt").read_text(encoding="utf-8")
+    return Counter(ref.pre_tokenize(text))
+
+
+@cache
+def speed_merges() -> list[tuple[str, str]]:
+    # Every count doubled, so every pair repeats and training runs the full 2,000 merges (the fast trainer:
+    # any trainer's merges are fair, and this one takes a tenth of a second).
+    return fast.train_bpe({word: 2 * count for word, count in shakespeare_words().items()}, SPEED_MERGES)
+
+
+@cache
+def speed_text(round_number: int) -> str:
+    # Another word list each round, in an order only this file knows: an answer cannot be carried between rounds.
+    words = sorted(shakespeare_words(), key=lambda word: (sum(map(ord, word)) * (round_number + 3)) % 101)
+    return " ".join(words[:SPEED_WORDS])
+
+
+@cache
+def replay_seconds() -> float:
+    """In-order replay (the contract's encode) on the first word list, once per grader process."""
+    started = time.perf_counter()
+    ref.encode(speed_text(0), speed_merges())
+    return time.perf_counter() - started
+
+
+MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
+# [('l', 'o'), ('lo', 'w'), ('e', 'r'), ('er', '</w>'), ('low', '</w>')]
+
+
+@pytest.mark.points(2)
+def test_a_traced_word(submission):
+    """encode_by_rank merges the lowest-ranked pair of a word first, step after step"""
+    # l o w e r </w>  ->  (l,o) rank 0: lo w e r </w>  ->  (lo,w) rank 1: low e r </w>
+    #                 ->  (e,r) rank 2: low er </w>    ->  (er,</w>) rank 3: low er</w>  ->  no pair left is a merge
+    assert submission.word_bpe.encode_by_rank("lower", MERGES) == ["low", "er</w>"], hint(
+        "in each word, merge the adjacent pair whose index in merges is smallest, then look again"
+    )
+    # (a,b) rank 0 comes before (c,</w>) rank 2; taken the other way, (b,c</w>) rank 3 would take the b from a
+    merges = ref.train_bpe("ab ab ab bc bc abc", 10)  # [('a', 'b'), ('ab', '</w>'), ('c', '</w>'), ('b', 'c</w>')]
+    assert submission.word_bpe.encode_by_rank("abc", merges) == ["ab", "c</w>"], hint(
+        "always the pair of lowest rank, the earliest learned: not the newest"
+    )
+    assert submission.word_bpe.encode_by_rank("low newer", MERGES) == ["low</w>", "n", "e", "w", "er</w>"], hint(
+        "each pre-token is a word of its own: its characters plus '</w>', merged by rank"
+    )
+
+
+@pytest.mark.points(1)
+def test_a_pair_twice_in_one_word(submission):
+    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right"""
+    merges = ref.train_bpe("aaaa aaaa aaa", 5)  # (a,a) first: "aaaa" holds it twice
+    assert submission.word_bpe.encode_by_rank("aaaa aaa", merges) == ref.encode("aaaa aaa", merges), hint(
+        "merge the chosen pair wherever it occurs in the word, left to right, as merge_pair does"
+    )
+
+
+@pytest.mark.points(1)
+def test_no_merges_and_no_text(submission):
+    """encode_by_rank with no merges spells words out, and gives nothing for no words"""
+    assert submission.word_bpe.encode_by_rank("ab, c", []) == ["a", "b", "</w>", ",", "</w>", "c", "</w>"], hint(
+        "with no merges every word stays its characters plus '</w>'"
+    )
+    assert submission.word_bpe.encode_by_rank(" \n", MERGES) == [], hint("no words, no tokens")
+
+
+@pytest.mark.points(2)
+@examples(40)
+@given(training=st.text(alphabet="abc d\n", max_size=40), text=st.text(alphabet="abcd ,\n", max_size=25))
+def test_hyp_same_tokens_as_encode(submission, training, text):
+    """encode_by_rank gives encode's tokens on any text, with merges trained on any text"""
+    merges = ref.train_bpe(training, 12)
+    assert submission.word_bpe.encode_by_rank(text, merges) == ref.encode(text, merges), hint(
+        "take the lowest-ranked adjacent pair, merge it in the word, repeat until no adjacent pair is a merge"
+    )
+
+
+@pytest.mark.points(2)
+@pytest.mark.call_seconds(10)  # in-order replay must get its ratio, not a timeout
+def test_at_least_five_times_faster_than_replay(submission):
+    """encode_by_rank encodes 800 words with 2,000 merges at least 5 times faster than replaying them in order"""
+    merges = speed_merges()
+    times: list[float] = []
+    for round_number in range(SPEED_ROUNDS):
+        text = speed_text(round_number)
+        before = time.perf_counter()
+        got = submission.word_bpe.encode_by_rank(text, merges)
+        times.append(time.perf_counter() - before)
+        assert got == ref.encode_by_rank(text, merges), hint("on the speed test's words too, encode's tokens")
+        replay = replay_seconds()  # after a call: a function not started costs no replay
+        if replay / min(times) < TARGET_RATIO / 3:
+            break  # far from the target: no noise explains that, and more calls would only cost time
+    ratio = replay / min(times)
+    assert ratio >= TARGET_RATIO, hint(
+        f"{ratio:.1f}x faster than in-order replay ({min(times):.2f} s against {replay:.2f} s); aim for "
+        f"{TARGET_RATIO:g}x: look up each pair's rank in a dict, and only at the pairs the word holds"
+    )

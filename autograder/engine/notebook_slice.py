@@ -7,12 +7,14 @@ a worker cost seconds per grading (more on each restart after a timeout).
 So a notebook is cut, statement by statement at the top level of its cells,
 to what the graded functions can reach:
 
-- every ``import`` and every ``def`` and ``class`` runs (defining is cheap);
-- an assignment runs when it binds a name that a needed function uses, or
-  that another needed assignment uses (``PATTERN = re.compile(...)``), and so
-  on to a fixed point; needed functions are the graded ones and those they use;
+- every ``def`` and ``class`` runs (defining is cheap), and every star import;
+- an assignment or an import runs when it binds a name that a needed function
+  uses, or that another needed statement uses (``PATTERN = re.compile(...)``),
+  and so on to a fixed point; needed functions are the graded ones and those
+  they use, and a function uses the names it reads but does not bind itself
+  (a parameter called ``merges`` is not the exploration's ``merges``);
 - a compound statement (``if``, ``try``, ``with``, ``for``) runs when it
-  imports or defines something, or binds a needed name;
+  defines something, or binds a needed name;
 - everything else is left out: calls made for their output, prints, plots,
   asserts.
 
@@ -73,12 +75,13 @@ def _describe(cell: int, node: ast.stmt) -> _Statement:
     decorators = getattr(node, "decorator_list", [])
     first = min([node.lineno, *(decorator.lineno for decorator in decorators)])
     last = node.end_lineno or node.lineno
-    always = isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    # Definitions always run (a test may call any of them); an import only when something kept reads its
+    # name, so an exploration's matplotlib or tokenizers is never loaded to grade. A star import binds
+    # names no one can see, so it always runs.
+    definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    always = isinstance(node, definition) or (isinstance(node, ast.ImportFrom) and node.names[0].name == "*")
     if isinstance(node, ast.If | ast.Try | ast.With | ast.For | ast.While | ast.AsyncWith | ast.AsyncFor):
-        always = any(
-            isinstance(inner, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            for inner in ast.walk(node)
-        )
+        always = any(isinstance(inner, definition) for inner in ast.walk(node))
     return _Statement(cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), always)
 
 

@@ -246,7 +246,10 @@ def test_a_name_a_function_binds_itself_keeps_no_demo_cell():
         "def encode(text, merges):\n    tokens = list(text)[:LIMIT]\n    return [t for t in tokens if (t, t) not in merges]",
         "def counter():\n    global calls\n    calls += 1",
         "calls = 0",
+        "import re\nimport matplotlib.pyplot as plt",
+        "def words(text):\n    return re.findall(r'\\w+', text)",
     ]
-    kept = needed_cells(cells, {"encode", "counter"})
+    kept = needed_cells(cells, {"encode", "counter", "words"})
     assert kept[1].strip() == "", "the demo that binds `merges` is left out"
     assert kept[0] == "LIMIT = 3" and kept[4] == "calls = 0", "globals the functions read stay"
+    assert kept[5] == "import re\n", "an import a function reads stays; the plots' import is never loaded"

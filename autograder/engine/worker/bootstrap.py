@@ -292,18 +292,33 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
 
 
 def quiet_checks() -> None:
-    """Make the notebooks' ``from autograder.course.jupyter import check`` and ``check(f)`` cells do nothing here.
+    """Make the notebooks' imports of the kit (``check``, ``show_rows``, ``your_part``) do nothing here.
 
-    A handed-in notebook still holds its check cells; run in the worker they
-    would grade from inside the cage (or fail to import the kit, which is
-    hidden): a stand-in module answers them instead.
+    A handed-in notebook still holds its check cells and its displays; run in
+    the worker they would grade from inside the cage, or fail to import the
+    kit, which is hidden. Stand-in modules answer them instead: any name they
+    are asked for is a function that does nothing and returns itself, so
+    ``check = checker("bpe")`` and then ``check(f)`` work too.
     """
+
+    def nothing(*args: object, **kwargs: object) -> object:
+        return nothing
+
+    class StandIn(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return nothing
+
     package, course = types.ModuleType("autograder"), types.ModuleType("autograder.course")
-    notebook = types.ModuleType("autograder.course.jupyter")
-    notebook.check = lambda *args, **kwargs: None  # type: ignore[attr-defined]
-    notebook.checker = lambda *args, **kwargs: notebook.check  # type: ignore[attr-defined]
-    package.course, course.jupyter = course, notebook  # type: ignore[attr-defined]
-    sys.modules.update({"autograder": package, "autograder.course": course, "autograder.course.jupyter": notebook})
+    package.__path__, course.__path__ = [], []  # packages: their submodules below are found in sys.modules
+    stand_ins = {
+        f"autograder.course.{name}": StandIn(f"autograder.course.{name}") for name in ("jupyter", "token_view")
+    }
+    package.course = course  # type: ignore[attr-defined]
+    for name, module in stand_ins.items():
+        setattr(course, name.rsplit(".", 1)[1], module)
+    sys.modules.update({"autograder": package, "autograder.course": course, **stand_ins})
 
 
 def main() -> None:

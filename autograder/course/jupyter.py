@@ -10,7 +10,6 @@ module file is checked.
 
 from __future__ import annotations
 
-import ast
 import functools
 import inspect
 import sys
@@ -121,27 +120,30 @@ def your_part(module: str, here: Path | None = None) -> ModuleType:
     """Your own functions of another part, to use in this notebook (Part 5 times your Part 3 trainer).
 
     Looks for ``<module>.ipynb`` beside this notebook, then ``<module>.py`` beside it and in
-    ``../modules/`` (a release's two work folders). From a notebook only the definitions and what they
-    need are run, never its explorations. It is your code, run in your kernel, as any cell of yours.
+    ``../modules/`` (a release's two work folders). A notebook is read as ``grade`` reads it (its
+    magics made plain, only the definitions and what they need, never its explorations); a cell that
+    does not parse is skipped. It is your code, run in your kernel, as any cell of yours.
     LookupError when neither file is there.
     """
     import importlib.util
-    import types
 
-    from autograder.engine.notebook_format import read_cells
-    from autograder.engine.notebook_slice import needed_cells
+    from autograder.engine.submission import DEFAULT_LIMITS, notebook_cells
 
     here = Path.cwd() if here is None else here
     notebook = here / f"{module}.ipynb"
     if notebook.is_file():
-        sources = [source for kind, source in read_cells(notebook.read_text(encoding="utf-8")) if kind == "code"]
-        runnable = [source for source in sources if _parses(source)]
-        loaded = types.ModuleType(module)
-        loaded.__file__ = str(notebook)
-        exec(
-            compile("\n".join(needed_cells(runnable, set(part_of(module).functions))), str(notebook), "exec"),
-            loaded.__dict__,
+        wanted = set(part_of(module).functions)
+        cells, _ = notebook_cells(
+            notebook, {notebook.name: notebook.read_bytes()}, notebook.name, DEFAULT_LIMITS, wanted
         )
+        loaded = ModuleType(module)
+        loaded.__file__ = str(notebook)
+        for cell in cells:
+            try:
+                code = compile(cell.source, f"{notebook.name}, cell {cell.name}", "exec")
+            except SyntaxError:
+                continue
+            exec(code, loaded.__dict__)
         return loaded
     for path in (here / f"{module}.py", here.parent / "modules" / f"{module}.py"):
         if path.is_file():
@@ -152,11 +154,3 @@ def your_part(module: str, here: Path | None = None) -> ModuleType:
             spec.loader.exec_module(loaded)
             return loaded
     raise LookupError(f"no {module}.ipynb beside this notebook and no {module}.py in ../modules: do that part first")
-
-
-def _parses(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except SyntaxError:
-        return False
-    return True

@@ -44,7 +44,10 @@ class TokenView:
     def __str__(self) -> str:
         counted = f"{len(self.tokens)} tokens"
         head = f"{self.label} ({counted}): " if self.label else f"({counted}) "
-        return head + "".join(f"[{visible(token)}]" for token in self.tokens)
+        return head + self.brackets()
+
+    def brackets(self) -> str:
+        return "".join(f"[{visible(token)}]" for token in self.tokens)
 
     __repr__ = __str__
 
@@ -69,10 +72,7 @@ class TokenRows:
 
     def __str__(self) -> str:
         width = max((len(row.label) for row in self.rows), default=0)
-        return "\n".join(
-            f"{row.label:>{width}} ({len(row.tokens):>3}): " + "".join(f"[{visible(token)}]" for token in row.tokens)
-            for row in self.rows
-        )
+        return "\n".join(f"{row.label:>{width}} ({len(row.tokens):>3}): {row.brackets()}" for row in self.rows)
 
     __repr__ = __str__
 

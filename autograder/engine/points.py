@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from autograder.atomic_files import write_atomically
 from autograder.engine.parts import PARTS, Part
 from autograder.engine.plugin import test_location
 from autograder.engine.suites import suite_path
 
 Key = tuple[str, str]  # (module, function)
+TABLE_HEADER = "| part | function | points |"  # the first line of the points table, in the README too
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,6 @@ def points_table(suite: str = "hidden") -> str:
     return "\n".join(lines)
 
 
-TABLE_HEADER = "| part | function | points |"
-
 
 def update_points_table(document: Path, suite: str = "hidden") -> bool:
     """Replace the points table in ``document`` (a Markdown file) with the suite's; True if it changed.
@@ -110,7 +110,5 @@ def update_points_table(document: Path, suite: str = "hidden") -> bool:
     table = points_table(suite) + "\n"
     if "".join(lines[starts[0] : end]) == table:
         return False
-    from autograder.atomic_files import write_atomically
-
     write_atomically(document, "".join([*lines[: starts[0]], table, *lines[end:]]))
     return True

@@ -254,7 +254,7 @@ def from_files(
         notes: list[str] = []
         for module in as_notebooks:
             wanted = set(part_of(module).functions)
-            cells, skipped = _notebook_cells(source, files, f"{module}.ipynb", limits, wanted)
+            cells, skipped = notebook_cells(source, files, f"{module}.ipynb", limits, wanted)
             module_cells.append((module, cells))
             notes += [f"{module}.ipynb {note}" for note in skipped]
         return LoadedSubmission(
@@ -302,7 +302,7 @@ def _script_from_notebook(
     name: str, source: Path, files: dict[str, bytes], notebook: str, limits: Limits
 ) -> LoadedSubmission:
     wanted = {function for module in SCRIPT_MODULES for function in part_of(module).functions}
-    cells, notes = _notebook_cells(source, files, notebook, limits, wanted)
+    cells, notes = notebook_cells(source, files, notebook, limits, wanted)
     return LoadedSubmission(
         name=name,
         source=source,
@@ -314,7 +314,7 @@ def _script_from_notebook(
     )
 
 
-def _notebook_cells(
+def notebook_cells(
     source: Path, files: dict[str, bytes], notebook: str, limits: Limits, wanted: set[str]
 ) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, cut to what the ``wanted`` functions need (notebook_slice),

@@ -92,7 +92,6 @@ def points_table(suite: str = "hidden") -> str:
     return "\n".join(lines)
 
 
-
 def update_points_table(document: Path, suite: str = "hidden") -> bool:
     """Replace the points table in ``document`` (a Markdown file) with the suite's; True if it changed.
 

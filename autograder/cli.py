@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,11 @@ from autograder.engine.parts import MODULES
 from autograder.engine.suites import KIT_ROOT, SUITES
 from autograder.engine.worker.isolation import UNCAGED_FLAG
 from autograder.engine.worker.limits import Limits
-from autograder.reports import FORMATS, renderer
+from autograder.reports import FORMATS, disclosure, renderer
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 # What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
@@ -217,6 +219,15 @@ def submission(
     help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
+@click.option(
+    "--feedback",
+    "feedback_mode",
+    type=click.Choice(disclosure.MODES),
+    default=disclosure.DEFAULT,
+    show_default=True,
+    help="What each student's feedback shows of the hidden tests: every test with its call; the failing "
+    "ones with call, expected, got and hint; or points and failed checks in words only.",
+)
 @LIMIT_OPTION
 @click.option(
     UNCAGED_FLAG,
@@ -237,6 +248,7 @@ def batch(
     title: str,
     nbgrader_db: Path | None,
     quiet: bool,
+    feedback_mode: str,
     limit_values: tuple[str, ...],
     uncaged: bool,
     parts: tuple[str, ...],
@@ -252,10 +264,12 @@ def batch(
     except CageRequired as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
+    from autograder.course.batch.adjustments import AdjustmentsError
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
     from autograder.course.batch.run import BatchOptions, run_batch
+    from autograder.course.batch.store import RESULTS
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.engine.suites import SuiteMissing
 
@@ -270,12 +284,22 @@ def batch(
         junit=junit,
         nbgrader_db=nbgrader_db,
         parts=parts,
+        feedback=feedback_mode,
     )
     progress = None if quiet else BarProgress()
+    signal.signal(signal.SIGINT, _first_interrupt)
     try:
         with progress or contextlib.nullcontext():
             result = run_batch(submissions, out, options, progress)
-    except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError) as error:
+    except KeyboardInterrupt:
+        kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
+        click.echo(
+            f"grade batch: stopped; {kept} graded result(s) are kept in {out}. Run the same command again to "
+            "grade the rest: what is graded is not graded again.",
+            err=True,
+        )
+        sys.exit(EXIT_INTERRUPTED)
+    except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError, AdjustmentsError) as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
     counts: dict[str, int] = {}
@@ -294,6 +318,16 @@ def batch(
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:
         click.echo(f"wrote {path}")
+
+
+def _first_interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C stops the batch (KeyboardInterrupt, once); a press while it stops only says it is stopping."""
+    signal.signal(signal.SIGINT, _later_interrupt)
+    raise KeyboardInterrupt
+
+
+def _later_interrupt(signum: int, frame: object) -> None:
+    click.echo("grade batch: stopping; the graded results are being kept", err=True)
 
 
 # Instructor commands that write files are verbs (make-...): a student's `grade notebooks` must

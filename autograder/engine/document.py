@@ -9,7 +9,7 @@ Gradescope's published fields at the top and per test; the kit's own in
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class GradedTestDetails(TypedDict):
@@ -50,6 +50,15 @@ class BatchStamp(TypedDict):
     student: str
     fingerprint: str
     code_hash: str
+    similarity: NotRequired[list[int]]  # winnowed fingerprints of the code (course.batch.similarity)
+
+
+class AdjustmentEntry(TypedDict):
+    """An instructor's change to a grade (course.batch.adjustments), as the feedback shows it."""
+
+    target: str
+    points: float
+    comment: str
 
 
 class DocumentDetails(TypedDict, total=False):
@@ -59,6 +68,8 @@ class DocumentDetails(TypedDict, total=False):
     batch: BatchStamp  # in a batch's results only
     max_score: float  # in Gradescope's copy only, where the top level has no max_score
     student_seconds: float  # spent waiting for the student's code: what ranks the slowest hand-ins
+    adjustments: list[AdjustmentEntry]  # the instructor's, in a batch's feedback only
+    feedback: str  # how much of the tests the feedback shows (reports.disclosure), in a batch's feedback only
 
 
 class ResultsDocument(TypedDict):

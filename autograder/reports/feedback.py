@@ -32,6 +32,8 @@ class Entry:
     title: str
     text: str
     outcome: Outcome
+    module: str = ""
+    function: str = ""  # "" for a file that does not load
 
 
 def rows(document: ResultsDocument) -> list[Row]:
@@ -75,11 +77,36 @@ def entries(document: ResultsDocument) -> list[Entry]:
         if isinstance(item, tuple):
             names = ", ".join(dict.fromkeys(hit[item]))
             text = f"error: {item[1]}\nfix this first: every test of {names} scores 0 until {item[0]} loads"
-            found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR))
+            found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR, item[0]))
         else:
             extra = item["extra_data"]
-            found.append(Entry(f"{extra['function']}: {extra['doc']}", item["output"], outcome_of(item)))
+            title = f"{extra['function']}: {extra['doc']}"
+            found.append(Entry(title, item["output"], outcome_of(item), extra["module"], extra["function"]))
     return found
+
+
+def passing_entries(document: ResultsDocument) -> list[Entry]:
+    """Each passed test with its call: what a batch's ``--feedback full`` shows besides what to fix."""
+    found = []
+    for test in document["tests"]:
+        extra = test["extra_data"]
+        if passed(test):
+            text = f"call: {extra['call']}" if extra["call"] else ""
+            title = f"{extra['function']}: {extra['doc']}"
+            found.append(Entry(title, text, Outcome.PASSED, extra["module"], extra["function"]))
+    return found
+
+
+def adjustment_rows(document: ResultsDocument) -> list[tuple[str, str, str]]:
+    """The instructor's adjustments as (what, points, comment): "+2", "-1.5"."""
+    return [
+        (
+            entry["target"],
+            f"{'+' if entry['points'] >= 0 else '-'}{points_number(abs(entry['points']))}",
+            entry["comment"],
+        )
+        for entry in document["extra_data"].get("adjustments", [])
+    ]
 
 
 def not_started_line(document: ResultsDocument) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from html import escape
+from itertools import groupby
 
 from autograder.engine.document import ResultsDocument
-from autograder.reports import feedback
+from autograder.reports import code_view, disclosure, feedback
+from autograder.reports.code_view import Sources
 from autograder.reports.text import score_text
 
 STYLE = """
@@ -14,21 +16,26 @@ table { border-collapse: collapse; } td, th { padding: .3rem .8rem; border-botto
 .passed { color: #17803d; } .failed, .error { color: #b42318; } .timed-out { color: #7a2e9e; }
 .not-started { color: #777; } .grader-error { color: #a15c00; font-weight: bold; }
 pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; }
+.beside { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; align-items: start; }
+.beside > div { min-width: 0; }
 """
 
 
-def page(title: str, body: str) -> str:
+def page(title: str, body: str, *, style: str = "") -> str:
     """A whole HTML page: every page the kit writes (feedback, class summary) has this one skeleton.
 
-    ``title`` is text (escaped here); ``body`` is HTML the caller built, its own text escaped.
+    ``title`` is text (escaped here); ``body`` is HTML the caller built, its own text escaped; ``style``
+    is CSS the body needs beyond the kit's own.
     """
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-        f"<style>{STYLE}</style></head><body>{body}</body></html>\n"
+        f"<style>{STYLE}{style}</style></head><body>{body}</body></html>\n"
     )
 
 
-def render(document: ResultsDocument) -> str:
+def render(document: ResultsDocument, sources: Sources | None = None) -> str:
+    """The feedback page; with ``sources`` (the student's code), each function that lost points is shown
+    beside its failing tests."""
     extra = document["extra_data"]
     title = f"Feedback for {extra.get('submission', 'your submission')}"
     rows = "".join(
@@ -39,15 +46,46 @@ def render(document: ResultsDocument) -> str:
         for row in feedback.rows(document)
     )
     idle = feedback.not_started_line(document)
-    failing = "".join(
-        f"<h3>{escape(entry.title)}</h3><pre>{escape(entry.text)}</pre>" for entry in feedback.entries(document)
-    ) + (f"<p>{escape(idle)}.</p>" if idle else "")
+    failing = _beside_code(feedback.entries(document), sources) + (f"<p>{escape(idle)}.</p>" if idle else "")
+    adjusted = "".join(
+        f"<tr><td>{escape(what)}</td><td>{escape(points)}</td><td>{escape(comment)}</td></tr>"
+        for what, points, comment in feedback.adjustment_rows(document)
+    )
+    passing = "".join(
+        f"<li>{escape(entry.title)}{f': <code>{escape(entry.text)}</code>' if entry.text else ''}</li>"
+        for entry in (feedback.passing_entries(document) if disclosure.shows_passing(document) else [])
+    )
     notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
     return page(
         title,
         (
             f"<h1>{escape(title)}</h1><p><strong>{escape(score_text(document))}</strong></p>"
             f"<table><tr><th>part</th><th>function</th><th>status</th><th>points</th></tr>{rows}</table>"
-            f"{'<h2>What to fix</h2>' + failing if failing else ''}{notes}"
+            f"{'<h2>What to fix</h2>' + failing if failing else ''}"
+            + (
+                "<h2>Adjustments by your instructor</h2><table><tr><th>for</th><th>points</th><th>comment</th></tr>"
+                f"{adjusted}</table>"
+                if adjusted
+                else ""
+            )
+            + (f"<h2>What passed</h2><ul>{passing}</ul>" if passing else "")
+            + notes
         ),
+        style=code_view.style() if sources is not None else "",
     )
+
+
+def _beside_code(entries: list[feedback.Entry], sources: Sources | None) -> str:
+    """Each function's failing tests, its code beside them when it can be found."""
+    html = []
+    for (module, function), group in groupby(entries, key=lambda entry: (entry.module, entry.function)):
+        tests = "".join(f"<h3>{escape(entry.title)}</h3><pre>{escape(entry.text)}</pre>" for entry in group)
+        code = code_view.function_source(sources, module, function) if sources is not None and function else None
+        if code is None:
+            html.append(tests)
+        else:
+            html.append(
+                f'<div class="beside"><div>{tests}</div><div><h3>Your <code>{escape(function)}</code></h3>'
+                f"{code_view.highlighted(code)}</div></div>"
+            )
+    return "".join(html)

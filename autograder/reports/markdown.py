@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from autograder.engine.document import ResultsDocument
-from autograder.engine.student_text import fenced, markdown_text
-from autograder.reports import feedback
+from autograder.engine.student_text import fenced, markdown_code, markdown_text
+from autograder.reports import disclosure, feedback
 from autograder.reports.text import score_text
 
 
@@ -29,6 +29,18 @@ def render(document: ResultsDocument) -> str:
         lines += [f"### {markdown_text(entry.title)}", "", fenced(entry.text), ""]
     if idle:
         lines += [idle + ".", ""]
+    adjusted = feedback.adjustment_rows(document)
+    if adjusted:
+        lines += ["", "## Adjustments by your instructor", "", "| for | points | comment |", "| --- | --- | --- |"]
+        lines += [
+            f"| {markdown_text(what)} | {points} | {markdown_text(comment)} |" for what, points, comment in adjusted
+        ]
+        lines.append("")
+    if disclosure.shows_passing(document):
+        lines += ["", "## What passed", ""]
+        for entry in feedback.passing_entries(document):
+            lines += [f"- {markdown_text(entry.title)}" + (f": {markdown_code(entry.text)}" if entry.text else "")]
+        lines.append("")
     if document.get("output"):
         lines += ["", "## Notes", "", fenced(document["output"])]
     return "\n".join(lines) + "\n"

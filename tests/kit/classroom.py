@@ -89,3 +89,35 @@ def mixed_class(size: int, *, hanging: int = 2, crashing: int = 2, not_started: 
     for _ in range(remaining - correct):
         name, change = next(bugs)
         yield student("buggy", change)
+
+
+def renamed_copy(source: Path, target: Path) -> Path:
+    """A copy of the modules in ``source`` as a student hiding a copy would make it: every local name and
+    parameter renamed, every module's functions in reverse order, comments and docstrings dropped."""
+    import ast
+    import builtins
+
+    kept = set(dir(builtins))
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            if node.id not in kept and not node.id[0].isupper():
+                node.id = f"my_{node.id}"
+            return node
+
+        def visit_arg(self, node: ast.arg) -> ast.arg:
+            node.arg = f"my_{node.arg}"
+            return node
+
+    target.mkdir(parents=True)
+    for path in sorted(source.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+        defined = {node.name for node in functions}
+        Rename().visit(tree)
+        for node in ast.walk(tree):  # the contract's function names stay: the tests call them
+            if isinstance(node, ast.Name) and node.id.startswith("my_") and node.id[3:] in defined:
+                node.id = node.id[3:]
+        tree.body = [node for node in tree.body if node not in functions] + list[ast.stmt](functions[::-1])
+        (target / path.name).write_text(ast.unparse(tree) + "\n", encoding="utf-8")
+    return target

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import html
 import json
+import re
 import shutil
 import subprocess
 import zipfile
@@ -11,9 +13,10 @@ from pathlib import Path
 from typing import cast
 from xml.etree import ElementTree
 
+import browser
 import pytest
 from bug_corpus import BUGS
-from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, write_submission
+from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, renamed_copy, write_submission
 from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
 
 from autograder.course.batch import gradebook
@@ -56,6 +59,7 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
     write_submission(submissions, Student("eve", "floods", FLOODS))
     for number, name in enumerate(SHRUNK_BUGS):
         write_submission(submissions, Student(f"bug{number}", "buggy", BUGS[name]))
+    renamed_copy(SOLUTIONS, submissions / "ren")  # ada's code, every name changed and functions reordered
     shutil.copy(SUBMISSIONS / "correct" / "notebook" / "bpe_homework.ipynb", submissions / "fay.ipynb")
     with zipfile.ZipFile(submissions / "gus.zip", "w") as archive:
         for path in SOLUTIONS.glob("*.py"):
@@ -116,7 +120,8 @@ def test_every_output_is_written(graded_class):
         for name in ("results.json", "feedback.md", "feedback.html"):
             assert (out / student / name).is_file()
     page = (out / "summary.html").read_text(encoding="utf-8")
-    assert '<img alt="Distribution of scores" src="data:image/png;base64,' in page
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="histogram"' in page, "the chart is in the page itself"
+    assert (out / "summary-histogram.svg").read_text(encoding="utf-8") in page, "and beside it for summary.md"
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "## Hardest tests first" in summary and "## Timeouts and crashes" in summary
     hardest_section = summary.split("## Hardest tests first")[1].split("##")[0]
@@ -125,10 +130,50 @@ def test_every_output_is_written(graded_class):
     assert "| cyd |" in summary.split("## Timeouts and crashes")[1].split("##")[0]
     assert "| dan |" in summary.split("## Timeouts and crashes")[1].split("##")[0]
     suites = ElementTree.parse(root / "batch.xml").getroot()
-    assert {suite.get("name") for suite in suites} == {"ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus"}
+    assert {suite.get("name") for suite in suites} == {
+        *("ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus", "ren")
+    }
     canvas = list(csv.reader((out / "canvas.csv").read_text(encoding="utf-8").splitlines()))
     assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks(bonus=False)
+    assert canvas[0][6] == gradebook.NOTES
+    notes = {row[3]: row[6] for row in canvas[2:]}  # by SIS Login ID: the roster here has only names and ids
+    assert notes["cyd"] == gradebook.NOT_ON_ROSTER and notes[""] == "", "a roster student has a name, no note"
+
+
+def test_the_summary_links_every_student_to_their_feedback_page(graded_class):
+    _, out, _ = graded_class
+    page = (out / "summary.html").read_text(encoding="utf-8")
+    for student in ("ada", "bea", "cyd", "dan", "eve", "bug0", "bug1", "fay", "gus", "hal", "ren"):
+        assert f'<a href="{student}/feedback.html">' in page, student
+        assert (out / student / "feedback.html").is_file()
+    assert '<a href="ian/feedback.html">' not in page, "ian handed nothing in: no page to link"
+    assert "[page](<ada/feedback.html>)" in (out / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_renamed_copy_is_listed_with_what_it_shares(graded_class):
+    _, out, _ = graded_class
+    section = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("##")[0]
+    shared = re.search(r"\| ada, ren \| (\d+)% \|", section)
+    assert shared is not None and int(shared.group(1)) >= 90, section
+    assert "bea" not in section, "the untouched stubs are shared by all, and count for no one"
+
+
+def test_the_summary_page_loads_in_a_browser_with_every_student_in_the_histogram(graded_class, tmp_path):
+    _, out, _ = graded_class
+    dom = browser.load(out / "summary.html", tmp_path / "summary.png")
+    bars = re.findall(r'<rect class="bar"[^>]*data-students="([^"]*)"', dom)
+    shown = [student for names in bars for student in json.loads(html.unescape(names))]
+    graded = {key for key, row in gradebook_rows(out).items() if row["status"] == gradebook.GRADED}
+    assert sorted(shown) == sorted(graded), "each graded student is in one bar, bonus scores above 100% too"
+    assert max(float(row["percent"]) for row in gradebook_rows(out).values() if row["percent"]) > 100
+    from PIL import Image
+
+    with Image.open(tmp_path / "summary.png") as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20) or []
+    assert image.size == (1200, 1600)
+    bar_blue = sum(count for count, colour in colours if colour == (0x3B, 0x6E, 0xA8))
+    assert bar_blue > 500, "the histogram's bars were drawn"
 
 
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):

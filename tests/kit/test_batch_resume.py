@@ -128,3 +128,72 @@ def test_results_of_other_parts_or_limits_are_not_reused():
         grading_hash(suite, references, Limits(call_seconds=9)),
     }
     assert len(hashes) == 3
+
+
+def _interrupted(submissions: Path, out: Path, presses: int) -> tuple[subprocess.CompletedProcess[str], set[int]]:
+    """``grade batch`` as a terminal runs it, pressed Ctrl-C ``presses`` times once three hand-ins are graded:
+    SIGINT to the whole foreground process group, every press 0.1 s after the last."""
+    process = subprocess.Popen(
+        batch_command(submissions, out, "--jobs", "2", *PARTS_GRADED, quiet=False),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, as a shell gives a command: the presses reach only it
+    )
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("*/results.json"))) < 3 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    tree = _descendants(process.pid)
+    for _ in range(presses):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.1)
+    stdout, stderr = process.communicate(timeout=30)  # a limit on stopping, not a measure of speed
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), tree
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
+def test_ctrl_c_stops_at_once_keeps_what_is_graded_and_says_how_to_resume(cheap_class, tmp_path):
+    submissions, uninterrupted = cheap_class
+    out = tmp_path / "out"
+    stopped, tree = _interrupted(submissions, out, presses=1)
+    assert stopped.returncode == 130, stopped.stderr[-2000:]
+    kept = len(list(out.glob("*/results.json")))
+    assert 3 <= kept < len(KINDS) + 5, "stopped mid-batch, with what was graded kept"
+    assert f"{kept} graded result(s) are kept in {out}" in stopped.stderr
+    assert "Run the same command again" in stopped.stderr
+    assert "Traceback" not in stopped.stderr + stopped.stdout
+    assert tree and not [pid for pid in tree if _alive(pid)], "graders and workers end with the batch"
+
+    # The instructor adjusts a grade before resuming: the resumed batch applies it and grades only the rest.
+    adjustments = out / "adjustments.csv"
+    assert adjustments.read_text(encoding="utf-8") == "student,part_or_test,points,comment\n"
+    adjustments.write_text(
+        'student,part_or_test,points,comment\ns0,Part 1,3,"explained the tokenizer in class, well"\n',
+        encoding="utf-8",
+    )
+    resumed = run_batch(submissions, out, "--jobs", "2", *PARTS_GRADED)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({len(KINDS) + 5 - kept} graded now, {kept} up to date)" in resumed.stderr
+    expected = gradebook_rows(uninterrupted)
+    rows = gradebook_rows(out)
+    assert float(rows["s0"]["total"]) == float(expected["s0"]["total"]) + 3 and rows["s0"]["adjustment"] == "3"
+    assert {key: row for key, row in rows.items() if key != "s0"} == {
+        key: {**row, "adjustment": "0"} for key, row in expected.items() if key != "s0"
+    }
+    feedback = (out / "s0" / "feedback.md").read_text(encoding="utf-8")
+    assert "## Adjustments by your instructor" in feedback and "explained the tokenizer in class, well" in feedback
+
+    regraded = run_batch(submissions, out, "--force", *PARTS_GRADED)
+    assert regraded.returncode == 0 and f"({len(KINDS) + 5} graded now" in regraded.stderr
+    assert gradebook_rows(out)["s0"]["total"] == rows["s0"]["total"], "a regrade keeps the adjustment"
+    assert "explained the tokenizer" in (out / "s0" / "feedback.html").read_text(encoding="utf-8")
+    assert "explained the tokenizer" in adjustments.read_text(encoding="utf-8"), "the instructor's file is theirs"
+
+
+def test_ctrl_c_pressed_three_times_prints_no_traceback(cheap_class, tmp_path):
+    submissions, _ = cheap_class
+    stopped, _ = _interrupted(submissions, tmp_path / "out", presses=3)
+    assert stopped.returncode == 130, stopped.stderr[-2000:]
+    for sign in ("Traceback", "Fatal Python error", "Exception ignored", "KeyboardInterrupt"):
+        assert sign not in stopped.stderr + stopped.stdout, stopped.stderr[-2000:]
+    assert "Run the same command again" in stopped.stderr

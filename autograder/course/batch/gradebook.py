@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from autograder.course.batch import adjustments
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import bonus_score, function_scores, outcome_of, percent, points_number
@@ -24,6 +25,7 @@ GRADED = "graded"
 NO_SUBMISSION = "no submission"
 CANNOT_GRADE = "could not grade"
 NOT_ON_ROSTER = "not on the roster"
+NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, and why
 
 
 @dataclass(frozen=True)
@@ -49,13 +51,14 @@ def reason_for(record: StudentRecord) -> str:
 
 
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
-    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many.
+    """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many;
+    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests').
 
     Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
     """
     graded_parts = points.parts
     part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
-    header = ["id", "name", "total", "max", "percent", "bonus"]
+    header = ["id", "name", "total", "max", "percent", "bonus", "adjustment"]
     header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]
     header += [
         f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
@@ -76,13 +79,14 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
                 points_number(points.full_marks),
                 f"{percent(record.document):.1f}",
                 points_number(bonus_score(record.document)),
+                points_number(adjustments.total(record.document)),
             ]
             row += [
                 points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in graded_parts
             ]
             row += [points_number(scores.get((part.module, f), 0.0)) for part in graded_parts for f in part.functions]
         else:
-            blank = 2 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
+            blank = 3 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
             row += ["", points_number(points.full_marks), *[""] * blank]
         row += [record.status, reason_for(record), record.note]
         writer.writerow(map(spreadsheet_cell, row))
@@ -94,12 +98,14 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
 
     Canvas matches rows by its user ID or the SIS ids: a numeric id (as Canvas's
     bulk download names files) goes in ID, any other in SIS Login ID, unless
-    the roster has Canvas's own columns.
+    the roster has Canvas's own columns. A hand-in whose student is not on the
+    roster has no name to give: the Notes column says so, and why (Canvas
+    offers to leave a column it does not know out of the import).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
-    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max)])
+    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title, NOTES])
+    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max), ""])
     for record in sorted(records, key=lambda record: record.id):
         if record.document is None:
             continue
@@ -117,6 +123,7 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
                     sis_login,
                     roster.get("Section", ""),
                     points_number(record.document["score"]),
+                    record.note,
                 ],
             )
         )

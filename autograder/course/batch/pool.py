@@ -5,12 +5,21 @@ whole batch, so pytest and hypothesis are imported once per job, not once per
 student. Each submission still gets its own cage and worker. Should a grader
 process itself die, its submission is tried once more in a fresh pool before
 it is reported as not gradable.
+
+Ctrl-C is the batch's alone: the graders are started with SIGINT ignored (a
+terminal sends it to every process in the foreground group, and a grader
+that raised KeyboardInterrupt would print its traceback), and a batch that
+stops for any reason kills its graders at once rather than wait for the
+hand-ins they are grading.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-from collections.abc import Iterable, Iterator
+import signal
+import threading
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -35,6 +44,7 @@ class Graded(Generic[Key]):
 
 
 def _start_grader() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
     set_signal = parent_death_signal()
     if set_signal is not None:
         set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
@@ -57,7 +67,7 @@ def grade_all(
     limits: Limits,
     jobs: int,
     only: tuple[Path, ...] = (),
-) -> Iterator[Graded[Key]]:
+) -> Generator[Graded[Key], None, None]:
     """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders.
 
     The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
@@ -70,39 +80,85 @@ def grade_all(
         # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_grader) as pool:
-            running: dict[Future[ResultsDocument], tuple[Key, LoadedSubmission]] = {}
-            broken = False
-            while (queue or running) and not broken:
-                while queue and len(running) < jobs * 2:
-                    key, loaded = queue.pop()
-                    running[pool.submit(_grade, loaded, suite, limits, only)] = (key, loaded)
-                if not running:
-                    break
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    key, loaded = running.pop(future)
-                    try:
-                        yield Graded(key, future.result(), loaded=loaded)
-                    except BrokenProcessPool:
-                        broken = True
-                        tries = attempts[id(loaded)] = attempts.get(id(loaded), 0) + 1
-                        if tries >= ATTEMPTS:
-                            yield Graded(
-                                key,
-                                None,
-                                "the grader process died on this submission twice; "
-                                "grade it alone with `grade PATH` and report the bug",
-                            )
-                        else:
-                            queue.append((key, loaded))
-                    except Exception as error:  # a bug of ours: say so, and go on with the class
-                        yield Graded(
-                            key,
-                            None,
-                            f"the grader failed ({type(error).__name__}: {error}); "
-                            "grade it alone with `grade PATH` and report the bug",
-                        )
-            if broken:
-                for future, (key, loaded) in running.items():
-                    future.cancel()
+            try:
+                yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)
+            except BaseException:  # Ctrl-C, or the caller stopped reading (GeneratorExit): stop now, not later
+                _stop(pool)
+                raise
+
+
+def _grade_in(
+    pool: ProcessPoolExecutor,
+    queue: list[tuple[Key, LoadedSubmission]],
+    attempts: dict[int, int],
+    *,
+    suite: Path,
+    limits: Limits,
+    jobs: int,
+    only: tuple[Path, ...],
+) -> Iterator[Graded[Key]]:
+    """Grade from ``queue`` in ``pool`` until it is empty or the pool breaks (the rest go back on the queue)."""
+    running: dict[Future[ResultsDocument], tuple[Key, LoadedSubmission]] = {}
+    broken = False
+    while (queue or running) and not broken:
+        while queue and len(running) < jobs * 2:
+            key, loaded = queue.pop()
+            with _interrupts_ignored():  # a grader process started here inherits SIGINT ignored
+                running[pool.submit(_grade, loaded, suite, limits, only)] = (key, loaded)
+        if not running:
+            break
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            key, loaded = running.pop(future)
+            try:
+                yield Graded(key, future.result(), loaded=loaded)
+            except BrokenProcessPool:
+                broken = True
+                tries = attempts[id(loaded)] = attempts.get(id(loaded), 0) + 1
+                if tries >= ATTEMPTS:
+                    yield Graded(
+                        key,
+                        None,
+                        "the grader process died on this submission twice; "
+                        "grade it alone with `grade PATH` and report the bug",
+                    )
+                else:
                     queue.append((key, loaded))
+            except Exception as error:  # a bug of ours: say so, and go on with the class
+                yield Graded(
+                    key,
+                    None,
+                    f"the grader failed ({type(error).__name__}: {error}); "
+                    "grade it alone with `grade PATH` and report the bug",
+                )
+    if broken:
+        for future, (key, loaded) in running.items():
+            future.cancel()
+            queue.append((key, loaded))
+
+
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while a grader process may be started: it keeps that disposition through exec, and
+    Python leaves an ignored SIGINT ignored. Only the main thread can set it; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's graders now (their workers die with them: parent_death_signal) and drop what is queued.
+
+    ProcessPoolExecutor has no public way to end its processes before Python 3.14 (terminate_workers),
+    so this reads its process table.
+    """
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)

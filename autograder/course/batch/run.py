@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import gradebook, store, summary
+from autograder.course.batch import adjustments, gradebook, histogram, similarity, store, summary
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
@@ -24,11 +24,12 @@ from autograder.course.batch.similarity import code_hash
 from autograder.engine import suites
 from autograder.engine.document import ResultsDocument
 from autograder.engine.fingerprints import fingerprint, grading_hash
+from autograder.engine.scoring import percent
 from autograder.engine.student_text import fenced, markdown_text, visible
 from autograder.engine.submission import LoadedSubmission, SubmissionError
 from autograder.engine.worker.limits import Limits
+from autograder.reports import disclosure, junit
 from autograder.reports import html as html_report
-from autograder.reports import junit
 from autograder.reports import markdown as markdown_report
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class BatchOptions:
     junit: Path | None = None
     nbgrader_db: Path | None = None
     parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
+    feedback: str = disclosure.DEFAULT  # how much of the hidden tests the feedback shows
 
 
 @dataclass
@@ -85,27 +87,39 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
+    points = _points(options.suite).of_parts(options.parts)
+    students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
+    out.mkdir(parents=True, exist_ok=True)
+    changes = adjustments.read(adjustments.ensure_file(out), students=students, points=points)  # before grading
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
-    out.mkdir(parents=True, exist_ok=True)
     results.sweep()
-    outcomes, pending, reused = _plan(discovery, results, grading, force=options.force, limits=options.limits)
+    outcomes, pending, reused, hand_ins = _plan(discovery, results, grading, force=options.force, limits=options.limits)
+
+    def feedback_of(student: str, document: ResultsDocument) -> dict[str, str]:
+        return _feedback(adjustments.apply(document, changes.get(student, [])), hand_ins[student], options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
-    points = _points(options.suite).of_parts(options.parts)
-    for graded in grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only):
-        if graded.document is not None and graded.loaded is not None:
-            _stamp(graded.document, graded.loaded, graded.key, grading)
-            results.write(graded.key, graded.document, _feedback(graded.document))
-            outcomes[graded.key] = (graded.document, "")
-        else:
-            _write_failure(results, graded.key, graded.error)
-            outcomes[graded.key] = (None, graded.error)
-        progress.advance(graded.key, graded=graded.document is not None)
+    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only)
+    with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
+        for graded in grading_now:
+            if graded.document is not None and graded.loaded is not None:
+                _stamp(graded.document, graded.loaded, graded.key, grading)
+                results.write(graded.key, graded.document, feedback_of(graded.key, graded.document))
+                outcomes[graded.key] = (graded.document, "")
+            else:
+                _write_failure(results, graded.key, graded.error)
+                outcomes[graded.key] = (None, graded.error)
+            progress.advance(graded.key, graded=graded.document is not None)
 
+    # Every run brings each student's feedback up to date with the adjustments and the --feedback chosen now.
+    for student, (document, _) in outcomes.items():
+        if document is not None:
+            results.refresh_feedback(student, feedback_of(student, document))
+            outcomes[student] = (adjustments.apply(document, changes.get(student, [])), "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
     warnings: list[str] = []
@@ -120,13 +134,14 @@ Outcomes = dict[str, tuple[ResultsDocument | None, str]]  # id -> (document, or 
 
 def _plan(
     discovery: Discovery, results: store.ResultStore, grading: str, *, force: bool, limits: Limits
-) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int]:
+) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
     outcomes: Outcomes = {}
     pending: list[tuple[str, LoadedSubmission]] = []
+    hand_ins: dict[str, LoadedSubmission] = {}
     reused = 0
     for found in discovery.found:
         try:
@@ -135,6 +150,7 @@ def _plan(
             outcomes[found.student] = (None, str(error))
             _write_failure(results, found.student, str(error))
             continue
+        hand_ins[found.student] = loaded
         current = None if force else results.current(found.student, fingerprint(loaded, grading))
         if current is not None:
             outcomes[found.student] = (current, "")
@@ -145,7 +161,7 @@ def _plan(
         reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
         outcomes[student] = (None, reason)
         _write_failure(results, student, reason)
-    return outcomes, pending, reused
+    return outcomes, pending, reused, hand_ins
 
 
 def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, grading: str) -> ResultsDocument:
@@ -154,12 +170,18 @@ def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, gr
         "student": student,
         "fingerprint": fingerprint(loaded, grading),
         "code_hash": code_hash(loaded),
+        "similarity": similarity.fingerprints(loaded),
     }
     return document
 
 
-def _feedback(document: ResultsDocument) -> dict[str, str]:
-    return {"feedback.md": markdown_report.render(document), "feedback.html": html_report.render(document)}
+def _feedback(document: ResultsDocument, loaded: LoadedSubmission, mode: str) -> dict[str, str]:
+    """The student's feedback files: as much of the tests as ``mode`` shows, their own code beside what failed."""
+    shown = disclosure.view(document, mode)
+    return {
+        store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
+        store.FEEDBACK_PAGE: html_report.render(shown, similarity.sources(loaded)),
+    }
 
 
 def _write_failure(results: store.ResultStore, student: str, reason: str) -> None:
@@ -172,7 +194,7 @@ def _write_failure(results: store.ResultStore, student: str, reason: str) -> Non
         f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre>",
     )
     with contextlib.suppress(OSError):
-        results.write(student, None, {"feedback.md": text, "feedback.html": html})
+        results.write(student, None, {store.FEEDBACK_MARKDOWN: text, store.FEEDBACK_PAGE: html})
 
 
 def _points(suite: str | None) -> SuitePoints:
@@ -214,26 +236,26 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
-    sections = summary.build_sections(records, stub_hash=_stub_hash())
-    histogram = summary.histogram_png(records)
-    if histogram is not None:
-        (out / summary.HISTOGRAM).write_bytes(histogram)
-        written.append(out / summary.HISTOGRAM)
+    sections = summary.build_sections(records, stubs=_stub_code())
+    scores = {record.id: percent(record.document) for record in records if record.document is not None}
+    chart = histogram.svg(scores) if scores else None
+    if chart is not None:
+        write(out / summary.HISTOGRAM, chart)
     title = f"{options.title}: class summary"
-    write(out / f"{SUMMARY}.md", summary.render_markdown(title, sections, histogram=histogram is not None))
-    write(out / f"{SUMMARY}.html", summary.render_html(title, sections, histogram=histogram))
+    write(out / f"{SUMMARY}.md", summary.render_markdown(title, sections, histogram=chart is not None))
+    write(out / f"{SUMMARY}.html", summary.render_html(title, sections, histogram=chart))
     if options.junit is not None:
         documents = [(record.id, record.document) for record in records if record.document is not None]
         write(options.junit, junit.render_batch(documents))
     return written
 
 
-def _stub_hash() -> str | None:
-    """The untouched stubs' code hash: a class of unstarted hand-ins is not a class of copies."""
+def _stub_code() -> summary.StartingCode:
+    """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
     from autograder.engine import submission as submissions
 
-    template = suites.KIT_ROOT / "student_template"
     try:
-        return code_hash(submissions.load(template))
+        stubs = submissions.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
-        return None
+        return summary.StartingCode()
+    return summary.StartingCode(code_hash(stubs), frozenset(similarity.fingerprints(stubs)))

@@ -17,6 +17,8 @@ from autograder.atomic_files import TEMP_PREFIX, write_atomically
 from autograder.engine.document import ResultsDocument
 
 RESULTS = "results.json"
+FEEDBACK_MARKDOWN = "feedback.md"  # what the student reads, in each student's folder
+FEEDBACK_PAGE = "feedback.html"
 
 
 class ResultStore:
@@ -55,6 +57,17 @@ class ResultStore:
         # Our own file, written by write() below: its shape is the document's (a foreign file fails the
         # fingerprint check in current(), and is graded again).
         return cast(ResultsDocument, document) if isinstance(document, dict) else None
+
+    def refresh_feedback(self, student: str, feedback: dict[str, str]) -> None:
+        """Rewrite the feedback files whose text changed (an adjustment, another --feedback); leave the rest."""
+        folder = self.folder(student)
+        for name, text in feedback.items():
+            try:
+                unchanged = (folder / name).read_text(encoding="utf-8") == text
+            except (OSError, UnicodeDecodeError):
+                unchanged = False
+            if not unchanged:
+                write_atomically(folder / name, text)
 
     def write(self, student: str, document: ResultsDocument | None, feedback: dict[str, str]) -> None:
         """Feedback files first, the results last: a result on disk always has its feedback beside it."""

@@ -5,14 +5,13 @@ Both renderings come from one list of sections, so they always say the same.
 
 from __future__ import annotations
 
-import base64
-import io
-import math
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from html import escape
+from urllib.parse import quote
 
+from autograder.course.batch import similarity, store
 from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
@@ -20,8 +19,9 @@ from autograder.engine.scoring import FunctionTotal, full_marks, function_totals
 from autograder.engine.student_text import markdown_code, markdown_text, visible
 from autograder.reports.html import page
 
-HISTOGRAM = "summary-histogram.png"
+HISTOGRAM = "summary-histogram.svg"
 SLOWEST_SHOWN = 10
+SIMILAR_SHOWN = 30
 
 
 class Code(str):
@@ -29,6 +29,17 @@ class Code(str):
 
     Either way it is shown literally: student text cannot close a code span or start Markdown or HTML.
     """
+
+
+class Link(str):
+    """A cell's text that links to a page beside the summary (a student's feedback)."""
+
+    def __new__(cls, text: str, target: str) -> Link:
+        link = super().__new__(cls, text)
+        link.target = target
+        return link
+
+    target: str
 
 
 # A table cell: text, code, or pieces of both ("`[3, 2]`" then " (1×)").
@@ -43,13 +54,21 @@ class Section:
     rows: list[list[Cell]] = field(default_factory=list)
 
 
-def build_sections(records: list[StudentRecord], *, stub_hash: str | None) -> list[Section]:
+@dataclass(frozen=True)
+class StartingCode:
+    """What every student was handed (the stubs): sharing it is not copying."""
+
+    code_hash: str | None = None
+    fingerprints: frozenset[int] = frozenset()
+
+
+def build_sections(records: list[StudentRecord], *, stubs: StartingCode) -> list[Section]:
     graded = [record for record in records if record.document is not None]
     documents = [record.document for record in graded if record.document is not None]
     sections = [_overview(records, documents)]
     if documents:
         sections += [_functions(documents), _item_analysis(documents), _stopped(graded), _slowest(graded)]
-    sections += [_identical(graded, stub_hash), _not_graded(records)]
+    sections += [_identical(graded, stubs.code_hash), _similar(graded, stubs), _not_graded(records), _students(records)]
     return [section for section in sections if section.lines or section.rows]
 
 
@@ -209,6 +228,47 @@ def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
     return section
 
 
+def _similar(graded: list[StudentRecord], stubs: StartingCode) -> Section:
+    section = Section(
+        "Similar code",
+        lines=[
+            f"Pairs that share at least {similarity.THRESHOLD:.0%} of the smaller program's fingerprints once "
+            "every name the student chose is set aside and functions are put in one order (code identical to "
+            "the other's is in the section above; the stubs count for no one): worth a look, not proof."
+        ],
+        headers=["students", "shared", "scores"],
+    )
+    prints: dict[str, list[int]] = {}
+    codes: dict[str, str] = {}
+    scores: dict[str, float] = {}
+    for record, document in _with_documents(graded):
+        stamp = document["extra_data"].get("batch")
+        if stamp is not None and "similarity" in stamp:
+            prints[record.id] = stamp["similarity"]
+            codes[record.id] = stamp["code_hash"]
+            scores[record.id] = document["score"]
+    pairs = [
+        pair for pair in similarity.similar_pairs(prints, base=stubs.fingerprints) if codes[pair[0]] != codes[pair[1]]
+    ]
+    for first, second, shared in pairs[:SIMILAR_SHOWN]:
+        section.rows.append([f"{first}, {second}", f"{shared:.0%}", f"{scores[first]:g}, {scores[second]:g}"])
+    if len(pairs) > SIMILAR_SHOWN:
+        section.lines.append(f"The {SIMILAR_SHOWN} most alike of {len(pairs)} pairs are shown.")
+    if not section.rows:
+        section.lines = []
+    return section
+
+
+def _students(records: list[StudentRecord]) -> Section:
+    """Every student, each linked to the feedback page they were given."""
+    section = Section("Students", headers=["student", "name", "score", "status", "feedback"])
+    for record in records:
+        score = f"{percent(record.document):.1f}%" if record.document is not None else ""
+        page = (Link("page", f"{record.id}/{store.FEEDBACK_PAGE}"),) if record.status != NO_SUBMISSION else ""
+        section.rows.append([record.id, record.name, score, record.status, page])
+    return section
+
+
 def _not_graded(records: list[StudentRecord]) -> Section:
     section = Section("Not graded, and roster mismatches", headers=["student", "status", "why"])
     for record in records:
@@ -219,39 +279,6 @@ def _not_graded(records: list[StudentRecord]) -> Section:
         if record.note == NOT_ON_ROSTER:
             section.rows.append([record.id, NOT_ON_ROSTER, f"handed in {record.origin}"])
     return section
-
-
-def histogram_bins(scores: list[float]) -> list[int]:
-    """Edges every 10 points from 0 to past the highest score: bonus points take scores above 100%,
-    and a bin that stopped at 100 would drop those students from the picture."""
-    top = max(100, 10 * (math.floor(max(scores, default=0) / 10) + 1))
-    return list(range(0, top + 1, 10))
-
-
-def histogram_png(records: list[StudentRecord]) -> bytes | None:
-    """The scores as a bar chart, every graded student in it; None without scores or without matplotlib."""
-    scores = [percent(record.document) for record in records if record.document is not None]
-    if not scores:
-        return None
-    try:
-        import matplotlib
-    except ImportError:  # the grader alone does not bring it: pip install "bpe-kit[notebooks]"
-        return None
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    bins = histogram_bins(scores)
-    figure = Figure(figsize=(6, 3), dpi=100)
-    axes = figure.subplots()
-    axes.hist(scores, bins=bins, color="#3b6ea8", edgecolor="white")
-    axes.set_xlabel("score (%)")
-    axes.set_ylabel("students")
-    axes.set_xlim(0, bins[-1])
-    axes.set_title(f"Scores of {len(scores)} graded submissions")
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def render_markdown(title: str, sections: list[Section], *, histogram: bool) -> str:
@@ -270,14 +297,14 @@ def render_markdown(title: str, sections: list[Section], *, histogram: bool) -> 
     return "\n".join(lines)
 
 
-def render_html(title: str, sections: list[Section], *, histogram: bytes | None) -> str:
+def render_html(title: str, sections: list[Section], *, histogram: str | None) -> str:
+    """The summary page; ``histogram`` is the chart's SVG, held inline (the page is one file)."""
     body = [f"<h1>{escape(title)}</h1>"]
     for index, section in enumerate(sections):
         body.append(f"<h2>{escape(section.title)}</h2>")
         body += [f"<p>{_inline(line)}</p>" for line in section.lines]
         if index == 0 and histogram is not None:
-            encoded = base64.b64encode(histogram).decode("ascii")
-            body.append(f'<img alt="Distribution of scores" src="data:image/png;base64,{encoded}">')
+            body.append(histogram)
         if section.rows:
             head = "".join(f"<th>{escape(header)}</th>" for header in section.headers)
             rows = "".join(
@@ -292,14 +319,27 @@ def _pieces(cell: Cell) -> tuple[str, ...]:
 
 
 def _markdown_cell(cell: Cell) -> str:
-    return "".join(markdown_code(piece) if isinstance(piece, Code) else markdown_text(piece) for piece in _pieces(cell))
+    return "".join(_markdown_piece(piece) for piece in _pieces(cell))
+
+
+def _markdown_piece(piece: str) -> str:
+    if isinstance(piece, Code):
+        return markdown_code(piece)
+    if isinstance(piece, Link):
+        return f"[{markdown_text(piece)}](<{quote(piece.target)}>)"
+    return markdown_text(piece)
 
 
 def _html_cell(cell: Cell) -> str:
-    return "".join(
-        f"<code>{escape(visible(piece))}</code>" if isinstance(piece, Code) else escape(visible(piece))
-        for piece in _pieces(cell)
-    )
+    return "".join(_html_piece(piece) for piece in _pieces(cell))
+
+
+def _html_piece(piece: str) -> str:
+    if isinstance(piece, Code):
+        return f"<code>{escape(visible(piece))}</code>"
+    if isinstance(piece, Link):
+        return f'<a href="{escape(quote(piece.target))}">{escape(visible(piece))}</a>'
+    return escape(visible(piece))
 
 
 def _inline(text: str) -> str:

@@ -1,0 +1,120 @@
+"""The instructor's own changes to grades: ``adjustments.csv`` in the batch's output folder.
+
+One row per change: the student's id, what it is about (the whole grade,
+a part, a function or one test), the points it adds (negative takes
+away) and a comment the student reads in their feedback. The file is the
+instructor's: the batch writes it once, with only its header, and never
+again; every run reads it and applies it to the gradebook, the LMS file,
+the summary and each feedback page. So no resume, regrade or ``--force``
+can lose it, and deleting a row takes the change back at the next run.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from autograder.engine.document import AdjustmentEntry, ResultsDocument
+
+if TYPE_CHECKING:
+    from autograder.engine.points import SuitePoints
+
+ADJUSTMENTS = "adjustments.csv"
+HEADER = ("student", "part_or_test", "points", "comment")
+_TEST = r"test_\w+(\[.*\])?"
+EXAMPLE_TARGETS = '"" (the whole grade), "Part 3", "word_bpe", "word_bpe.train_bpe" or "word_bpe.train_bpe::test_name"'
+
+
+class AdjustmentsError(ValueError):
+    """adjustments.csv says something the batch cannot apply; the message names the line and the fix."""
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    student: str
+    target: str  # as written: "" for the whole grade
+    points: float
+    comment: str
+
+    def as_data(self) -> AdjustmentEntry:
+        return {"target": self.target or "the whole grade", "points": self.points, "comment": self.comment}
+
+
+def ensure_file(out: Path) -> Path:
+    """The file, with its header only, when the instructor has none yet: so they find where to write."""
+    path = out / ADJUSTMENTS
+    if not path.exists():
+        path.write_text(",".join(HEADER) + "\n", encoding="utf-8")
+    return path
+
+
+def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, list[Adjustment]]:
+    """Each student's adjustments, in the file's order; raise AdjustmentsError on the first bad line."""
+    found: dict[str, list[Adjustment]] = {}
+    if not path.exists():
+        return found
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet may save it with a byte order mark
+    except (OSError, UnicodeDecodeError) as error:
+        raise AdjustmentsError(f"{path}: cannot be read ({error}); save it as UTF-8 CSV") from None
+    rows = csv.reader(text.splitlines())
+    header = next(rows, None)
+    if header is None:
+        return found
+    if tuple(cell.strip() for cell in header) != HEADER:
+        raise AdjustmentsError(f"{path}: line 1 must be the header {','.join(HEADER)}; put it back")
+    targets = _targets(points)
+    for number, row in enumerate(rows, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"{path}: line {number}"
+        if len(row) != len(HEADER):
+            raise AdjustmentsError(f"{where}: has {len(row)} cells, not {len(HEADER)}; quote a comment with commas")
+        student, target, amount, comment = (cell.strip() for cell in row)
+        if student not in students:
+            raise AdjustmentsError(f"{where}: no student {student!r} in this batch; fix the id or delete the line")
+        if target not in targets and not _is_test(target, targets):
+            raise AdjustmentsError(f"{where}: {target!r} is not a part or test here; write {EXAMPLE_TARGETS}")
+        try:
+            value = float(amount)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise AdjustmentsError(f"{where}: points {amount!r} is not a number; write e.g. 2 or -1.5")
+        found.setdefault(student, []).append(Adjustment(student, target, value, comment))
+    return found
+
+
+def _targets(points: SuitePoints) -> set[str]:
+    """What a row may name: the whole grade, a part (by number or module), a function, one of its tests."""
+    targets = {""}
+    for part in points.parts:
+        targets |= {f"Part {part.number}", part.module}
+        targets |= {f"{part.module}.{function}" for function in part.functions}
+    return targets
+
+
+def _is_test(target: str, targets: set[str]) -> bool:
+    """``module.function::test_name`` (a parametrized case with its ``[id]``) of a function graded here."""
+    function, separator, test = target.partition("::")
+    return bool(separator) and function in targets and "." in function and re.fullmatch(_TEST, test) is not None
+
+
+def apply(document: ResultsDocument, adjustments: list[Adjustment]) -> ResultsDocument:
+    """A copy of ``document`` with the adjustments added to its score and listed for the feedback."""
+    if not adjustments:
+        return document
+    adjusted = copy.deepcopy(document)
+    adjusted["score"] = document["score"] + sum(adjustment.points for adjustment in adjustments)
+    adjusted["extra_data"]["adjustments"] = [adjustment.as_data() for adjustment in adjustments]
+    return adjusted
+
+
+def total(document: ResultsDocument) -> float:
+    """The points the adjustments in ``document`` add (0 when there are none)."""
+    return sum(entry["points"] for entry in document["extra_data"].get("adjustments", []))

@@ -1,0 +1,59 @@
+"""How much of the hidden tests a batch's feedback shows the student: ``grade batch --feedback``.
+
+- ``full``: every test, passed ones too, with its call; a failing one with what was expected and what came back.
+- ``failures`` (the default): what a student needs to fix each lost point (the failing call, expected, got
+  and the hint) and nothing of the tests they passed. Each hidden test that a student fails becomes known to
+  that student; the ones they pass stay hidden.
+- ``scores``: the points per function and which checks failed, in words; no call, no expected value, no
+  answer, no hint. For hand-ins that can be handed in again, where a known hidden call could be fitted to.
+
+The instructor's own ``results.json`` keeps everything: the class summary reads its wrong answers there.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from autograder.engine.document import ResultsDocument
+from autograder.engine.outcomes import Outcome
+from autograder.engine.scoring import outcome_of, passed
+
+FULL, FAILURES, SCORES = "full", "failures", "scores"
+MODES = (FULL, FAILURES, SCORES)
+DEFAULT = FAILURES
+# What a hidden test tells in its extra data about the call it made and what it saw.
+_TOLD = ("call", "expected", "got", "hint", "example", "detail")
+
+
+def view(document: ResultsDocument, mode: str) -> ResultsDocument:
+    """A copy of ``document`` holding only what ``mode`` shows (the renderers read the mode from it)."""
+    if mode not in MODES:
+        raise ValueError(f"feedback {mode!r}: choose one of {', '.join(MODES)}")
+    shown = copy.deepcopy(document)
+    shown["extra_data"]["feedback"] = mode
+    for test in shown["tests"]:
+        extra = test["extra_data"]
+        if mode == FULL:
+            continue
+        if passed(test) or (mode == SCORES and not extra.get("load_failed")):
+            for key in _TOLD:
+                extra[key] = ""  # type: ignore[literal-required]
+        if mode == SCORES and not passed(test) and not extra.get("load_failed"):
+            test["output"] = _in_words(outcome_of(test))
+    return shown
+
+
+def shows_passing(document: ResultsDocument) -> bool:
+    return document["extra_data"].get("feedback") == FULL
+
+
+def _in_words(outcome: Outcome) -> str:
+    """What a scores-only feedback says of a lost test (its title already says what it checks)."""
+    return {
+        Outcome.FAILED: "this check failed",
+        Outcome.ERROR: "your function raised an error on this check",
+        Outcome.TIMED_OUT: "your function ran past its time limit on this check",
+        Outcome.CRASHED: "your code stopped the worker on this check",
+        Outcome.GRADER_ERROR: "the grader failed on this check: your instructor will look at it",
+        Outcome.NOT_STARTED: "not started",
+    }.get(outcome, outcome.value)

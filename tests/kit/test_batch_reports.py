@@ -1,0 +1,121 @@
+"""What the batch tells the instructor and the students beyond the scores: the histogram, similar code,
+how much of the hidden tests the feedback shows, and the instructor's adjustments."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bug_corpus import BUGS
+from classroom import SOLUTIONS, TEMPLATE, Student, renamed_copy, write_submission
+from conftest import SUBMISSIONS, run_batch
+
+from autograder.course.batch import histogram, similarity
+from autograder.engine import submission
+
+
+def test_the_histogram_holds_every_student_bonus_scores_included():
+    scores = {"ada": 112.5, "bea": 100.0, "cyd": 0.0, "dan": 55.0, "eve": 130.0}
+    chart = histogram.svg(scores)
+    bars = re.findall(r'data-from="(\d+)" data-to="(\d+)" data-students="([^"]*)"', chart)
+    placed = {
+        student: (int(low), int(high))
+        for low, high, names in bars
+        for student in json.loads(names.replace("&quot;", '"'))
+    }
+    assert set(placed) == set(scores), "no student falls out of the picture"
+    assert placed["ada"] == (110, 120) and placed["eve"] == (130, 140) and placed["bea"] == (100, 110)
+    assert "Scores of 5 graded submissions" in chart
+
+
+def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(tmp_path):
+    copied = renamed_copy(SOLUTIONS, tmp_path / "copy")
+    original = (SOLUTIONS / "bpe.py").read_text(encoding="utf-8")
+    assert (copied / "bpe.py").read_text(encoding="utf-8").count("my_") > 20, "names really changed"
+    assert original.split("def ")[1][:20] != (copied / "bpe.py").read_text(encoding="utf-8").split("def ")[1][:20]
+    hand_ins = {"reference": SOLUTIONS, "copy": copied}
+    hand_ins |= {path.name: path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir()}
+    prints = {name: similarity.fingerprints(submission.load(path)) for name, path in hand_ins.items()}
+    pairs = similarity.similar_pairs(prints, base=similarity.fingerprints(submission.load(TEMPLATE)))
+    # The notebook hand-in of the fixtures holds naive_slicing's Part 2 word for word: a real copy, found.
+    assert [(first, second) for first, second, _ in pairs] == [("copy", "reference"), ("naive_slicing", "notebook")]
+    assert pairs[0][2] > 0.9
+    assert similarity.code_hash(submission.load(copied)) != similarity.code_hash(submission.load(SOLUTIONS))
+
+
+@pytest.fixture(scope="module")
+def one_bug(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    submissions = tmp_path_factory.mktemp("feedback") / "submissions"
+    write_submission(submissions, Student("bug", "buggy", BUGS["merge_pair forgets to skip past a merged pair"]))
+    return submissions
+
+
+@pytest.mark.parametrize(
+    ("mode", "shown", "hidden"),
+    [
+        ("full", ["What passed", "call: get_pair_counts(", "expected:", "got:", "hint:"], []),
+        ("failures", ["call:     merge_pair(", "expected:", "got:", "hint:"], ["What passed", "get_pair_counts("]),
+        (
+            "scores",
+            ["merge_pair", "this check failed", "3 / 14"],
+            ["call:", "expected:", "got:", "hint:", "['lo', 'w', ' ', 'lo']"],
+        ),
+    ],
+)
+def test_the_feedback_shows_what_the_instructor_chose(one_bug, tmp_path, mode, shown, hidden):
+    out = tmp_path / "out"
+    process = run_batch(one_bug, out, "--part", "bpe", "--feedback", mode)
+    assert process.returncode == 0, process.stderr
+    for name in ("feedback.md", "feedback.html"):
+        text = (out / "bug" / name).read_text(encoding="utf-8")
+        for piece in shown:
+            assert piece in text, (mode, name, piece)
+        for piece in hidden:
+            assert piece not in text, (mode, name, piece)
+    kept = json.loads((out / "bug" / "results.json").read_text(encoding="utf-8"))
+    assert any(test["extra_data"]["expected"] for test in kept["tests"]), "the instructor's record keeps it all"
+
+
+def test_a_changed_feedback_choice_rewrites_the_feedback_without_grading_again(one_bug, tmp_path):
+    out = tmp_path / "out"
+    assert run_batch(one_bug, out, "--part", "bpe", "--feedback", "full").returncode == 0
+    again = run_batch(one_bug, out, "--part", "bpe", "--feedback", "scores")
+    assert "(0 graded now, 1 up to date)" in again.stderr
+    assert "expected:" not in (out / "bug" / "feedback.md").read_text(encoding="utf-8")
+
+
+def test_the_feedback_page_shows_the_students_own_failing_function(one_bug, tmp_path):
+    out = tmp_path / "out"
+    assert run_batch(one_bug, out, "--part", "bpe").returncode == 0
+    page = (out / "bug" / "feedback.html").read_text(encoding="utf-8")
+    assert '<div class="beside">' in page and 'class="highlight"' in page
+    # the function the tests ran is the student's last def of it (the buggy one), highlighted by Pygments
+    mine = page.split("Your <code>merge_pair</code>")[1].split("</pre>")[0]
+    assert 'class="nf">merge_pair</span>' in mine, "highlighted"
+    code = html.unescape(re.sub(r"<[^>]+>", "", mine))
+    assert code.strip().startswith("def merge_pair(tokens, pair):") and "i += 1" in code
+    assert "Your <code>get_pair_counts</code>" not in page, "only the functions that lost points"
+
+
+@pytest.mark.parametrize(
+    ("line", "told"),
+    [
+        ("ghost,,1,typo", "line 2: no student 'ghost' in this batch; fix the id or delete the line"),
+        ("bug,Part 9,1,x", "line 2: 'Part 9' is not a part or test here"),
+        ("bug,bpe.merge_pair,two,x", "line 2: points 'two' is not a number"),
+        ("bug,bpe,1,a,b", "line 2: has 5 cells, not 4; quote a comment with commas"),
+    ],
+)
+def test_a_bad_adjustment_is_one_line_naming_the_file_line_and_fix(one_bug, tmp_path, line, told):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "adjustments.csv").write_text(f"student,part_or_test,points,comment\n{line}\n", encoding="utf-8")
+    process = run_batch(one_bug, out, "--part", "bpe")
+    assert process.returncode == 2
+    assert process.stderr.strip() == f"grade batch: {out / 'adjustments.csv'}: {told}" or (
+        told in process.stderr and process.stderr.count("\n") == 1
+    ), process.stderr
+    assert not (out / "bug").exists(), "refused before grading anything"

@@ -298,6 +298,9 @@ def batch(
             "grade the rest: what is graded is not graded again.",
             err=True,
         )
+        # Ignored, not handled, from here: Python puts its own handlers back to the default as it exits,
+        # and a press in that moment would end the process by the signal instead of with this exit code.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         sys.exit(EXIT_INTERRUPTED)
     except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError, AdjustmentsError) as error:
         click.echo(f"grade batch: {error}", err=True)

@@ -7,7 +7,11 @@ example budget, default limits) once per job count, and prints the figures.
 Peak memory is the largest total resident size of the batch's whole process
 tree, sampled every 0.1 s. Figures are from one run on this machine.
 
-    python benchmarks/batch_throughput.py [--size 200] [--jobs 1 2]
+    python benchmarks/batch_throughput.py [--size 200] [--jobs 1 2] [--limit]
+
+``--limit`` first measures the limit a hand-in's grading is held to, in the same run: the hidden tests
+in this process against the reference (no cage, no worker, warm), and a correct hand-in's cost in a real
+``--jobs 1`` batch beside it.
 """
 
 from __future__ import annotations
@@ -15,23 +19,30 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+from autograder.engine.reference import reference
 from autograder.engine.suites import KIT_ROOT
 from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
-from classroom import mixed_class, write_submission
+from classroom import Student, mixed_class, write_submission
 
 TARGET_SECONDS_200 = 60.0
 TARGET_SCALING = 1.7
 TARGET_MEMORY_MB = 2048
 TARGET_CAGE_COST = 0.10  # the bubblewrap cage may cost at most this share of the process cage's throughput
+# A correct hand-in's cost in the batch may be at most this many times the limit: the same hidden tests
+# run in this process against the reference, with no cage, no worker and a warm interpreter.
+TARGET_OVER_LIMIT = 1.5
+LIMIT_ROUNDS = 5
 
 
 def tree_rss_mb(root: int) -> float:
@@ -95,6 +106,59 @@ def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool =
     return seconds, peak
 
 
+class _InProcessWorker:
+    """Stands in for the caged worker: each call runs the reference function here (the limit's "no cage")."""
+
+    def request(self, message: dict[str, Any], timeout: float) -> Any:
+        from autograder.engine.worker import codec, protocol
+        from autograder.engine.worker.client import Reply
+
+        if message["op"] != protocol.CALL:
+            return Reply({"ok": True})
+        function = getattr(reference(message["module"]), message["function"])
+        args, kwargs = codec.from_plain(message["args"]), codec.from_plain(message["kwargs"])
+        try:
+            value = function(*args, **kwargs)
+        except Exception as error:  # the tests that expect an error (vocab_size below 256)
+            return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})
+        return Reply({"ok": True, "value": codec.to_plain(value)})
+
+    def stop(self) -> None:
+        pass
+
+
+def in_process_seconds() -> float:
+    """The limit: the median of LIMIT_ROUNDS warm in-process gradings of the reference (after one to warm up)."""
+    from autograder.engine import suites
+    from autograder.engine.plugin import GradingPlugin
+    from autograder.engine.proxy import GradingSession
+    from autograder.engine.runner import run_pytest
+    from autograder.engine.worker.limits import Limits
+
+    times = []
+    for _ in range(LIMIT_ROUNDS + 1):
+        plugin = GradingPlugin(GradingSession(_InProcessWorker(), Limits()))  # type: ignore[arg-type]
+        started = time.perf_counter()
+        run_pytest(suites.resolve("hidden"), plugin)
+        times.append(time.perf_counter() - started)
+        lost = [outcome.name for outcome in plugin.outcomes if outcome.outcome.value != "passed"]
+        if lost:
+            raise SystemExit(f"the in-process limit is not a full-marks grading: {lost[:3]}")
+    return statistics.median(times[1:])
+
+
+def batch_seconds_per_correct(scratch: Path, count: int = 11) -> float:
+    """A correct hand-in's cost in a real ``grade batch --jobs 1``: (a class of ``count`` - a class of 1) / (count - 1),
+    so the batch's own start (imports, collection, Part 5's reference timing) is not counted."""
+    seconds = []
+    for size in (1, count):
+        submissions = scratch / f"correct-{size}"
+        for number in range(size):
+            write_submission(submissions, Student(f"c{number:03d}", "correct"))
+        seconds.append(grade_class(submissions, scratch / f"out-correct-{size}", 1)[0])
+    return (seconds[1] - seconds[0]) / (count - 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=200)
@@ -104,8 +168,21 @@ def main() -> None:
         action="store_true",
         help="grade once more, at the most jobs, in the process cage: the sandbox's cost and scores",
     )
+    parser.add_argument(
+        "--limit",
+        action="store_true",
+        help="also measure a correct hand-in's cost in the batch against the in-process limit",
+    )
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
+        if arguments.limit:
+            limit = in_process_seconds()
+            cost = batch_seconds_per_correct(Path(scratch))
+            print(
+                f"limit (the hidden tests in-process on the reference, warm, no cage): {limit:.2f} s a hand-in; "
+                f"a correct hand-in in grade batch --jobs 1: {cost:.2f} s = {cost / limit:.2f}x the limit "
+                f"(target <= {TARGET_OVER_LIMIT}x)"
+            )
         submissions = Path(scratch) / "submissions"
         kinds: dict[str, int] = {}
         for student in mixed_class(arguments.size):

@@ -137,6 +137,7 @@ def test_gradebook_is_sorted_and_free_of_timings():
             "score": 5.0,
             "max_score": 100.0,
             "execution_time": 1.234,
+            "extra_data": {},  # no adjustments
             "tests": [
                 {
                     "score": 5.0,
@@ -160,5 +161,7 @@ def test_gradebook_is_sorted_and_free_of_timings():
     text = gradebook.gradebook_csv(records, points)
     lines = text.splitlines()
     assert lines[1].startswith("amy,Amy,,100,")
-    assert lines[2].startswith("zed,,5,100,5.0,0,5,0,5,0,0,0,0,"), "total, max, percent, bonus, parts, functions"
+    assert lines[2].startswith("zed,,5,100,5.0,0,0,5,0,5,0,0,0,0,"), (
+        "total, max, percent, bonus, adjustment, parts, functions"
+    )
     assert "1.234" not in text

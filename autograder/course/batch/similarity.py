@@ -58,10 +58,10 @@ def code_hash(loaded: LoadedSubmission) -> str:
 
 def fingerprints(loaded: LoadedSubmission) -> list[int]:
     """The program's winnowed fingerprints, sorted (stored with a result, so a resumed batch need not re-read)."""
-    tokens: list[str] = []
+    program: list[str] = []
     for _, source in sources(loaded):
-        tokens += _normalised_tokens(source)
-    return sorted(_winnow(tokens))
+        program += _normalised_tokens(source)
+    return sorted(_winnow(program))
 
 
 def similar_pairs(
@@ -121,7 +121,7 @@ def _normalised_tokens(source: str) -> list[str]:
         )
         tree.body = [node for node in tree.body if node not in functions] + list(functions)
         source = ast.unparse(tree)
-    tokens: list[str] = []
+    found: list[str] = []
     after_dot = False
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
@@ -134,11 +134,11 @@ def _normalised_tokens(source: str) -> list[str]:
                 text = "{"
             elif token.type == tokenize.DEDENT:
                 text = "}"
-            tokens.append(text)
+            found.append(text)
             after_dot = token.type == tokenize.OP and token.string == "."
     except (tokenize.TokenError, SyntaxError):
         pass  # what tokenized before the error still counts
-    return tokens
+    return found
 
 
 def _winnow(tokens: list[str]) -> set[int]:

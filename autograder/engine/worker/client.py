@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
 import sys
@@ -70,13 +69,6 @@ CHANNEL_WRITTEN = (
 
 
 @dataclass(frozen=True)
-class _Garbled:
-    """What the reader thread queues in place of a message when the bytes were not one."""
-
-    why: str
-
-
-@dataclass(frozen=True)
 class Reply:
     """One answer from the worker, decoded into plain values."""
 
@@ -102,7 +94,7 @@ class Worker:
         self.limits = limits
         self.script = script  # how to load the submission: kind, cells, script name
         self.process: subprocess.Popen[bytes] | None = None
-        self.replies: queue.Queue[dict[str, Any] | _Garbled | None] = queue.Queue()
+        self.replies: codec.FrameReader | None = None  # the worker's answers, read as they are awaited
         self.notices: list[str] = []
         self.stray_output: list[bytes] = []
         self.starts = 0
@@ -132,8 +124,8 @@ class Worker:
         )
         self.starts += 1
         self.imported = set()
-        self.replies = queue.Queue()
-        threading.Thread(target=self._read_replies, args=(self.process, self.replies), daemon=True).start()
+        assert self.process.stdout is not None  # a pipe: asked for above
+        self.replies = codec.FrameReader(self.process.stdout.fileno())
         self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
         self._draining.start()
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
@@ -195,6 +187,7 @@ class Worker:
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
+        self.replies = None
         if process is None:
             return
         if process.poll() is None:
@@ -275,13 +268,17 @@ class Worker:
         return self._receive(self.limits.load_seconds - patience)
 
     def _receive(self, timeout: float) -> dict[str, Any]:
+        if self.replies is None:
+            raise WorkerGone("the worker is not running: start() it before waiting for it")
         try:
-            message = self.replies.get(timeout=timeout)
-        except queue.Empty:
+            message = self.replies.read(timeout)
+        except TimeoutError:
             raise WorkerTimedOut() from None
-        if isinstance(message, _Garbled):
+        except codec.CodecError as error:
             self.stop()  # no waiting for an exit: a worker that garbles the channel may go on running
-            raise ChannelBroken(f"{CHANNEL_WRITTEN} ({message.why})")
+            raise ChannelBroken(f"{CHANNEL_WRITTEN} ({str(error)[:200]})") from None
+        except OSError:
+            message = None  # the pipe is gone: as good as its end
         if message is None:
             ending = self._ending()
             if self._draining is not None:
@@ -307,19 +304,6 @@ class Worker:
                 return f"your code and what it started used more than {self.limits.memory_mb} MiB of memory"
             return f"the worker process was killed by {name}"
         return f"the worker process exited with code {code}"
-
-    @staticmethod
-    def _read_replies(process: subprocess.Popen[bytes], replies: queue.Queue[dict[str, Any] | _Garbled | None]) -> None:
-        try:
-            while True:
-                message = codec.read_message(process.stdout)
-                replies.put(message)
-                if message is None:
-                    return
-        except codec.CodecError as error:
-            replies.put(_Garbled(str(error)[:200]))
-        except (OSError, ValueError):
-            replies.put(None)
 
     def _drain_output(self, process: subprocess.Popen[bytes]) -> None:
         """Keep the first part of what the worker wrote to fds 1 and 2; drop the rest."""

@@ -98,28 +98,37 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     results.sweep()
     outcomes, pending, reused, hand_ins = _plan(discovery, results, grading, force=options.force, limits=options.limits)
 
+    def adjusted(student: str, document: ResultsDocument) -> ResultsDocument:
+        return adjustments.apply(document, changes.get(student, []))
+
     def feedback_of(student: str, document: ResultsDocument) -> dict[str, str]:
-        return _feedback(adjustments.apply(document, changes.get(student, [])), hand_ins[student], options.feedback)
+        """``document`` is the adjusted one: the feedback shows the adjustments."""
+        return _feedback(document, hand_ins[student], options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
+    fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
     grading_now = grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.document is not None and graded.loaded is not None:
                 _stamp(graded.document, graded.loaded, graded.key, grading)
-                results.write(graded.key, graded.document, feedback_of(graded.key, graded.document))
-                outcomes[graded.key] = (graded.document, "")
+                adjusted_now = adjusted(graded.key, graded.document)
+                results.write(graded.key, graded.document, feedback_of(graded.key, adjusted_now))
+                outcomes[graded.key] = (adjusted_now, "")
+                fresh.add(graded.key)
             else:
                 _write_failure(results, graded.key, graded.error)
                 outcomes[graded.key] = (None, graded.error)
             progress.advance(graded.key, graded=graded.document is not None)
 
-    # Every run brings each student's feedback up to date with the adjustments and the --feedback chosen now.
+    # A result kept from an earlier run gets this run's adjustments, and its feedback is brought up to date
+    # with them and the --feedback chosen now (what was graded just now has both already).
     for student, (document, _) in outcomes.items():
-        if document is not None:
-            results.refresh_feedback(student, feedback_of(student, document))
-            outcomes[student] = (adjustments.apply(document, changes.get(student, [])), "")
+        if document is not None and student not in fresh:
+            kept = adjusted(student, document)
+            results.refresh_feedback(student, feedback_of(student, kept))
+            outcomes[student] = (kept, "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
     warnings: list[str] = []

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import select
 import struct
+import time
 from collections import Counter
 from typing import Any
 
@@ -194,10 +197,6 @@ class FrameReader:
 
     def read(self, timeout: float) -> dict[str, Any] | None:
         """The next message; None at end of stream; TimeoutError when none is whole within ``timeout`` s."""
-        import os
-        import select
-        import time
-
         deadline = time.monotonic() + timeout
         while True:
             message = self._next()

@@ -50,11 +50,14 @@ def examples(count: int) -> Callable[[Any], Any]:
 
     Derandomized so a submission always gets the same score; no example
     database, so nothing is written beside the submission; no deadline,
-    because the cage's per-call limit is the one that counts. Because the
-    examples are the same for every submission, a grader that grades many
-    replays them instead of drawing them again (``autograder.engine.replay``).
+    because the cage's per-call limit is the one that counts. No "explain"
+    phase: it traces every line while it varies a failing example, to add
+    comments to a report the student never sees (it was half the time of a
+    failing property). Because the examples are the same for every
+    submission, a grader that grades many replays them instead of drawing
+    them again (``autograder.engine.replay``).
     """
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
     chosen = settings(
         max_examples=count,
@@ -64,6 +67,7 @@ def examples(count: int) -> Callable[[Any], Any]:
         print_blob=False,
         report_multiple_bugs=False,
         suppress_health_check=list(HealthCheck),
+        phases=[phase for phase in Phase if phase is not Phase.explain],
     )
 
     def decorate(test: Any) -> Any:
@@ -118,9 +122,10 @@ def fastest_seconds(
     """The best time of ``call(round)`` over up to ``rounds`` rounds, each answer passed to ``check``.
 
     The best of several: a busy machine slows a run, never speeds it up. ``yardstick`` (the seconds the
-    slow way takes) is asked only after a first call, so a function not started costs no yardstick, and
-    the rounds stop early when the ratio is below a third of ``target``: no noise explains that, and more
-    calls would only cost time. Only the call is timed, never the check.
+    slow way takes) is asked only after a first call, so a function not started costs no yardstick. The
+    rounds stop as soon as the ratio reaches ``target`` (a later round could only make the best time
+    better, never change the verdict) or falls below a third of it (no noise explains that). Only the
+    call is timed, never the check.
     """
     times: list[float] = []
     for round_number in range(rounds):
@@ -128,6 +133,7 @@ def fastest_seconds(
         got = call(round_number)
         times.append(time.perf_counter() - before)
         check(round_number, got)
-        if yardstick() / min(times) < target / 3:
+        ratio = yardstick() / min(times)
+        if ratio >= target or ratio < target / 3:
             break
     return min(times)

@@ -25,6 +25,32 @@ from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import StartedWorker, start_worker
 
 GRADING_INI = Path(__file__).parents[1] / "grading.ini"  # package data, beside cli.py
+# pytest's own plugins that a grading never uses. Each one's hooks run for every phase of every test (a
+# hundred tests, three phases each) and at the session's start: together they were a tenth of a correct
+# hand-in's grading. unraisableexception and threadexception also run gc.collect() several times per
+# session; capture swaps sys.stdout around every test, when nothing a test prints is kept (the student's
+# output is the worker's, and run_suite_session keeps what pytest prints); warnings, logging and the rest
+# catch what no graded test makes or reports.
+UNUSED_PLUGINS = (
+    "capture",
+    "debugging",
+    "doctest",
+    "faulthandler",
+    "junitxml",
+    "legacypath",
+    "logging",
+    "monkeypatch",
+    "pastebin",
+    "python_path",
+    "recwarn",
+    "setuponly",
+    "setupplan",
+    "stepwise",
+    "threadexception",
+    "tmpdir",
+    "unraisableexception",
+    "warnings",
+)
 
 
 def grade_submission(
@@ -83,17 +109,8 @@ def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) 
     code, log = run_suite_session(
         suite,
         plugin,
-        "--capture=sys",
         "--tb=line",
-        "-p",
-        "no:stepwise",
-        # These two run gc.collect() several times per session: a third of a second.
-        "-p",
-        "no:unraisableexception",
-        "-p",
-        "no:threadexception",
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
+        *(argument for plugin_name in UNUSED_PLUGINS for argument in ("-p", f"no:{plugin_name}")),
         only=only,
     )
     if plugin.interrupted:

@@ -280,3 +280,25 @@ def test_the_slowest_hand_ins_are_ranked_by_the_time_in_their_own_code(tmp_path)
         line for line in slowest.splitlines() if line.startswith("| ") and "student" not in line and "---" not in line
     ]
     assert rows[0].startswith("| zzz |"), slowest
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="CPUs can be chosen on Linux only")
+def test_each_grader_keeps_to_its_own_cpu_and_its_worker_with_it():
+    """Grader n runs on the n-th CPU it may use (round the list again past the last), and a process it
+    starts (its worker) stays on that CPU: a call and its answer never wait for a wake-up on another one."""
+    import os
+    import sys
+
+    allowed = sorted(os.sched_getaffinity(0))
+    for number in range(len(allowed) + 1):
+        script = (
+            "import os, subprocess, sys\n"
+            "from autograder.course.batch.pool import keep_to_one_cpu\n"
+            f"keep_to_one_cpu({number})\n"
+            "child = subprocess.run([sys.executable, '-S', '-c', 'import os; print(sorted(os.sched_getaffinity(0)))'],\n"
+            "                       capture_output=True, text=True, check=True)\n"
+            "print(sorted(os.sched_getaffinity(0)), child.stdout.strip())\n"
+        )
+        shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+        cpu = [allowed[number % len(allowed)]]
+        assert shown.strip() == f"{cpu} {cpu}"

@@ -243,3 +243,28 @@ def test_a_cage_without_control_groups_says_so(monkeypatch):
         ]
     finally:
         cage.remove()
+
+
+def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path):
+    """The worker starts without the site module (its .pth files were a third of a start), yet a student
+    still imports the environment's packages and has exit() and quit(); no .pth file of it runs."""
+    from autograder.engine import submission
+    from autograder.engine.proxy import GradingSession
+    from autograder.engine.worker.limits import Limits
+    from autograder.engine.worker.starting import start_worker
+
+    (tmp_path / "simple_tokenizers.py").write_text(
+        "import builtins, sys\n"
+        "import regex  # an installed package, as a notebook may import numpy\n"
+        "def char_tokenize(text):\n"
+        "    return [regex.__name__, str(callable(builtins.exit) and callable(builtins.quit)),\n"
+        "            str(sys.flags.no_site), str(any('__editable__' in name for name in sys.modules))]\n",
+        encoding="utf-8",
+    )
+    started = start_worker(submission.load(tmp_path), Limits())
+    try:
+        record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
+    finally:
+        started.worker.stop()
+        started.cage.remove()
+    assert record.returned == ["regex", "True", "1", "False"]

@@ -93,3 +93,38 @@ def test_keys_made_to_share_one_hash_are_refused_not_built(tag):
         codec.from_plain({tag: body})
     honest = list(range(200_000))
     assert len(codec.from_plain({tag: [[key, 0] for key in honest] if tag == "d" else honest})) == 200_000
+
+
+def test_what_is_decoded_is_a_copy_so_a_mutation_shows_against_the_message():
+    """The worker compares a call's arguments afterwards with the message they came in: decoding must
+    never hand the student the message's own lists (the fast path for lists of scalars copies them)."""
+    tree = codec.to_plain([["a", "b"], ("x", 1), {"k": 2}])
+    value = codec.from_plain(tree)
+    value[0].append("c")
+    value[2]["k"] = 3
+    assert codec.to_plain(value) != tree
+    assert codec.from_plain(tree) == [["a", "b"], ("x", 1), {"k": 2}]
+
+
+def test_scalars_inside_containers_keep_their_exact_types_and_limits():
+    """Lists, tuples and dicts of scalars take a fast path: a str subclass inside one still arrives as a plain
+    str, and scalars one level past the depth limit are still refused, as they were item by item."""
+
+    class Loud(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    back = codec.from_plain(codec.to_plain([Loud("a"), ("b", Loud("c")), {Loud("k"): Loud("v")}]))
+    assert back == ["a", ("b", "c"), {"k": "v"}]
+    assert same_types(back, ["a", ("b", "c"), {"k": "v"}]) and type(next(iter(back[2]))) is str
+    nested: list = ["deepest"]
+    for _ in range(codec.MAX_DEPTH):
+        nested = [nested]
+    with pytest.raises(codec.CodecError, match="deeper"):
+        codec.to_plain(nested)
+    with pytest.raises(codec.CodecError, match="deeper"):
+        codec.from_plain(nested)
+    with pytest.raises(codec.CodecError, match="more than"):
+        codec.to_plain(list(range(codec.MAX_ITEMS + 1)))

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -43,8 +45,12 @@ class Graded(Generic[Key]):
     loaded: LoadedSubmission | None = None  # what was graded
 
 
-def _start_grader() -> None:
+def _start_grader(started: Synchronized[int]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
+    with started.get_lock():
+        number = started.value
+        started.value += 1
+    keep_to_one_cpu(number)
     set_signal = parent_death_signal()
     if set_signal is not None:
         set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
@@ -52,6 +58,21 @@ def _start_grader() -> None:
     import hypothesis  # noqa: F401
 
     import autograder.engine.grading  # noqa: F401
+
+
+def keep_to_one_cpu(number: int) -> None:
+    """Run grader ``number`` and the workers it starts on one CPU of those this process may use, the next
+    grader on the next one.
+
+    A grader and its worker take turns (a call, then its answer), so sharing a CPU costs them nothing,
+    while a wake-up across CPUs costs each round trip tens of microseconds: half of a small call's
+    cost, thousands of times a hand-in. Where CPUs cannot be chosen (not Linux), nothing changes.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return
+    allowed = sorted(os.sched_getaffinity(0))
+    with contextlib.suppress(OSError):
+        os.sched_setaffinity(0, {allowed[number % len(allowed)]})
 
 
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> ResultsDocument:
@@ -79,7 +100,10 @@ def grade_all(
     while queue:
         # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_grader) as pool:
+        started = context.Value("i", 0)  # how many graders have started: each takes the next CPU
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(started,)
+        ) as pool:
             try:
                 yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)
             except BaseException:  # Ctrl-C, or the caller stopped reading (GeneratorExit): stop now, not later

@@ -20,7 +20,6 @@ from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import Student, read_roster
-from autograder.course.batch.similarity import code_hash
 from autograder.engine import suites
 from autograder.engine.document import ResultsDocument
 from autograder.engine.fingerprints import fingerprint, grading_hash
@@ -175,11 +174,12 @@ def _plan(
 
 def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, grading: str) -> ResultsDocument:
     """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
+    same_code, prints = similarity.measures(loaded)
     document["extra_data"]["batch"] = {
         "student": student,
         "fingerprint": fingerprint(loaded, grading),
-        "code_hash": code_hash(loaded),
-        "similarity": similarity.fingerprints(loaded),
+        "code_hash": same_code,
+        "similarity": prints,
     }
     return document
 
@@ -267,4 +267,5 @@ def _stub_code() -> summary.StartingCode:
         stubs = submissions.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
         return summary.StartingCode()
-    return summary.StartingCode(code_hash(stubs), frozenset(similarity.fingerprints(stubs)))
+    same_code, prints = similarity.measures(stubs)
+    return summary.StartingCode(same_code, frozenset(prints))

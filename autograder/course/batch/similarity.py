@@ -50,18 +50,23 @@ def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
 
 
 def code_hash(loaded: LoadedSubmission) -> str:
-    digest = hashlib.sha256()
-    for _, source in sources(loaded):
-        digest.update(_without_docstrings(source).encode("utf-8") + b"\0")
-    return digest.hexdigest()[:16]
+    return measures(loaded)[0]
 
 
 def fingerprints(loaded: LoadedSubmission) -> list[int]:
     """The program's winnowed fingerprints, sorted (stored with a result, so a resumed batch need not re-read)."""
+    return measures(loaded)[1]
+
+
+def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
+    """``code_hash`` and ``fingerprints`` from one parse of each source (the batch takes both of every hand-in)."""
+    digest = hashlib.sha256()
     program: list[str] = []
     for _, source in sources(loaded):
-        program += _normalised_tokens(source)
-    return sorted(_winnow(program))
+        tree = _parsed(source)
+        digest.update(_without_docstrings(source, tree).encode("utf-8") + b"\0")
+        program += _normalised_tokens(source, tree)
+    return digest.hexdigest()[:16], sorted(_winnow(program))
 
 
 def similar_pairs(
@@ -83,8 +88,7 @@ def similar_pairs(
     return sorted(pairs, key=lambda pair: (-pair[2], pair[0], pair[1]))
 
 
-def _without_docstrings(source: str) -> str:
-    tree = _parsed(source)
+def _without_docstrings(source: str, tree: ast.Module | None) -> str:
     return " ".join(source.split()) if tree is None else ast.dump(tree, annotate_fields=False)
 
 
@@ -94,7 +98,11 @@ def _parsed(source: str) -> ast.Module | None:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
-    for node in ast.walk(tree):
+    # Docstrings open the body of a module, function or class, and those are statements: only statements
+    # (and the handlers and cases that hold them) are searched, not the far more numerous expressions.
+    statements: list[ast.AST] = [tree]
+    while statements:
+        node = statements.pop()
         body = getattr(node, "body", None)
         if (
             isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
@@ -104,16 +112,20 @@ def _parsed(source: str) -> ast.Module | None:
             and isinstance(body[0].value.value, str)
         ):
             node.body = body[1:] or [ast.Pass()]
+        statements += (
+            child
+            for child in ast.iter_child_nodes(node)
+            if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+        )
     return tree
 
 
-def _normalised_tokens(source: str) -> list[str]:
+def _normalised_tokens(source: str, tree: ast.Module | None) -> list[str]:
     """The program's tokens in one layout, functions in name order, every name the student chose as ``V``.
 
-    A builtin, a keyword and an attribute (``.append``) keep their names: they are the program's shape,
-    not the student's choice.
+    ``tree`` is the source's, as ``_parsed`` gives it. A builtin, a keyword and an attribute (``.append``)
+    keep their names: they are the program's shape, not the student's choice.
     """
-    tree = _parsed(source)
     if tree is not None:
         functions = sorted(
             (node for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)),

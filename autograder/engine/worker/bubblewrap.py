@@ -32,15 +32,26 @@ SITE_FOLDER_NAMES = ("site-packages", "dist-packages")
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
+def site_folders() -> list[str]:
+    """The folders of installed packages a worker may import from, in this interpreter's order.
+
+    This environment's site-packages, and site folders that a .pth file of it names (a venv layered over
+    another's packages): by name only, so a project folder that a legacy editable install put on the path
+    stays out. The worker starts without the ``site`` module (-S: its .pth files cost a third of a worker's
+    start) and puts these on its path itself.
+    """
+    paths = sysconfig.get_paths()
+    named = [paths["purelib"], paths["platlib"], *site.getsitepackages()]
+    named += [path for path in sys.path if os.path.basename(path) in SITE_FOLDER_NAMES]
+    return [path for path in dict.fromkeys(os.path.abspath(path) for path in named) if os.path.isdir(path)]
+
+
 def interpreter_paths() -> list[str]:
     """The folders and files this interpreter needs to start and import its packages, outermost only."""
     wanted = {str(sysconfig.get_config_var("LIBDIR") or "")}  # libpython, beside the standard library
     paths = sysconfig.get_paths()
-    wanted.update(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
-    wanted.update(site.getsitepackages())
-    # Site folders that a .pth file of this environment names (a venv layered over another's packages):
-    # by name only, so a project folder that a legacy editable install put on the path stays out.
-    wanted.update(path for path in sys.path if os.path.basename(path) in SITE_FOLDER_NAMES)
+    wanted.update(paths[key] for key in ("stdlib", "platstdlib"))
+    wanted.update(site_folders())
     if sys.prefix != sys.base_prefix:
         wanted.add(os.path.join(sys.prefix, "pyvenv.cfg"))  # how a venv's interpreter finds its base
     existing = sorted(os.path.abspath(path) for path in wanted if path and os.path.exists(path))

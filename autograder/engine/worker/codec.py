@@ -21,7 +21,11 @@ import select
 import struct
 import time
 from collections import Counter
-from typing import Any
+
+# typing is a few milliseconds of every worker's start, for names only the type checker reads.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 64
 MAX_ITEMS = 2_000_000
@@ -41,22 +45,43 @@ class CodecError(ValueError):
     """A value that is not plain data, or a message that breaks the limits."""
 
 
+# Values that are exactly these types travel as themselves. A list, tuple or dict made only of them (most
+# of what crosses: tokens, ids, pairs) is copied at C speed rather than walked item by item.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _only_scalars(items: Any) -> bool:
+    return set(map(type, items)) <= _SCALARS
+
+
 def to_plain(value: Any) -> Any:
     """Turn a value into a JSON-ready tree, refusing anything not plain data."""
     budget = [MAX_ITEMS]
     return _to_plain(value, 0, budget)
 
 
+def _spend(budget: list[int], items: int) -> None:
+    budget[0] -= items
+    if budget[0] < 0:
+        raise CodecError(f"value holds more than {MAX_ITEMS} items")
+
+
 def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
     if depth > MAX_DEPTH:
         raise CodecError(f"value is nested deeper than {MAX_DEPTH} levels")
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise CodecError(f"value holds more than {MAX_ITEMS} items")
+    _spend(budget, 1)
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    inner = depth + 1
+    if inner <= MAX_DEPTH and (kind is list or kind is tuple) and _only_scalars(value):
+        _spend(budget, len(value))
+        return list(value) if kind is list else {"t": list(value)}
+    if inner <= MAX_DEPTH and kind is dict and _only_scalars(value) and _only_scalars(value.values()):
+        _spend(budget, 2 * len(value))
+        return {"d": list(map(list, value.items()))}
     # Exact base-type methods, so a subclass travels as its plain base value
     # whatever it overrides.
-    if value is None or value is True or value is False:
-        return value
     if isinstance(value, int):
         return int.__int__(value)
     if isinstance(value, float):
@@ -65,7 +90,6 @@ def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
         return str.__str__(value)
     if isinstance(value, bytes | bytearray):
         return {"b": base64.b64encode(bytes(value)).decode("ascii")}
-    inner = depth + 1
     if isinstance(value, list):
         return [_to_plain(item, inner, budget) for item in list.__iter__(value)]
     if isinstance(value, tuple):
@@ -89,10 +113,12 @@ def from_plain(tree: Any) -> Any:
 def _from_plain(tree: Any, depth: int) -> Any:
     if depth > MAX_DEPTH:
         raise CodecError(f"value is nested deeper than {MAX_DEPTH} levels")
-    if tree is None or type(tree) in (bool, int, float, str):
+    if type(tree) in _SCALARS:
         return tree
     inner = depth + 1
     if type(tree) is list:
+        if inner <= MAX_DEPTH and _only_scalars(tree):
+            return list(tree)  # a copy: the tree is kept (the worker compares the arguments after a call with it)
         return [_from_plain(item, inner) for item in tree]
     if type(tree) is not dict or len(tree) != 1:
         raise CodecError("malformed value in message")
@@ -102,17 +128,23 @@ def _from_plain(tree: Any, depth: int) -> Any:
             return base64.b64decode(body.encode("ascii"), validate=True)
         if type(body) is not list:
             raise CodecError("malformed value in message")
-        if tag == "t":
-            return tuple(_from_plain(item, inner) for item in body)
-        if tag == "s":
-            return set(_spread([_from_plain(item, inner) for item in body]))
-        if tag == "f":
-            return frozenset(_spread([_from_plain(item, inner) for item in body]))
         if tag == "d":
             if any(type(entry) is not list or len(entry) != 2 for entry in body):
                 raise CodecError("malformed dict entry in message")
-            keys = _spread([_from_plain(key, inner) for key, _ in body])
-            return dict(zip(keys, [_from_plain(value, inner) for _, value in body], strict=True))
+            keys = [key for key, _ in body]
+            values = [value for _, value in body]
+            if inner > MAX_DEPTH or not _only_scalars(keys):
+                keys = [_from_plain(key, inner) for key in keys]
+            if inner > MAX_DEPTH or not _only_scalars(values):
+                values = [_from_plain(value, inner) for value in values]
+            return dict(zip(_spread(keys), values, strict=True))
+        items = body if inner <= MAX_DEPTH and _only_scalars(body) else [_from_plain(item, inner) for item in body]
+        if tag == "t":
+            return tuple(items)
+        if tag == "s":
+            return set(_spread(items))
+        if tag == "f":
+            return frozenset(_spread(items))
     except TypeError as error:  # an unhashable key or set member
         raise CodecError(f"malformed value in message: {error}") from None
     except ValueError as error:  # bad base64
@@ -129,10 +161,14 @@ def _spread(keys: list[Any]) -> list[Any]:
     return keys
 
 
+# One encoder for every message: json.dumps with any non-default option builds a new one at each call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=True)
+
+
 def dump_message(message: dict[str, Any]) -> bytes:
     """A framed message: the marker, a 4-byte length, then the JSON text."""
     try:
-        body = json.dumps(message, ensure_ascii=False, allow_nan=True).encode("utf-8")
+        body = _ENCODER.encode(message).encode("utf-8")
     except (ValueError, TypeError, RecursionError) as error:
         raise CodecError(f"message cannot be written: {error}") from None
     if len(body) > MAX_MESSAGE_BYTES:

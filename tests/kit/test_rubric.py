@@ -1,0 +1,57 @@
+"""The speed tests' protocol (rubric.fastest_seconds), on a clock the test sets: the verdict is the best
+round's, and no round is run that could not change it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from autograder.engine import rubric
+
+YARDSTICK = 10.0  # seconds the slow way takes
+TARGET = 5.0  # the ratio a pass needs: a call of 2 s or less
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A clock that moves only by what each call says it took."""
+    now = SimpleNamespace(value=0.0)
+    monkeypatch.setattr(rubric, "time", SimpleNamespace(perf_counter=lambda: now.value))
+    return now
+
+
+def rounds_run(clock, seconds: list[float]) -> tuple[float, list[int]]:
+    """Run fastest_seconds over calls that take ``seconds`` in turn; the best time, and the rounds called."""
+    called: list[int] = []
+    checked: list[int] = []
+
+    def call(round_number: int) -> str:
+        called.append(round_number)
+        clock.value += seconds[round_number]
+        return f"answer {round_number}"
+
+    def check(round_number: int, got: object) -> None:
+        assert got == f"answer {round_number}"  # every answer is checked, each against its own round
+        checked.append(round_number)
+
+    best = rubric.fastest_seconds(len(seconds), call, check, lambda: YARDSTICK, TARGET)
+    assert checked == called
+    return best, called
+
+
+def test_a_round_that_meets_the_target_ends_the_rounds(clock):
+    """A later round could only make the best time better: it cannot change a pass."""
+    assert rounds_run(clock, [1.0, 0.1, 0.1]) == (1.0, [0])
+
+
+def test_a_near_miss_gets_every_round_and_keeps_the_best(clock):
+    """Between a third of the target and the target, noise may explain the miss: the best of all rounds counts."""
+    assert rounds_run(clock, [3.0, 2.5, 1.5]) == (1.5, [0, 1, 2])
+    clock.value = 0.0
+    assert rounds_run(clock, [3.0, 2.5, 2.25]) == (2.25, [0, 1, 2])
+
+
+def test_a_function_far_too_slow_gets_one_round(clock):
+    """Below a third of the target no noise explains the ratio: more rounds would only cost time."""
+    assert rounds_run(clock, [7.0, 0.1, 0.1]) == (7.0, [0])

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from autograder.engine.outcomes import GradingRun
 from autograder.engine.points import suite_points
 from autograder.engine.results import build_document
@@ -74,15 +76,27 @@ def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
     assert outcomes == {"test_allowed": "passed", "test_limited": "timed out"}
 
 
-def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_path, monkeypatch):
+@pytest.mark.parametrize("ends", ["while its config is sent", "before its config is sent"])
+def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_path, monkeypatch, ends):
     """A cage that fails before any student code runs (bubblewrap refused, no interpreter) costs the student
-    nothing they are blamed for: every test says grader error, with what the cage said."""
+    nothing they are blamed for: every test says grader error, with what the cage said. On a busy machine
+    the cage may be gone before the grader writes its config: that too (it once read as a crash)."""
     from autograder.engine.worker.cage import Cage
+    from autograder.engine.worker.client import Worker
 
     said = "bwrap: Creating new namespace failed: Operation not permitted"
     monkeypatch.setattr(
         Cage, "command", lambda self: [sys.executable, "-c", f"import sys; sys.stderr.write({said!r}); sys.exit(1)"]
     )
+    if ends == "before its config is sent":
+        send = Worker._send
+
+        def send_after_the_end(self, message):
+            if "limits" in message and self.process is not None:
+                self.process.wait()
+            send(self, message)
+
+        monkeypatch.setattr(Worker, "_send", send_after_the_end)
     run = grade_with_own_suite(
         tmp_path,
         "@pytest.mark.points(1)\ndef test_one(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"

@@ -129,8 +129,14 @@ class Worker:
         self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
         self._draining.start()
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
-        self._send(config)
         self._pending_started = self._pending_ready = True
+        try:
+            self._send(config)
+        except WorkerGone:
+            # It ended before it could read its config (a sandbox that refused to start, on a busy machine
+            # even before this line): waiting for its first message finds the end, and says the worker
+            # could not start, with what it wrote, rather than blame the first call's student code.
+            pass
 
     def _ensure_ready(self) -> None:
         """Start the worker if it is not running, and wait for it to load the submission.
@@ -140,7 +146,9 @@ class Worker:
         """
         if self.load_failure:
             raise WorkerNotLoaded(self.load_failure)
-        if self.process is None or self.process.poll() is not None:
+        # A worker that ended is started again, unless it ended before saying it started: that end is
+        # reported below (it could not start), not hidden by a second attempt.
+        if self.process is None or (self.process.poll() is not None and not self._pending_started):
             self.stop()
             self.start()
         if self._pending_started:

@@ -137,3 +137,15 @@ def fastest_seconds(
         if ratio >= target or ratio < target / 3:
             break
     return min(times)
+
+
+def too_slow(fastest: float, slow: float, target: float, *, slow_way: str, advice: str) -> str:
+    """What a speed test tells a function whose best time ``fastest`` is under ``target`` times faster than
+    the ``slow`` way (named ``slow_way``), with the ``advice`` for going faster; "" when it is fast enough.
+
+    One wording for every speed test: ``assert not problem, hint(problem)`` beside ``fastest_seconds``.
+    """
+    ratio = slow / fastest
+    if ratio >= target:
+        return ""
+    return f"{ratio:.1f}x faster than {slow_way} ({fastest:.2f} s against {slow:.2f} s); aim for {target:g}x: {advice}"

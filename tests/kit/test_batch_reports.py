@@ -38,12 +38,12 @@ def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(t
     assert original.split("def ")[1][:20] != (copied / "bpe.py").read_text(encoding="utf-8").split("def ")[1][:20]
     hand_ins = {"reference": SOLUTIONS, "copy": copied}
     hand_ins |= {path.name: path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir()}
-    prints = {name: similarity.fingerprints(submission.load(path)) for name, path in hand_ins.items()}
-    pairs = similarity.similar_pairs(prints, base=similarity.fingerprints(submission.load(TEMPLATE)))
+    prints = {name: similarity.measures(submission.load(path))[1] for name, path in hand_ins.items()}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(submission.load(TEMPLATE))[1])
     # The notebook hand-in of the fixtures holds naive_slicing's Part 2 word for word: a real copy, found.
     assert [(first, second) for first, second, _ in pairs] == [("copy", "reference"), ("naive_slicing", "notebook")]
     assert pairs[0][2] > 0.9
-    assert similarity.code_hash(submission.load(copied)) != similarity.code_hash(submission.load(SOLUTIONS))
+    assert similarity.measures(submission.load(copied))[0] != similarity.measures(submission.load(SOLUTIONS))[0]
 
 
 @pytest.fixture(scope="module")

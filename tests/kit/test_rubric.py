@@ -55,3 +55,10 @@ def test_a_near_miss_gets_every_round_and_keeps_the_best(clock):
 def test_a_function_far_too_slow_gets_one_round(clock):
     """Below a third of the target no noise explains the ratio: more rounds would only cost time."""
     assert rounds_run(clock, [7.0, 0.1, 0.1]) == (7.0, [0])
+
+
+def test_a_speed_test_says_how_far_off_the_target_and_what_to_do():
+    """One wording for every speed test: the ratio, both times, the target and the advice; nothing when fast."""
+    said = rubric.too_slow(2.5, YARDSTICK, TARGET, slow_way="the slow way", advice="skip the words you need not see")
+    assert said == "4.0x faster than the slow way (2.50 s against 10.00 s); aim for 5x: skip the words you need not see"
+    assert rubric.too_slow(2.0, YARDSTICK, TARGET, slow_way="the slow way", advice="-") == ""

@@ -1,9 +1,9 @@
 """How alike two students' programs are: the same program, or much of one, under new names and in a new order.
 
-Two measures, both blind to comments, docstrings and layout:
+Two measures, both blind to comments, docstrings and layout, taken together by ``measures``:
 
-- ``code_hash``: the same program exactly (the summary's identical code).
-- ``fingerprints``: winnowed hashes of token runs (the method of Schleimer,
+- the code hash: the same program exactly (the summary's identical code).
+- the fingerprints: winnowed hashes of token runs (the method of Schleimer,
   Wilkerson and Aiken's winnowing, which MOSS uses), taken after every name a
   student chose is made one placeholder and the top-level functions are put
   in name order. A copy with renamed variables or reordered functions keeps
@@ -49,17 +49,11 @@ def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
     return found
 
 
-def code_hash(loaded: LoadedSubmission) -> str:
-    return measures(loaded)[0]
-
-
-def fingerprints(loaded: LoadedSubmission) -> list[int]:
-    """The program's winnowed fingerprints, sorted (stored with a result, so a resumed batch need not re-read)."""
-    return measures(loaded)[1]
-
-
 def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
-    """``code_hash`` and ``fingerprints`` from one parse of each source (the batch takes both of every hand-in)."""
+    """The program's code hash and its winnowed fingerprints, sorted, from one parse of each source.
+
+    Both are stored with a result, so a resumed batch need not read the hand-in again.
+    """
     digest = hashlib.sha256()
     program: list[str] = []
     for _, source in sources(loaded):

@@ -1,7 +1,7 @@
 """The worker: a fresh interpreter that runs student code and nothing else.
 
-Started as ``python -S -P -B bootstrap.py`` by the grader (in its sandbox
-where there is one), from a copy in the cage's runtime folder. As root in
+Started as ``python -S -P -B bootstrap.pyc`` by the grader (in its sandbox
+where there is one), compiled into the cage's runtime folder (``cage.runtime_code``). As root in
 the sandbox, it first becomes the worker's own unprivileged user. The protocol travels over the stdin and stdout the
 grader gave it; the first thing this file does is move them to private
 descriptors and point fds 1 and 2 at the output pipe, so nothing the student

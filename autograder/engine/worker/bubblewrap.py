@@ -12,6 +12,7 @@ there to be found.
 
 from __future__ import annotations
 
+import functools
 import os
 import site
 import sys
@@ -32,18 +33,19 @@ SITE_FOLDER_NAMES = ("site-packages", "dist-packages")
 DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
-def site_folders() -> list[str]:
+@functools.cache
+def site_folders() -> tuple[str, ...]:
     """The folders of installed packages a worker may import from, in this interpreter's order.
 
     This environment's site-packages, and site folders that a .pth file of it names (a venv layered over
     another's packages): by name only, so a project folder that a legacy editable install put on the path
     stays out. The worker starts without the ``site`` module (-S: its .pth files cost a third of a worker's
-    start) and puts these on its path itself.
+    start) and puts these on its path itself. Found once per grader: every worker it starts is told them.
     """
     paths = sysconfig.get_paths()
     named = [paths["purelib"], paths["platlib"], *site.getsitepackages()]
     named += [path for path in sys.path if os.path.basename(path) in SITE_FOLDER_NAMES]
-    return [path for path in dict.fromkeys(os.path.abspath(path) for path in named) if os.path.isdir(path)]
+    return tuple(path for path in dict.fromkeys(os.path.abspath(path) for path in named) if os.path.isdir(path))
 
 
 def interpreter_paths() -> list[str]:

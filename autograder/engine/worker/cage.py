@@ -168,15 +168,11 @@ class Cage:
 
     def worker_config(self) -> dict[str, Any]:
         """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
-        site_folders = bubblewrap.site_folders()
+        site_folders = list(bubblewrap.site_folders())
         if not self.level.full:
             return {"submission_dir": str(self.work), "copy_from": None, "uid": None, "site_folders": site_folders}
-        return {
-            "submission_dir": bubblewrap.WORK,
-            "copy_from": bubblewrap.SUBMISSION,
-            "uid": self.worker_uid,
-            "site_folders": site_folders,
-        }
+        place = {"submission_dir": bubblewrap.WORK, "copy_from": bubblewrap.SUBMISSION}
+        return {**place, "uid": self.worker_uid, "site_folders": site_folders}
 
     @property
     def working_directory(self) -> Path:

@@ -67,17 +67,18 @@ def end(key: str, passed: bool) -> None:
     _recording = None
 
 
-def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseException]) -> bool:
+def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseException], each: Callable[[], None]) -> bool:
     """Run the recorded examples; True when all passed, False when hypothesis must run after all.
 
     ``stop`` is the kind of exception that ends a test under hypothesis
-    without a retry; it is raised as it is.
+    without a retry; it is raised as it is. ``each`` is told before each example.
     """
     examples = _recorded.get(key)
     if examples is None:
         return False
     inner: Callable[..., Any] = test.hypothesis.inner_test.replays
     for example in examples:
+        each()
         try:
             inner(**fixtures, **pickle.loads(example))
         except stop:

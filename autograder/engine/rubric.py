@@ -139,12 +139,26 @@ def fastest_seconds(
     return min(times)
 
 
+def speed_problem(
+    rounds: int,
+    call: Callable[[int], object],
+    check: Callable[[int, object], None],
+    yardstick: Callable[[], float],
+    target: float,
+    *,
+    slow_way: str,
+    advice: str,
+) -> str:
+    """A speed test's verdict: the best of ``fastest_seconds``'s rounds against the ``yardstick``, in
+    ``too_slow``'s words; "" when fast enough. A speed test asserts ``not problem`` with ``hint(problem)``."""
+    fastest = fastest_seconds(rounds, call, check, yardstick, target)
+    return too_slow(fastest, yardstick(), target, slow_way=slow_way, advice=advice)
+
+
 def too_slow(fastest: float, slow: float, target: float, *, slow_way: str, advice: str) -> str:
     """What a speed test tells a function whose best time ``fastest`` is under ``target`` times faster than
     the ``slow`` way (named ``slow_way``), with the ``advice`` for going faster; "" when it is fast enough.
-
-    One wording for every speed test: ``assert not problem, hint(problem)`` beside ``fastest_seconds``.
-    """
+    One wording for every speed test (``speed_problem``)."""
     ratio = slow / fastest
     if ratio >= target:
         return ""

@@ -195,6 +195,42 @@ def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
         assert told(in_batch) == told(alone), student
 
 
+def test_a_grader_that_sends_calls_ahead_tells_each_student_what_a_lone_grade_does(tmp_path):
+    """In a one-job batch the first correct hand-in records each property's examples and the second its
+    calls; later hand-ins get those calls sent ahead (GradingSession.replaying). Crashes and hangs part way
+    through, and bugs hypothesis shrinks, must still be told as a lone `grade` tells them."""
+    submissions = tmp_path / "submissions"
+    for name in ("a0", "a1"):  # graded first: the batch goes in name order
+        write_submission(submissions, Student(name, "correct"))
+    later = {
+        "crash-midway": ("bpe", "encode", MIDWAY.format(then="__import__('os')._exit(3)")),
+        "hang-midway": ("bpe", "encode", MIDWAY.format(then="while True: pass")),
+        "raise-midway": ("bpe", "encode", MIDWAY.format(then="raise ValueError('too long')")),
+        **{f"shrunk{number}": BUGS[name] for number, name in enumerate(SHRUNK_BUGS)},
+    }
+    for name, bug in later.items():
+        write_submission(submissions, Student(name, "buggy", bug))
+    write_submission(submissions, Student("z-correct", "correct"))
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--jobs", "1", "--part", "bpe", "--limit", "call_seconds=1")
+    assert process.returncode == 0, process.stderr[-2000:]
+    for student in [*later, "z-correct"]:
+        _, alone = grade(submissions / student, "--part", "bpe", "--limit", "call_seconds=1")
+        assert told(results(out, student)) == told(alone), student
+    assert gradebook_rows(out)["z-correct"]["total"] == full_marks("bpe")
+
+
+# A bug that shows only part way through a property's examples: its first calls are answered.
+MIDWAY = """
+_encode = encode
+
+def encode(text, merges, vocab):
+    if len(text) > 12:
+        {then}
+    return _encode(text, merges, vocab)
+"""
+
+
 def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
     """nbgrader's submitted/ layout in, scores out through nbgrader's own API (what its formgrader reads)."""
     api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
@@ -293,8 +329,8 @@ def test_each_grader_keeps_to_its_own_cpu_and_its_worker_with_it():
     for number in range(len(allowed) + 1):
         script = (
             "import os, subprocess, sys\n"
-            "from autograder.course.batch.pool import keep_to_one_cpu\n"
-            f"keep_to_one_cpu({number})\n"
+            "from autograder.course.batch.pool import keep_to_one_cpu, usable_cpus\n"
+            f"keep_to_one_cpu({number}, usable_cpus())\n"
             "child = subprocess.run([sys.executable, '-S', '-c', 'import os; print(sorted(os.sched_getaffinity(0)))'],\n"
             "                       capture_output=True, text=True, check=True)\n"
             "print(sorted(os.sched_getaffinity(0)), child.stdout.strip())\n"
@@ -302,3 +338,30 @@ def test_each_grader_keeps_to_its_own_cpu_and_its_worker_with_it():
         shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
         cpu = [allowed[number % len(allowed)]]
         assert shown.strip() == f"{cpu} {cpu}"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="CPUs can be chosen on Linux only")
+def test_the_batch_keeps_off_its_graders_cpus_while_there_are_cpus_to_spare():
+    """With fewer jobs than CPUs, every thread of the batch's own process (one started before too) runs on
+    the CPUs no grader takes, and all of them get every CPU back at the end."""
+    import os
+    import threading
+
+    from autograder.course.batch.pool import _batch_beside_graders, usable_cpus
+
+    cpus = usable_cpus()
+    if len(cpus) < 2:
+        pytest.skip("one CPU: nothing to spare")
+    done = threading.Event()
+    helper = threading.Thread(target=done.wait)  # a thread the batch did not start: the progress bar's, say
+    helper.start()
+    try:
+        assert helper.native_id is not None
+        with _batch_beside_graders(cpus, 1):
+            assert os.sched_getaffinity(0) == os.sched_getaffinity(helper.native_id) == set(cpus[1:])
+        assert os.sched_getaffinity(0) == os.sched_getaffinity(helper.native_id) == set(cpus)
+        with _batch_beside_graders(cpus, len(cpus)):
+            assert os.sched_getaffinity(0) == set(cpus), "no CPU to spare: nothing changes"
+    finally:
+        done.set()
+        helper.join()

@@ -3,6 +3,7 @@ ends with the gradebook of an uninterrupted one; run on the same hand-ins, it gr
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import signal
@@ -200,3 +201,22 @@ def test_ctrl_c_pressed_three_times_prints_no_traceback(cheap_class, tmp_path):
     for sign in ("Traceback", "Fatal Python error", "Exception ignored", "KeyboardInterrupt"):
         assert sign not in stopped.stderr + stopped.stdout, stopped.stderr[-2000:]
     assert "Run the same command again" in stopped.stderr
+
+
+def test_a_stopped_pool_has_nothing_left_running_into_the_interpreters_exit():
+    """A pool's manager thread still closing its pipes as Python exits races concurrent.futures' exit hook,
+    which then writes to a pipe the thread has just closed ("Exception ignored ... Bad file descriptor",
+    seen once in CI after three presses of Ctrl-C): the batch stops its pool whole before it exits."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from autograder.course.batch.pool import _stop
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    running = pool.submit(time.sleep, 60)
+    deadline = time.monotonic() + 60
+    while not running.running() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    manager = getattr(pool, "_executor_manager_thread", None)  # typeshed types it wrongly
+    assert manager is not None and manager.is_alive()
+    _stop(pool)
+    assert not manager.is_alive(), "the manager thread ended before _stop returned"

@@ -62,3 +62,24 @@ def test_a_speed_test_says_how_far_off_the_target_and_what_to_do():
     said = rubric.too_slow(2.5, YARDSTICK, TARGET, slow_way="the slow way", advice="skip the words you need not see")
     assert said == "4.0x faster than the slow way (2.50 s against 10.00 s); aim for 5x: skip the words you need not see"
     assert rubric.too_slow(2.0, YARDSTICK, TARGET, slow_way="the slow way", advice="-") == ""
+
+
+def test_a_speed_tests_verdict_is_the_best_rounds_in_one_wording(clock):
+    """speed_problem: fastest_seconds's rounds, then too_slow's words on the best of them; "" when fast."""
+
+    def taking(seconds: tuple[float, ...]):
+        def call(round_number: int) -> int:
+            clock.value += seconds[round_number]
+            return round_number
+
+        return call
+
+    def verdict(seconds: tuple[float, ...]) -> str:
+        call = taking(seconds)
+        return rubric.speed_problem(
+            len(seconds), call, lambda *_: None, lambda: YARDSTICK, TARGET, slow_way="the slow way", advice="x"
+        )
+
+    assert verdict((3.0, 2.5, 2.25)) == rubric.too_slow(2.25, YARDSTICK, TARGET, slow_way="the slow way", advice="x")
+    assert verdict((3.0, 2.5, 2.25)) != ""
+    assert verdict((1.0,)) == ""

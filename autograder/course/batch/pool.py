@@ -35,6 +35,7 @@ from autograder.engine.worker.limits import Limits
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
+STOP_SECONDS = 10  # the longest a stop waits for the pool's own thread to end
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,12 @@ class Graded(Generic[Key]):
     loaded: LoadedSubmission | None = None  # what was graded
 
 
-def _start_grader(started: Synchronized[int]) -> None:
+def _start_grader(started: Synchronized[int], cpus: tuple[int, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
     with started.get_lock():
         number = started.value
         started.value += 1
-    keep_to_one_cpu(number)
+    keep_to_one_cpu(number, cpus)
     set_signal = parent_death_signal()
     if set_signal is not None:
         set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
@@ -60,19 +61,43 @@ def _start_grader(started: Synchronized[int]) -> None:
     import autograder.engine.grading  # noqa: F401
 
 
-def keep_to_one_cpu(number: int) -> None:
-    """Run grader ``number`` and the workers it starts on one CPU of those this process may use, the next
-    grader on the next one.
+def usable_cpus() -> tuple[int, ...]:
+    """The CPUs this process may run on, in order; none where they cannot be chosen (not Linux)."""
+    return tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_setaffinity") else ()
+
+
+def keep_to_one_cpu(number: int, cpus: tuple[int, ...]) -> None:
+    """Run grader ``number`` and the workers it starts on one of ``cpus``, the next grader on the next one.
 
     A grader and its worker take turns (a call, then its answer), so sharing a CPU costs them nothing,
     while a wake-up across CPUs costs each round trip tens of microseconds: half of a small call's
     cost, thousands of times a hand-in. Where CPUs cannot be chosen (not Linux), nothing changes.
     """
-    if not hasattr(os, "sched_setaffinity"):
+    if cpus:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {cpus[number % len(cpus)]})
+
+
+@contextlib.contextmanager
+def _batch_beside_graders(cpus: tuple[int, ...], jobs: int) -> Iterator[None]:
+    """Keep this process (every thread of it: the progress bar's, the pool's) off the graders' CPUs while
+    there are CPUs to spare, so its own work between hand-ins (results, feedback, fingerprints) takes
+    no grader's time. Graders are started from here, and each chooses its CPU from ``cpus`` itself."""
+    spare = set(cpus[jobs:])
+    if not spare:
+        yield
         return
-    allowed = sorted(os.sched_getaffinity(0))
-    with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, {allowed[number % len(allowed)]})
+    _set_every_thread(spare)
+    try:
+        yield
+    finally:
+        _set_every_thread(set(cpus))
+
+
+def _set_every_thread(cpus: set[int]) -> None:
+    for task in os.listdir("/proc/self/task"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(int(task), cpus)
 
 
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> ResultsDocument:
@@ -97,18 +122,20 @@ def grade_all(
     queue = list(work)
     queue.reverse()  # pop() from the end keeps the given order
     attempts: dict[int, int] = {}
-    while queue:
-        # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
-        context = multiprocessing.get_context("spawn")
-        started = context.Value("i", 0)  # how many graders have started: each takes the next CPU
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(started,)
-        ) as pool:
-            try:
-                yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)
-            except BaseException:  # Ctrl-C, or the caller stopped reading (GeneratorExit): stop now, not later
-                _stop(pool)
-                raise
+    cpus = usable_cpus()
+    with _batch_beside_graders(cpus, jobs):
+        while queue:
+            # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
+            context = multiprocessing.get_context("spawn")
+            started = context.Value("i", 0)  # how many graders have started: each takes the next CPU
+            with ProcessPoolExecutor(
+                max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(started, cpus)
+            ) as pool:
+                try:
+                    yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)
+                except BaseException:  # Ctrl-C, or the caller stopped reading (GeneratorExit): stop now
+                    _stop(pool)
+                    raise
 
 
 def _grade_in(
@@ -182,7 +209,14 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     so this reads its process table.
     """
     processes = getattr(pool, "_processes", None) or {}
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     for process in list(processes.values()):
         with contextlib.suppress(OSError, ValueError):
             process.kill()
     pool.shutdown(wait=False, cancel_futures=True)
+    # Then wait for the pool's manager thread, which sees its processes dead at once and closes its pipes.
+    # Left running into the interpreter's exit, it races concurrent.futures' exit hook, which can write to
+    # a pipe the thread has just closed and print "Exception ignored ... Bad file descriptor". Bounded, so
+    # a stuck thread cannot hold up the stop.
+    if manager is not None:
+        manager.join(timeout=STOP_SECONDS)

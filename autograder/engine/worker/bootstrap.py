@@ -17,7 +17,8 @@ import os
 import sys
 
 _PROTOCOL_IN = os.fdopen(os.dup(0), "rb")
-_PROTOCOL_OUT = os.fdopen(os.dup(1), "wb")
+# Answers to calls sent together are held here until the last one (see run_calls): a megabyte's room.
+_PROTOCOL_OUT = os.fdopen(os.dup(1), "wb", buffering=1 << 20)
 _null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(_null, 0)
 os.close(_null)
@@ -32,6 +33,7 @@ sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
 del sys.modules["codec"], sys.modules["protocol"]
 
+import time  # noqa: E402
 import traceback  # noqa: E402
 import types  # noqa: E402
 
@@ -41,9 +43,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_holding = False  # answers are held, not sent one by one: calls sent together are being run
+
+
 def send(message: dict[str, Any]) -> None:
     _PROTOCOL_OUT.write(codec.dump_message(message))
-    _PROTOCOL_OUT.flush()
+    if not _holding:
+        _PROTOCOL_OUT.flush()
 
 
 class BoundedOutput:
@@ -266,7 +272,8 @@ def send_unreadable(message: str, printed: str) -> None:
     send({"ok": False, "kind": protocol.UNREADABLE, "message": message, "output": printed})
 
 
-def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> None:
+def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> bool:
+    """Run one call and send its answer; True when the answer is a value (not a failure)."""
     if not submission.attempted(request["module"]):
         # The grader times the import apart from the call: say when it is done.
         submission.load(request["module"])
@@ -275,24 +282,24 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         function = find_function(submission, request["module"], request["function"])
     except LoadFailed as failure:
         send({"ok": False, **failure.report, "output": output.take()})
-        return
+        return False
     args = codec.from_plain(request["args"])
     kwargs = codec.from_plain(request["kwargs"])
     try:
         value = function(*args, **kwargs)
     except NotImplementedError as error:
         send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
-        return
+        return False
     except BaseException as error:  # anything the student raises, SystemExit included, is theirs
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
-        return
+        return False
     try:
         reply = {"ok": True, "value": codec.to_plain(value)}
         after = [codec.to_plain(args), codec.to_plain(kwargs)]
     except (codec.CodecError, RecursionError) as error:
         send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
-        return
+        return False
     if after != [request["args"], request["kwargs"]]:
         # The grader decides whether this is a mutation: a set may come back
         # in another order without having changed.
@@ -302,6 +309,31 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         send(reply)
     except codec.CodecError as error:
         send_unreadable(f"{request['function']} returned a value too large to send back: {error}", "")
+        return False
+    return True
+
+
+def run_calls(submission: Submission, calls: list[dict[str, Any]], output: BoundedOutput) -> None:
+    """Run calls sent together until one fails, and write their answers together: at the end, or when
+    ``protocol.HOLD_SECONDS`` have passed since the last write.
+
+    Each write wakes the grader, and on a CPU they share each wake-up hands the CPU back and forth: one
+    write a run instead of one a call. Answers held when the process dies are lost; the grader then makes
+    the call it waits for again, live, where a crash is found again and blamed on the call that made it.
+    """
+    global _holding
+    _holding = True
+    written = time.monotonic()
+    try:
+        for call in calls:
+            if not handle_call(submission, call, output):
+                break
+            if time.monotonic() - written > protocol.HOLD_SECONDS:
+                _PROTOCOL_OUT.flush()
+                written = time.monotonic()
+    finally:
+        _holding = False
+        _PROTOCOL_OUT.flush()
 
 
 def copy_folder(source: str, target: str) -> None:
@@ -381,6 +413,8 @@ def main() -> None:
             return
         if request.get("op") == protocol.CALL:
             handle_call(submission, request, output)
+        elif request.get("op") == protocol.CALLS:
+            run_calls(submission, request["calls"], output)
         elif request.get("op") == protocol.DESCRIBE:
             failures = dict(submission.failures)
             send({"ok": True, "failures": failures, "cells": submission.cell_reports, "output": output.take()})

@@ -102,6 +102,7 @@ class Worker:
         self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
         self.imported: set[str] = set()  # modules the running worker has imported (or tried to)
         self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
+        self.streaming = 0  # answers still to come of the calls sent in one message (send_calls)
         self._draining: threading.Thread | None = None
 
     # -- life cycle -------------------------------------------------------
@@ -124,6 +125,7 @@ class Worker:
         )
         self.starts += 1
         self.imported = set()
+        self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
         self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
@@ -196,6 +198,7 @@ class Worker:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
         self.replies = None
+        self.streaming = 0
         if process is None:
             return
         if process.poll() is None:
@@ -224,6 +227,8 @@ class Worker:
         A call into a module the worker has not imported yet waits first for
         the import (the worker says when it is done), under its own limit.
         """
+        if self.streaming:
+            raise RuntimeError("a request was sent while calls sent together are still being answered")
         self._ensure_ready()
         module = str(message.get("module", "")) if self.script.get("kind") == "modules" else ""
         if module in self.module_failures:
@@ -245,21 +250,69 @@ class Worker:
             self.imported.add(module)
             if protocol.IMPORTED not in notice:
                 return Reply(notice)
-        deadline = time.monotonic() + timeout
         try:
-            answer = self._receive(max(deadline - time.monotonic(), 0.0))
-            while protocol.IMPORTED in answer:  # a notice this side did not wait for: the answer comes next
-                answer = self._receive(max(deadline - time.monotonic(), 0.0))
+            return self._answer(timeout)
         except WorkerTimedOut:
             self.stop()
             raise
+
+    def _answer(self, timeout: float) -> Reply:
+        """The next answer to a call, within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        answer = self._receive(timeout)
+        while protocol.IMPORTED in answer:  # a notice this side did not wait for: the answer comes next
+            answer = self._receive(max(deadline - time.monotonic(), 0.0))
         return Reply(answer)
 
+    def runs_at_once(self, modules: set[str]) -> bool:
+        """Whether a call into each of ``modules`` would run at once: the worker is up, loaded, and has
+        imported them (an import, a load or a restart is waited for one call at a time, under its own limit)."""
+        if self.process is None or self._pending_started or self._pending_ready or self.load_failure:
+            return False
+        if self.process.poll() is not None:
+            return False
+        if self.script.get("kind") != "modules":
+            return True
+        return modules <= self.imported and not modules & self.module_failures.keys()
+
+    def send_calls(self, bodies: list[bytes]) -> None:
+        """Send calls (each a request's JSON text, as ``codec.dump_body`` makes it) in one message.
+
+        The worker runs them one after another until one fails, and writes their answers together
+        (``bootstrap.run_calls``); read them with ``next_answer``, and the ones not wanted with
+        ``drop_answers``, before any other request.
+        """
+        if self.streaming:
+            raise RuntimeError("calls were sent together while earlier ones are still being answered")
+        body = b'{"op":"' + protocol.CALLS.encode() + b'","calls":[' + b",".join(bodies) + b"]}"
+        self._write(codec.frame(body))
+        self.streaming = len(bodies)
+
+    def next_answer(self, timeout: float) -> Reply:
+        """The answer to the next of the calls sent together; a failed one is their last."""
+        if not self.streaming:
+            raise RuntimeError("no calls sent together are waiting for an answer")
+        answer = self._answer(timeout)
+        self.streaming = self.streaming - 1 if answer.ok else 0
+        return answer
+
+    def drop_answers(self, timeout: float) -> None:
+        """Read and drop the answers still to come; a worker that cannot give them in time is stopped."""
+        deadline = time.monotonic() + timeout
+        try:
+            while self.streaming:
+                self.next_answer(max(deadline - time.monotonic(), 0.0))
+        except (WorkerGone, WorkerTimedOut):
+            self.stop()
+
     def _send(self, message: dict[str, Any]) -> None:
+        self._write(codec.dump_message(message))
+
+    def _write(self, frame: bytes) -> None:
         if self.process is None or self.process.stdin is None:
             raise WorkerGone("the worker is not running: start() it before sending")
         try:
-            self.process.stdin.write(codec.dump_message(message))
+            self.process.stdin.write(frame)
             self.process.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise WorkerGone(self._ending()) from error

@@ -167,10 +167,19 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=True)
 
 def dump_message(message: dict[str, Any]) -> bytes:
     """A framed message: the marker, a 4-byte length, then the JSON text."""
+    return frame(dump_body(message))
+
+
+def dump_body(message: dict[str, Any]) -> bytes:
+    """A message's JSON text, unframed: equal texts are equal messages, exact types and all."""
     try:
-        body = _ENCODER.encode(message).encode("utf-8")
+        return _ENCODER.encode(message).encode("utf-8")
     except (ValueError, TypeError, RecursionError) as error:
         raise CodecError(f"message cannot be written: {error}") from None
+
+
+def frame(body: bytes) -> bytes:
+    """``body`` behind the marker and its length, refused when past the limit."""
     if len(body) > MAX_MESSAGE_BYTES:
         raise CodecError(f"message of {len(body)} bytes exceeds {MAX_MESSAGE_BYTES}")
     return HEADER.pack(MARKER, len(body)) + body

@@ -6,6 +6,10 @@ cage beside the bootstrap, which imports it as the grader does.
 
 # What the grader asks (a message's "op").
 CALL = "call"  # run module.function(*args, **kwargs)
+CALLS = "calls"  # run a list of calls one after another until one fails; their answers come in a few writes
+# Answers to calls sent together are held and written together, once a run is done or once this many seconds
+# have passed since the last write: a slow run still shows its progress.
+HOLD_SECONDS = 0.05
 DESCRIBE = "describe"  # what failed while loading: modules, notebook cells
 STOP = "stop"
 

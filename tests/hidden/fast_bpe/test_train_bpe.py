@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.engine.reference import reference
-from autograder.engine.rubric import examples, fastest_seconds, hint, too_slow
+from autograder.engine.rubric import examples, hint, speed_problem
 from autograder.engine.suites import KIT_ROOT
 
 pytestmark = pytest.mark.bonus
@@ -109,16 +109,11 @@ def test_at_least_ten_times_faster_than_the_recount(submission):
             "on the speed test's tables too, the merges must be the recount's"
         )
 
-    fastest = fastest_seconds(
+    problem = speed_problem(
         SPEED_ROUNDS,
         lambda round_number: submission.fast_bpe.train_bpe(speed_table(round_number), SPEED_MERGES),
         check,
         recount_seconds,
-        TARGET_RATIO,
-    )
-    problem = too_slow(
-        fastest,
-        recount_seconds(),
         TARGET_RATIO,
         slow_way="the recount",
         advice="revisit only the words that hold the merged pair, and find the best pair with a heap",

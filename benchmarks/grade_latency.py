@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.engine.runner import GRADING_INI
+from autograder.engine.collected import GRADING_INI
 from autograder.engine.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = """

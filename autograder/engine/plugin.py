@@ -26,11 +26,9 @@ from autograder.engine.proxy import (
     GradingSession,
     NotStarted,
     StudentStopped,
-    SubmissionProxy,
     failure_outcome,
     short_repr,
 )
-from autograder.engine.worker.cage import grader_folder
 
 DEFAULT_VISIBILITY = "visible"
 
@@ -39,39 +37,14 @@ class GradingPlugin:
     def __init__(self, session: GradingSession) -> None:
         self.session = session
         self.outcomes: list[TestOutcome] = []
-        self.collection_errors: list[str] = []
-        self.interrupted = False
         self._compared: tuple[Any, Any] | None = None
 
-    # -- fixtures --------------------------------------------------------
-    @pytest.fixture
-    def submission(self) -> SubmissionProxy:
-        """The student's code, called through the worker."""
-        return SubmissionProxy(self.session)
-
-    # -- hooks -----------------------------------------------------------
-    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if report.failed:
-            self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")
-
-    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        # Collection errors also end the session as "interrupted"; only Ctrl-C counts here.
-        self.interrupted = type(excinfo.value) is KeyboardInterrupt
-
+    # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
         # Pytest asks this hook to explain a failed comparison: remember the
         # two sides so the report can show "expected" and "got".
         if op == "==":
             self._compared = (left, right)
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        # Hypothesis keeps caches under its home folder, by default in the working directory: that
-        # would be the student's folder. The grader's own 0700 folder instead, set before any test runs
-        # (and only where a test file loaded hypothesis: the public examples do not).
-        if "hypothesis" in sys.modules:
-            from hypothesis import configuration
-
-            configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:

@@ -2,55 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from autograder.engine.call_graph import student_calls
+from autograder.engine.collected import forget_suite_modules, run_collected, session_arguments, suite_surroundings
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker import protocol
-from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
 from autograder.engine.worker.isolation import isolation_notice
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import StartedWorker, start_worker
-
-GRADING_INI = Path(__file__).parents[1] / "grading.ini"  # package data, beside cli.py
-# pytest's own plugins that a grading never uses. Each one's hooks run for every phase of every test (a
-# hundred tests, three phases each) and at the session's start: together they were a tenth of a correct
-# hand-in's grading. unraisableexception and threadexception also run gc.collect() several times per
-# session; capture swaps sys.stdout around every test, when nothing a test prints is kept (the student's
-# output is the worker's, and run_suite_session keeps what pytest prints); warnings, logging and the rest
-# catch what no graded test makes or reports.
-UNUSED_PLUGINS = (
-    "capture",
-    "debugging",
-    "doctest",
-    "faulthandler",
-    "junitxml",
-    "legacypath",
-    "logging",
-    "monkeypatch",
-    "pastebin",
-    "python_path",
-    "recwarn",
-    "setuponly",
-    "setupplan",
-    "stepwise",
-    "threadexception",
-    "tmpdir",
-    "unraisableexception",
-    "warnings",
-)
 
 
 def grade_submission(
@@ -105,94 +72,21 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
 
 
 def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
-    """Run a graded suite (or some of its files) in this process; return collection errors (ours)."""
-    code, log = run_suite_session(
-        suite,
-        plugin,
-        "--tb=line",
-        *(argument for plugin_name in UNUSED_PLUGINS for argument in ("-p", f"no:{plugin_name}")),
-        only=only,
-    )
-    if plugin.interrupted:
-        raise KeyboardInterrupt  # Ctrl-C: no report at all rather than one of a half-run
-    errors = list(plugin.collection_errors)
-    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not errors:
-        errors.append(f"pytest ended with {code!r}:\n{log[-2000:]}")
-    return errors
+    """Run a graded suite (or some of its files) in this process; return collection errors (ours).
+
+    The suite is collected once per process (see collected), not once per hand-in."""
+    return run_collected(suite, plugin, only)
 
 
 def run_suite_session(
     suite: Path, plugin: object, *arguments: str, only: tuple[Path, ...] = ()
 ) -> tuple[int | pytest.ExitCode, str]:
-    """One quiet in-process pytest session over a graded suite (or its files ``only``), with only ``plugin`` added.
-
-    Returns pytest's exit code and what it printed. Nothing from the kit's
-    pyproject.toml, a student's folder or other installed pytest plugins
-    applies (pytest-benchmark, for one, writes a .benchmarks folder into the
-    working directory), and rewritten test modules are cached under the
-    temp folder, never beside the tests or the submission.
-    """
-    # The root is the folder above the suite: test modules are named after their path from it
-    # (hidden.bpe.test_encode), and pytest's importlib mode reuses a module of the same name
-    # from an earlier session in this process, so the public suite must never name its files
-    # as the hidden one does (a notebook's check runs both, one after the other).
-    command = [
-        *map(str, only or (suite,)),
-        "-c",
-        str(GRADING_INI),
-        "--rootdir",
-        str(suite.parent),
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--import-mode=importlib",
-        *arguments,
-    ]
-    _forget_modules_of_another(suite)
-    was_prefix = sys.pycache_prefix
-    sys.pycache_prefix = str(grader_folder("pycache"))  # the compiled tests and reference: never in a worker's view
-    log = io.StringIO()
-    try:
-        with (
-            _environment(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
-            contextlib.redirect_stdout(log),
-            contextlib.redirect_stderr(log),
-        ):
-            code = pytest.main(command, plugins=[plugin])
-    finally:
-        sys.pycache_prefix = was_prefix
+    """One quiet in-process ``pytest.main`` over a graded suite (or its files ``only``), with only ``plugin``
+    added (for a look at the suite without grading, such as its points); pytest's exit code, what it printed."""
+    forget_suite_modules(suite, keep_its_own=True)
+    with suite_surroundings() as log:
+        code = pytest.main(session_arguments(suite, only, "-q", *arguments), plugins=[plugin])
     return code, log.getvalue()
-
-
-@contextlib.contextmanager
-def _environment(**values: str) -> Iterator[None]:
-    """These environment variables set for the block, as they were after it (unittest.mock's patch.dict
-    would do, but importing it costs a student's every grade a tenth of its floor)."""
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-def _forget_modules_of_another(suite: Path) -> None:
-    """Drop test modules a session of another suite of the same folder name left in this process.
-
-    pytest's importlib mode names a test module after its path from the
-    root (``hidden.bpe.test_encode``) and reuses a module of that name if one
-    is loaded: a second suite called ``hidden`` elsewhere would run the
-    first one's tests.
-    """
-    for name, module in list(sys.modules.items()):
-        if name == suite.name or name.startswith(f"{suite.name}."):
-            location = getattr(module, "__file__", None)
-            if location is None or not Path(location).resolve().is_relative_to(suite.resolve()):
-                del sys.modules[name]
 
 
 def _load_report(worker: Worker) -> list[str]:

@@ -1,10 +1,11 @@
 """Grade many submissions at once: ``jobs`` grader processes, each grading one at a time.
 
 A grader process is trusted code (pytest and the tests) and lives for the
-whole batch, so pytest and hypothesis are imported once per job, not once per
-student. Each submission still gets its own cage and worker. Should a grader
-process itself die, its submission is tried once more in a fresh pool before
-it is reported as not gradable.
+whole batch, so pytest and hypothesis are imported, and the suite collected
+(engine/collected.py), once per job, not once per student. Each submission
+still gets its own cage and worker. Should a grader process itself die, its
+submission is tried once more in a fresh pool before it is reported as not
+gradable.
 
 Ctrl-C is the batch's alone: the graders are started with SIGINT ignored (a
 terminal sends it to every process in the foreground group, and a grader

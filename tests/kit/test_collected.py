@@ -1,0 +1,137 @@
+"""A suite is collected once per process and run again for each hand-in, each run as a fresh session would be."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder.course.batch.pool import grade_all
+from autograder.engine.runner import grade_submission
+from autograder.engine.submission import load
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker.limits import Limits
+
+CORRECT = (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8")
+WRONG = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
+
+
+def write_suite(root: Path, log: Path, *, extra: str = "") -> Path:
+    """A one-file suite that says in ``log`` when it is collected, when its module is imported, and
+    when its fixtures are set up and torn down; ``extra`` is added to its first test."""
+    suite = root / "suite"
+    (suite / "bpe").mkdir(parents=True, exist_ok=True)
+    (suite / "conftest.py").write_text(
+        "import os\n\n"
+        "def pytest_collection_modifyitems(items):\n"
+        f"    with open({str(log)!r}, 'a') as file:\n"
+        "        file.write(f'{os.getpid()} collected\\n')\n",
+        encoding="utf-8",
+    )
+    (suite / "bpe" / "test_merge_pair.py").write_text(
+        "import os\n"
+        "import pytest\n\n"
+        f"LOG = {str(log)!r}\n\n"
+        "def note(event):\n"
+        "    with open(LOG, 'a') as file:\n"
+        "        file.write(f'{os.getpid()} {event}\\n')\n\n"
+        "note('imported')\n\n"
+        "@pytest.fixture(scope='module')\n"
+        "def kept():\n"
+        "    note('module fixture set up')\n"
+        "    values = []\n"
+        "    yield values\n"
+        "    note(f'module fixture torn down holding {len(values)}')\n\n"
+        "@pytest.mark.points(1)\n"
+        "def test_first(submission, kept):\n"
+        "    kept.append(submission.bpe.merge_pair(['a', 'b'], ('a', 'b')))\n"
+        f"{extra}"
+        "    assert kept[-1] == ['ab']\n\n"
+        "@pytest.mark.points(1)\n"
+        "def test_second(submission, kept):\n"
+        "    kept.append(submission.bpe.merge_pair(['a', 'b', 'a', 'b'], ('a', 'b')))\n"
+        "    assert kept[-1] == ['ab', 'ab']\n",
+        encoding="utf-8",
+    )
+    return suite
+
+
+def hand_in(root: Path, name: str, code: str) -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / "bpe.py").write_text(code, encoding="utf-8")
+    return folder
+
+
+def outcomes(folder: Path, suite: Path) -> dict[str, str]:
+    run = grade_submission(load(folder), suite, limits=Limits())
+    return {outcome.name: outcome.outcome.value for outcome in run.outcomes}
+
+
+def events(log: Path) -> list[str]:
+    return [line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_suite_is_collected_once_and_no_fixture_outlives_its_hand_in(tmp_path):
+    log = tmp_path / "log"
+    suite = write_suite(tmp_path, log)
+    correct, wrong = hand_in(tmp_path, "correct", CORRECT), hand_in(tmp_path, "wrong", WRONG)
+    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
+    assert outcomes(wrong, suite) == {"test_first": "failed", "test_second": "failed"}
+    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
+    once = ["module fixture set up", "module fixture torn down holding 2"]
+    assert events(log) == ["imported", "collected", *once, *once, *once], "collected once; fixtures each hand-in"
+
+
+def test_an_edited_suite_is_collected_again(tmp_path):
+    """A long-lived process (a notebook's kernel) sees the suite as it is now, not as it was collected."""
+    log = tmp_path / "log"
+    suite = write_suite(tmp_path, log)
+    correct = hand_in(tmp_path, "correct", CORRECT)
+    assert outcomes(correct, suite)["test_first"] == "passed"
+    write_suite(tmp_path, log, extra="    assert False, 'the edited test fails everyone'\n")
+    assert outcomes(correct, suite)["test_first"] == "failed"
+    assert events(log).count("imported") == 2 and events(log).count("collected") == 2
+
+
+def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path):
+    """Ctrl-C in the middle of a hand-in (``grade``): its fixtures are torn down, and the next hand-in
+    runs in a fresh collection, never in the stopped one's half-run state."""
+    log = tmp_path / "log"
+    stop = tmp_path / "stop"
+    stop.touch()
+    suite = write_suite(
+        tmp_path, log, extra=f"    if os.path.exists({str(stop)!r}):\n        raise KeyboardInterrupt\n"
+    )
+    correct = hand_in(tmp_path, "correct", CORRECT)
+    try:
+        outcomes(correct, suite)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("Ctrl-C reaches the caller")
+    stop.unlink()
+    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
+    assert events(log) == [
+        "imported",
+        "collected",
+        "module fixture set up",
+        "module fixture torn down holding 1",
+        "imported",
+        "collected",
+        "module fixture set up",
+        "module fixture torn down holding 2",
+    ]
+
+
+def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
+    log = tmp_path / "log"
+    suite = write_suite(tmp_path, log)
+    kinds = [CORRECT, WRONG, CORRECT, WRONG]
+    work = [(number, load(hand_in(tmp_path, f"s{number}", code))) for number, code in enumerate(kinds)]
+    results = grade_all(work, suite=suite, limits=Limits(), jobs=1)
+    scores = dict.fromkeys(range(len(kinds)), None) | {
+        result.key: result.document["score"] for result in results if result.document is not None
+    }
+    assert list(scores.values()) == [2, 0, 2, 0]
+    seen = log.read_text(encoding="utf-8").splitlines()
+    assert len([line for line in seen if line.endswith(" collected")]) == 1, seen
+    assert events(log).count("module fixture set up") == len(kinds)

@@ -36,7 +36,7 @@ from autograder.engine.worker.limits import Limits
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
-STOP_SECONDS = 10  # the longest a stop waits for the pool's own thread to end
+STOP_SECONDS = 2  # the longest a stop waits for the pool's own thread to end
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,8 @@ def merge_pair(tokens, pair):
 
 
 def leftover_processes() -> list[str]:
-    listing = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    # -ww: whole command lines, however narrow the terminal ps thinks it writes to (80 columns under xdist)
+    listing = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True).stdout
     return [line for line in listing.splitlines() if MARKER in line or f"sleep {SLEEP}" in line]
 
 
@@ -195,6 +196,41 @@ def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, t
     assert not outside.exists()
     assert "grader error" not in {test["extra_data"]["outcome"] for test in document["tests"]}
     time.sleep(0.2)
+    assert leftover_processes() == []
+
+
+@pytest.mark.skipif(not isolation().full, reason="the process cage kills the worker alone, not what it started")
+def test_a_grader_killed_with_sigkill_takes_its_worker_and_everything_it_started(reference_with):
+    """Nothing a grader spawns outlives it: the worker and a child that left its session die with it.
+
+    The worker is spawned with no code run between fork and exec (so Python can vfork the grader), which
+    leaves the parent-death signal to bubblewrap's --die-with-parent; this is what that must give."""
+    source = f"""
+import subprocess, sys, time
+
+def merge_pair(tokens, pair):
+    # No shell in the sandbox: the child is Python, the marker its argument.
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep({SLEEP})", "{MARKER}"], start_new_session=True)
+    while True:
+        time.sleep(1)
+"""
+    folder = reference_with(only=("bpe",), bpe=source)
+    grader = subprocess.Popen(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--limit", "call_seconds=60"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not leftover_processes() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert leftover_processes(), "the student's child started"
+    finally:
+        grader.kill()
+        grader.wait()
+    deadline = time.monotonic() + 10
+    while leftover_processes() and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert leftover_processes() == []
 
 
@@ -268,3 +304,41 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
         started.worker.stop()
         started.cage.remove()
     assert record.returned == ["regex", "True", "1", "False"]
+
+
+def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
+    """A fixed hash seed (set iteration, and so a student's tie-breaking, repeats from run to run), its
+    scratch folder as home and temporary folder, and nothing of the grader's own environment."""
+    from autograder.engine import submission
+    from autograder.engine.proxy import GradingSession
+    from autograder.engine.worker.limits import Limits
+    from autograder.engine.worker.starting import start_worker
+
+    (tmp_path / "simple_tokenizers.py").write_text(
+        "import os, tempfile\n"
+        "def char_tokenize(text):\n"
+        "    return [str(hash('bpe')), os.environ.get('HOME', ''), tempfile.gettempdir(),\n"
+        "            os.environ.get('PATH', ''), os.environ.get('BPE_KIT_GRADERS_OWN', 'not seen')]\n",
+        encoding="utf-8",
+    )
+    seeded = subprocess.run(
+        [sys.executable, "-c", "print(hash('bpe'))"], env={"PYTHONHASHSEED": "0"}, capture_output=True, text=True
+    )
+    os.environ["BPE_KIT_GRADERS_OWN"] = "a canary of the grader's environment"
+    try:
+        started = start_worker(submission.load(tmp_path), Limits())
+        try:
+            record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
+            expected = started.cage.environment()
+        finally:
+            started.worker.stop()
+            started.cage.remove()
+    finally:
+        del os.environ["BPE_KIT_GRADERS_OWN"]
+    assert record.returned == [
+        seeded.stdout.strip(),
+        expected["HOME"],
+        expected["TMPDIR"],
+        expected["PATH"],
+        "not seen",
+    ]

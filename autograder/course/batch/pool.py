@@ -204,7 +204,8 @@ def _interrupts_ignored() -> Iterator[None]:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's graders now (their workers die with them: parent_death_signal) and drop what is queued.
+    """Kill the pool's graders now (their workers die with them: bubblewrap's --die-with-parent, or
+    parent_death_signal in the process cage) and drop what is queued.
 
     ProcessPoolExecutor has no public way to end its processes before Python 3.14 (terminate_workers),
     so this reads its process table.

@@ -78,9 +78,17 @@ def executable_chain(executable: str) -> tuple[list[tuple[str, str]], str]:
 
 
 def command(
-    bwrap: str, *, runtime: Path, submission: Path, scratch_bytes: int, as_root: bool, python_arguments: list[str]
+    bwrap: str,
+    *,
+    runtime: Path,
+    submission: Path,
+    scratch_bytes: int,
+    as_root: bool,
+    environment: dict[str, str],
+    python_arguments: list[str],
 ) -> list[str]:
-    """The bubblewrap command line that starts ``python_arguments`` (run by sys.executable) in the cage."""
+    """The bubblewrap command line that starts ``python_arguments`` (run by sys.executable) in the cage,
+    with ``environment`` and nothing else (what bubblewrap itself was started with is cleared)."""
     arguments = [bwrap]
     if as_root:
         # No user namespace: the worker drops to its own unprivileged uid itself, after these mounts
@@ -101,7 +109,11 @@ def command(
         ]
     else:
         arguments += ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+    # --die-with-parent: the worker is spawned with nothing run between fork and exec (Cage.before_exec), so
+    # this is what ends the sandbox with a grader killed by SIGKILL.
     arguments += ["--die-with-parent", "--new-session", "--clearenv"]
+    for name, value in environment.items():
+        arguments += ["--setenv", name, value]
 
     read_only: list[str] = []
     symlinks: list[tuple[str, str]] = []

@@ -157,14 +157,16 @@ class Cage:
         # also drop the PYTHONHASHSEED we set for repeatable runs, and the environment is ours entirely anyway.
         if not self.level.full:
             return [sys.executable, *PYTHON_FLAGS, str(self.runtime / "bootstrap.pyc")]
-        return bubblewrap.command(
+        sandboxed = bubblewrap.command(
             str(shutil.which("bwrap")),
             runtime=self.runtime,
             submission=self.submission,
             scratch_bytes=self.limits.disk_mb * 2**20,
             as_root=self.level is Isolation.SANDBOX_AS_ROOT,
+            environment=self.environment(),
             python_arguments=[*PYTHON_FLAGS, f"{bubblewrap.RUNTIME}/bootstrap.pyc"],
         )
+        return sandboxed if self.tree is None else self.tree.entered_by(sandboxed)
 
     def worker_config(self) -> dict[str, Any]:
         """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
@@ -198,18 +200,15 @@ class Cage:
             environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         return environment
 
-    def before_exec(self, also: Callable[[], None] | None) -> Callable[[], None] | None:
-        """What the worker's child runs before exec: ``also``, then entering the tree's control groups."""
-        tree = self.tree
-        if tree is None:
-            return also
+    def before_exec(self, parent_death: Callable[[], None] | None) -> Callable[[], None] | None:
+        """What the worker's child must run between fork and exec: nothing in a sandbox, so it can be spawned.
 
-        def run() -> None:
-            if also is not None:
-                also()
-            tree.enter()
-
-        return run
+        A preexec function makes Python fork the whole grader (page tables of a few hundred MiB, copied
+        at every start) rather than vfork; in a sandbox nothing needs one: bubblewrap's --die-with-parent
+        asks for the parent-death signal itself, and the tree's control groups are entered by a shell
+        in front of bubblewrap (TreeLimits.entered_by). The process cage has neither, so it keeps
+        ``parent_death``."""
+        return None if self.level.full else parent_death
 
     def memory_exceeded(self) -> bool:
         return self.tree is not None and self.tree.memory_exceeded()

@@ -92,6 +92,7 @@ def _probe() -> Isolation:
                 submission=Path(empty),
                 scratch_bytes=1 << 20,
                 as_root=as_root,
+                environment={},
                 python_arguments=["-c", "pass"],
             )
             finished = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)

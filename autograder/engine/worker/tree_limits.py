@@ -19,6 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+# Run by /bin/sh as: sh -c ENTER_AND_EXEC sh <count> <group folder>... <command>...
+ENTER_AND_EXEC = (
+    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n - 1)); done; '
+    'exec "$@"'
+)
 
 
 class TreeLimitsUnavailable(Exception):
@@ -60,10 +65,15 @@ class TreeLimits:
             raise TreeLimitsUnavailable(f"the control groups could not be made ({error})") from error
         return cls(tuple(made), memory_bytes)
 
-    def enter(self) -> None:
-        """Move the calling process into the groups (run in the worker's child before exec)."""
-        for folder in self.folders:
-            (folder / "cgroup.procs").write_text(str(os.getpid()))
+    def entered_by(self, command: list[str]) -> list[str]:
+        """``command``, started by a shell that first moves itself into the groups, then execs it.
+
+        Entering in a preexec function would make Python fork rather than spawn the worker (see
+        Cage.before_exec); the shell is the same process as what it execs, so the whole tree is
+        counted from its first instruction. The folders are the shell's arguments, never its script.
+        A group that cannot be entered stops the worker before it starts: no cage, no student code.
+        """
+        return ["/bin/sh", "-c", ENTER_AND_EXEC, "sh", str(len(self.folders)), *map(str, self.folders), *command]
 
     def memory_exceeded(self) -> bool:
         """Whether the tree hit its memory cap (the kernel then kills one of its processes)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import marshal
 import os
 import shutil
 import statistics
@@ -119,7 +120,7 @@ class _InProcessWorker:
         if message["op"] != protocol.CALL:
             return Reply({"ok": True})
         function = getattr(reference(message["module"]), message["function"])
-        args, kwargs = codec.from_plain(message["args"]), codec.from_plain(message["kwargs"])
+        args, kwargs = marshal.loads(message["payload"])  # as the worker reads them
         try:
             value = function(*args, **kwargs)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)

@@ -42,8 +42,7 @@ def start_times(runs: int) -> list[float]:
             "op": protocol.CALL,
             "module": "bpe",
             "function": "merge_pair",
-            "args": codec.to_plain([["a", "b"], ("a", "b")]),
-            "kwargs": codec.to_plain({}),
+            "payload": codec.call_payload([["a", "b"], ("a", "b")], {}),
         }
         times = []
         for _ in range(runs):

@@ -136,7 +136,7 @@ class CallPlan:
     to the worker in one message (see ``GradingSession.replaying``)."""
 
     keys: tuple[bytes, ...]  # each call as call_key makes it: what a later call is compared with
-    bodies: tuple[bytes, ...]  # each request's JSON text (codec.dump_body): what the worker is sent
+    bodies: tuple[bytes, ...]  # each request as codec.request_body writes it: what the worker is sent
     functions: frozenset[tuple[str, str]]  # (module, function) of each call
 
     @property
@@ -314,7 +314,7 @@ class GradingSession:
             if reply is None:
                 request = _request(module, function, args, kwargs)
                 if self._recording is not None and key is not None:
-                    self._recording.append((self._example, module, function, key, codec.dump_body(request)))
+                    self._recording.append((self._example, module, function, key, codec.request_body(request)))
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
         except WorkerTimedOut:
@@ -362,13 +362,12 @@ def call_key(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str
 
 
 def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The worker's request for a call, its arguments made plain data."""
+    """The worker's request for a call, its arguments written as plain data (codec.call_payload)."""
     try:
-        args_tree = codec.to_plain(list(args))
-        kwargs_tree = codec.to_plain(dict(kwargs))
+        payload = codec.call_payload(args, kwargs)
     except codec.CodecError as error:
         raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
-    return {"op": protocol.CALL, "module": module, "function": function, "args": args_tree, "kwargs": kwargs_tree}
+    return {"op": protocol.CALL, "module": module, "function": function, "payload": payload}
 
 
 def _plan_of(recorded: list[tuple[int, str, str, bytes, bytes]]) -> CallPlan | None:

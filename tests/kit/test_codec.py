@@ -128,3 +128,40 @@ def test_scalars_inside_containers_keep_their_exact_types_and_limits():
         codec.from_plain(nested)
     with pytest.raises(codec.CodecError, match="more than"):
         codec.to_plain(list(range(codec.MAX_ITEMS + 1)))
+
+
+@settings(max_examples=200, derandomize=True, database=None)
+@given(args=st.lists(plain, max_size=3), kwargs=st.dictionaries(st.text(max_size=3), plain, max_size=2))
+def test_a_calls_arguments_reach_the_worker_with_their_exact_types_and_write_back_to_the_same_bytes(args, kwargs):
+    """The grader's requests are marshal: what the worker reads is what the test passed, and written again
+    unchanged it is the same bytes, which is how the worker tells at once that a call left them alone."""
+    import marshal
+
+    payload = codec.call_payload(tuple(args), kwargs)
+    request = codec.read_request(io.BytesIO(codec.dump_request({"op": "call", "payload": payload})))
+    assert request is not None
+    got_args, got_kwargs = marshal.loads(request["payload"])
+    assert got_args == args and same_types(got_args, args)
+    assert got_kwargs == kwargs and same_types(got_kwargs, kwargs)
+    assert marshal.dumps((got_args, got_kwargs), codec.MARSHAL_VERSION) == payload
+
+
+def test_a_calls_arguments_of_subclasses_go_as_their_base_values_and_functions_are_refused():
+    import marshal
+
+    class Loud(str):
+        pass
+
+    (args, kwargs) = marshal.loads(codec.call_payload((Loud("a"), Counter({"b": 1})), {"c": OrderedDict(d=2)}))
+    assert args == ["a", {"b": 1}] and type(args[0]) is str and type(args[1]) is dict
+    assert type(kwargs["c"]) is dict
+    with pytest.raises(codec.CodecError, match="not plain data"):
+        codec.call_payload((lambda: 0,), {})
+
+
+def test_a_request_that_is_not_marshal_or_not_a_dict_is_refused():
+    import marshal
+
+    for body in (b"\xff\xfe garbage", marshal.dumps([1, 2])):
+        with pytest.raises(codec.CodecError):
+            codec.read_request(io.BytesIO(codec.frame(body)))

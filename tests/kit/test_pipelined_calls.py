@@ -36,16 +36,16 @@ CORRECT = (
 )
 # Looks for the calls sent ahead in the bootstrap's frames, and answers with what a later call is handed.
 PEEKS = """
-import sys
+import marshal, sys
 def char_tokenize(text):
     frame = sys._getframe(1)
     while frame is not None:
         request = frame.f_locals.get("request")
         if isinstance(request, dict) and request.get("op") == "calls":
-            calls = request["calls"]
+            calls = [marshal.loads(body) for body in request["calls"]]
             for call, after in zip(calls, calls[1:]):
-                if call["function"] == "char_tokenize" and call["args"] == [text]:
-                    return after["args"][0]
+                if call["function"] == "char_tokenize" and marshal.loads(call["payload"])[0] == [text]:
+                    return marshal.loads(after["payload"])[0][0]
         frame = frame.f_back
     return ["not", "found"]
 def echo(value):

@@ -13,6 +13,7 @@ package, solutions and tests are never on this interpreter's path.
 
 from __future__ import annotations
 
+import marshal
 import os
 import sys
 
@@ -283,8 +284,8 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     except LoadFailed as failure:
         send({"ok": False, **failure.report, "output": output.take()})
         return False
-    args = codec.from_plain(request["args"])
-    kwargs = codec.from_plain(request["kwargs"])
+    payload = request["payload"]
+    args, kwargs = marshal.loads(payload)
     try:
         value = function(*args, **kwargs)
     except NotImplementedError as error:
@@ -296,14 +297,15 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         return False
     try:
         reply = {"ok": True, "value": codec.to_plain(value)}
-        after = [codec.to_plain(args), codec.to_plain(kwargs)]
+        if not _unchanged(args, kwargs, payload):
+            after = [codec.to_plain(args), codec.to_plain(kwargs)]
+            if after != [codec.to_plain(given) for given in marshal.loads(payload)]:
+                # The grader decides whether this is a mutation: a set may come back
+                # in another order without having changed.
+                reply["args_after"], reply["kwargs_after"] = after
     except (codec.CodecError, RecursionError) as error:
         send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
         return False
-    if after != [request["args"], request["kwargs"]]:
-        # The grader decides whether this is a mutation: a set may come back
-        # in another order without having changed.
-        reply["args_after"], reply["kwargs_after"] = after
     reply["output"] = output.take()
     try:
         send(reply)
@@ -313,7 +315,17 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     return True
 
 
-def run_calls(submission: Submission, calls: list[dict[str, Any]], output: BoundedOutput) -> None:
+def _unchanged(args: list[Any], kwargs: dict[str, Any], payload: bytes) -> bool:
+    """Whether a call left its arguments as they came, told the quick way: written again, the same bytes
+    (marshal writes exact built-in values only, and the same value the same way). False is not "changed":
+    a set may be written in another order, or the student put something marshal cannot write in them."""
+    try:
+        return marshal.dumps((args, kwargs), codec.MARSHAL_VERSION) == payload
+    except (ValueError, MemoryError, RecursionError):
+        return False
+
+
+def run_calls(submission: Submission, calls: list[bytes], output: BoundedOutput) -> None:
     """Run calls sent together until one fails, and write their answers together: at the end, or when
     ``protocol.HOLD_SECONDS`` have passed since the last write.
 
@@ -326,7 +338,7 @@ def run_calls(submission: Submission, calls: list[dict[str, Any]], output: Bound
     written = time.monotonic()
     try:
         for call in calls:
-            if not handle_call(submission, call, output):
+            if not handle_call(submission, marshal.loads(call), output):
                 break
             if time.monotonic() - written > protocol.HOLD_SECONDS:
                 _PROTOCOL_OUT.flush()
@@ -380,7 +392,7 @@ def quiet_checks() -> None:
 
 
 def main() -> None:
-    config = codec.read_message(_PROTOCOL_IN)
+    config = codec.read_request(_PROTOCOL_IN)
     if config is None:
         return
     notices = []
@@ -408,7 +420,7 @@ def main() -> None:
         submission.load("__script__")
     send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
     while True:
-        request = codec.read_message(_PROTOCOL_IN)
+        request = codec.read_request(_PROTOCOL_IN)
         if request is None or request.get("op") == protocol.STOP:
             return
         if request.get("op") == protocol.CALL:

@@ -276,7 +276,7 @@ class Worker:
         return modules <= self.imported and not modules & self.module_failures.keys()
 
     def send_calls(self, bodies: list[bytes]) -> None:
-        """Send calls (each a request's JSON text, as ``codec.dump_body`` makes it) in one message.
+        """Send calls (each a request as ``codec.request_body`` writes it) in one message.
 
         The worker runs them one after another until one fails, and writes their answers together
         (``bootstrap.run_calls``); read them with ``next_answer``, and the ones not wanted with
@@ -284,8 +284,7 @@ class Worker:
         """
         if self.streaming:
             raise RuntimeError("calls were sent together while earlier ones are still being answered")
-        body = b'{"op":"' + protocol.CALLS.encode() + b'","calls":[' + b",".join(bodies) + b"]}"
-        self._write(codec.frame(body))
+        self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies}))
         self.streaming = len(bodies)
 
     def next_answer(self, timeout: float) -> Reply:
@@ -306,7 +305,7 @@ class Worker:
             self.stop()
 
     def _send(self, message: dict[str, Any]) -> None:
-        self._write(codec.dump_message(message))
+        self._write(codec.dump_request(message))
 
     def _write(self, frame: bytes) -> None:
         if self.process is None or self.process.stdin is None:

@@ -188,12 +188,14 @@ def grade_loaded(
     limits: Limits,
     only: tuple[Path, ...] = (),
     progress: Callable[[str], None] | None = None,
+    keep_spare: bool = False,
 ) -> ResultsDocument:
     """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``).
 
     The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots.
+    ``keep_spare``: start the next hand-in's worker too (see start_worker).
     """
-    started = start_worker(loaded, limits, progress=progress)
+    started = start_worker(loaded, limits, progress=progress, keep_spare=keep_spare)
     from autograder.engine.runner import grade_started
 
     return build_document(grade_started(started, suite, only=only))

@@ -30,6 +30,7 @@ from classroom import Student, write_submission
 from conftest import SOLUTIONS, grade, snapshot
 
 from autograder.engine.document import ResultsDocument
+from autograder.engine.parts import PARTS
 from autograder.engine.scoring import function_scores
 from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.isolation import Isolation, isolation
@@ -452,3 +453,74 @@ def test_limits_hold_for_everything_the_worker_starts(name, reference_with):
     assert all(score == most for key, (score, most) in scores.items() if key[0] == "simple_tokenizers")
     written_on_the_host = [*grader_folder("cages").rglob("hoard.bin"), *Path(tempfile.gettempdir()).glob("hoard.bin")]
     assert written_on_the_host == [], "the worker wrote to the host's disk"
+
+
+# Run at import by a hand-in graded just before an honest one on the same grader, whose next worker (a spare,
+# see starting.start_worker) is already running: it kills every process it may signal, writes a sabotaged
+# module into every folder it may write to, and leaves a child doing both again for as long as it lives.
+# Only ever in the sandbox (its runtime at /cage, a user that is not root): on a host it would be vandalism.
+VANDAL = """
+import os, signal, time
+
+SABOTAGE = b"def merge_pair(tokens, pair):\\n    return ['sabotaged']\\n"
+SANDBOXED = os.path.isdir("/cage/runtime") and os.getuid() != 0
+
+def _vandalize():
+    if not SANDBOXED:
+        return 0
+    try:
+        os.kill(-1, signal.SIGKILL)  # every process this one may signal, but itself
+    except OSError:
+        pass
+    written = 0
+    for folder, folders, _ in os.walk("/"):
+        folders[:] = [name for name in folders if folder != "/" or name not in ("proc", "sys", "dev")]
+        for name in ("bpe.py", "simple_tokenizers.py"):
+            try:
+                with open(os.path.join(folder, name), "wb") as handle:
+                    handle.write(SABOTAGE)
+                written += 1
+            except OSError:
+                pass
+    return written
+
+print("VANDAL wrote", _vandalize(), "files")
+if SANDBOXED and os.fork() == 0:
+    os.setsid()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        _vandalize()
+        time.sleep(0.2)
+    os._exit(0)
+"""
+
+
+@pytest.mark.skipif(not isolation().full, reason="the process cage does not isolate hand-ins from each other")
+def test_a_hand_in_that_vandalizes_what_it_reaches_leaves_the_next_one_on_its_grader_untouched(tmp_path):
+    """One job, so the honest hand-in is graded right after the vandal by the same grader, on the worker that
+    grader started while the vandal was graded: it gets full marks, and nothing of the vandal's."""
+    course = tmp_path / "course"
+    parts = ("simple_tokenizers", "bpe")
+    for student in ("a-vandal", "b-honest"):
+        folder = write_submission(course / student, Student("bpe", "correct"))
+        for path in folder.iterdir():
+            if path.stem not in parts:
+                path.unlink()
+    vandal = next((course / "a-vandal").rglob("bpe.py"))
+    vandal.write_text(vandal.read_text(encoding="utf-8") + "\n\n" + VANDAL, encoding="utf-8")
+    out = tmp_path / "graded"
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "batch", str(course), "-o", str(out), "--quiet", "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=tmp_path,
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    said = (out / "a-vandal" / "results.json").read_text(encoding="utf-8")
+    assert "VANDAL wrote" in said and "VANDAL wrote 0 files" not in said, "the vandal ran, in its sandbox"
+    honest = cast(ResultsDocument, json.loads((out / "b-honest" / "results.json").read_text(encoding="utf-8")))
+    scores = {key: value for key, value in function_scores(honest).items() if key[0] in parts}
+    graded = {(part.module, function) for part in PARTS if part.module in parts for function in part.functions}
+    assert set(scores) == graded and all(score == most for score, most in scores.values()), scores
+    assert "sabotaged" not in json.dumps(honest)

@@ -104,7 +104,8 @@ def _set_every_thread(cpus: set[int]) -> None:
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> ResultsDocument:
     from autograder.engine.grading import grade_loaded
 
-    return grade_loaded(loaded, suite, limits=limits, only=only)
+    # One hand-in after another: the next one's worker starts while this one is graded.
+    return grade_loaded(loaded, suite, limits=limits, only=only, keep_spare=True)
 
 
 def grade_all(

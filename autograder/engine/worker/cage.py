@@ -110,7 +110,9 @@ class Cage:
         return self.root / "tmp"
 
     @classmethod
-    def create(cls, files: dict[str, bytes], *, limits: Limits) -> Cage:
+    def create(cls, files: dict[str, bytes] | None, *, limits: Limits) -> Cage:
+        """A new cage holding ``files``; with None, an empty one whose worker can start before they are
+        known (a spare: see starting), filled later with ``fill``."""
         level = isolation()
         base = grader_folder("cages")
         sweep_abandoned(base)
@@ -123,13 +125,9 @@ class Cage:
             for name, code in runtime_code().items():
                 (cage.runtime / name).write_bytes(code)
                 (cage.runtime / name).chmod(0o644)
-            copy = cage.submission if level.full else cage.work
-            copy.mkdir(mode=0o755)
-            for relative, content in files.items():
-                target = copy / relative
-                target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
-                target.write_bytes(content)
-                target.chmod(0o644)
+            (cage.submission if level.full else cage.work).mkdir(mode=0o755)
+            if files is not None:
+                cage.fill(files)
             if not level.full:
                 cage.tmp.mkdir()
             if level is Isolation.SANDBOX_AS_ROOT:
@@ -146,6 +144,17 @@ class Cage:
             cage.remove()
             raise
         return cage
+
+    def fill(self, files: dict[str, bytes]) -> None:
+        """Write the hand-in's files where the worker copies them from. In the sandbox that folder is
+        bound into the worker's view when it starts, so files written after it started are seen too;
+        the worker reads them only once its config says where they are."""
+        copy = self.submission if self.level.full else self.work
+        for relative, content in files.items():
+            target = copy / relative
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+            target.write_bytes(content)
+            target.chmod(0o644)
 
     @property
     def worker_uid(self) -> int | None:

@@ -107,7 +107,12 @@ class Worker:
 
     # -- life cycle -------------------------------------------------------
     def start(self) -> None:
-        """Launch the interpreter; the first call waits for it to be ready."""
+        """Launch the interpreter and give it its config; the first call waits for it to be ready."""
+        self.spawn()
+        self.configure()
+
+    def spawn(self) -> None:
+        """Launch the interpreter, which sets itself up and then waits for its config (``configure``)."""
         kwargs: dict[str, Any] = {}
         if sys.platform == "win32":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
@@ -130,6 +135,9 @@ class Worker:
         self.replies = codec.FrameReader(self.process.stdout.fileno())
         self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
         self._draining.start()
+
+    def configure(self) -> None:
+        """Send the spawned worker its config: what to load and how, whom to become, its limits."""
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
         self._pending_started = self._pending_ready = True
         try:

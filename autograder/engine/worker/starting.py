@@ -8,6 +8,7 @@ import the runner while it boots.
 
 from __future__ import annotations
 
+import atexit
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.cage import Cage
 from autograder.engine.worker.client import Worker
+from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
 
 
@@ -30,14 +32,101 @@ class StartedWorker:
 
 
 def start_worker(
-    submission: LoadedSubmission, limits: Limits, *, progress: Callable[[str], None] | None = None
+    submission: LoadedSubmission,
+    limits: Limits,
+    *,
+    progress: Callable[[str], None] | None = None,
+    keep_spare: bool = False,
 ) -> StartedWorker:
+    """Start ``submission``'s worker: the spare one, when there is one for these limits, or a new one.
+
+    ``keep_spare`` (a batch's grader, which grades one hand-in after another): also start the next hand-in's
+    worker now, before its hand-in is known. It sets itself up while this hand-in is graded and then waits
+    for its config, so what a start spends waiting rather than working (the kernel's grace period for
+    entering the control groups, 6 to 9 ms here) is no longer spent between two hand-ins. A spare holds
+    nothing of anyone's until it is given its hand-in: an empty folder, then that hand-in's files alone.
+    Spares are kept in the sandbox only (``_keep_spare``).
+    """
     since = time.monotonic()
-    cage = Cage.create(submission.files, limits=limits)
-    worker = Worker(cage, limits, submission.worker_script(), progress=progress)
+    taken = _take_spare(submission, limits, progress)
+    if taken is not None:
+        cage, worker = taken
+    else:
+        cage = Cage.create(submission.files, limits=limits)
+        worker = Worker(cage, limits, submission.worker_script(), progress=progress)
+        try:
+            worker.start()
+        except BaseException:
+            cage.remove()
+            raise
+    if keep_spare:
+        _keep_spare(limits)
+    return StartedWorker(submission, cage, worker, limits, since)
+
+
+@dataclass
+class _Spare:
+    """A worker spawned in an empty cage, waiting for its config (``Worker.configure``)."""
+
+    cage: Cage
+    worker: Worker
+    limits: Limits
+
+    def discard(self) -> None:
+        self.worker.stop()
+        self.cage.remove()
+
+
+_spare: _Spare | None = None
+
+
+def _take_spare(
+    submission: LoadedSubmission, limits: Limits, progress: Callable[[str], None] | None
+) -> tuple[Cage, Worker] | None:
+    """The spare, given ``submission``: its files, then its config; None when there is none fit to use."""
+    global _spare
+    spare, _spare = _spare, None
+    if spare is None:
+        return None
+    process = spare.worker.process
+    if spare.limits != limits or process is None or process.poll() is not None:
+        spare.discard()  # other limits (another command's), or it ended: a new worker says why
+        return None
     try:
-        worker.start()
+        spare.cage.fill(submission.files)
+    except BaseException:
+        spare.discard()
+        raise
+    spare.worker.script = submission.worker_script()
+    spare.worker.progress = progress
+    spare.worker.configure()
+    return spare.cage, spare.worker
+
+
+def _keep_spare(limits: Limits) -> None:
+    """Start a spare, in the sandbox only: in the process cage a hand-in runs as the grader's user and could
+    write into the spare's folder, which the next hand-in's worker runs from."""
+    global _spare
+    if _spare is not None or not isolation().full:
+        return
+    cage = Cage.create(None, limits=limits)
+    worker = Worker(cage, limits, {})
+    try:
+        worker.spawn()
+    except OSError:
+        cage.remove()  # the next hand-in starts its own worker, which says what went wrong
+        return
     except BaseException:
         cage.remove()
         raise
-    return StartedWorker(submission, cage, worker, limits, since)
+    _spare = _Spare(cage, worker, limits)
+
+
+@atexit.register
+def _discard_spare() -> None:
+    """A grader that ends leaves no spare running (one killed takes it along: bubblewrap's
+    --die-with-parent; the next grader sweeps its cage)."""
+    global _spare
+    spare, _spare = _spare, None
+    if spare is not None:
+        spare.discard()

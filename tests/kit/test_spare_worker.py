@@ -1,0 +1,98 @@
+"""A batch's grader starts the next hand-in's worker while it grades this one (``start_worker(keep_spare=True)``).
+
+A spare holds nothing of anyone's until it is given its hand-in, is given that hand-in's files alone,
+is used only under the limits it was made for, and is gone when its grader ends.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.engine import submission
+from autograder.engine.proxy import GradingSession
+from autograder.engine.worker import starting
+from autograder.engine.worker.isolation import isolation
+from autograder.engine.worker.limits import Limits
+from autograder.engine.worker.starting import start_worker
+
+SOURCE = "import os\ndef char_tokenize(text):\n    return [text, *sorted(os.listdir('.'))]\n"
+
+
+def hand_in(folder: Path, extra: str) -> submission.LoadedSubmission:
+    folder.mkdir()
+    (folder / "simple_tokenizers.py").write_text(SOURCE, encoding="utf-8")
+    (folder / extra).write_text("mine", encoding="utf-8")
+    return submission.load(folder)
+
+
+def answer(started: starting.StartedWorker, text: str) -> list[str]:
+    """What the hand-in's char_tokenize returns for ``text``: the text, then the files in its folder."""
+    try:
+        record = GradingSession(started.worker, started.limits).call("simple_tokenizers", "char_tokenize", (text,), {})
+        return list(record.returned)
+    finally:
+        started.worker.stop()
+        started.cage.remove()
+
+
+pytestmark = pytest.mark.skipif(
+    not isolation().full, reason="spares are kept in the sandbox only (the process cage's hand-ins could reach them)"
+)
+
+
+@pytest.fixture(autouse=True)
+def no_spare_left():
+    yield
+    starting._discard_spare()
+
+
+def test_the_next_hand_in_gets_the_spare_with_its_own_files_alone(tmp_path):
+    limits = Limits()
+    first = start_worker(hand_in(tmp_path / "ada", "ada.txt"), limits, keep_spare=True)
+    spare = starting._spare
+    assert spare is not None and spare.worker.process is not None and spare.worker.process.poll() is None
+    copy = spare.cage.submission if spare.cage.level.full else spare.cage.work
+    assert list(copy.iterdir()) == [], "a spare holds nothing of anyone's before its hand-in"
+    assert answer(first, "a")[:1] == ["a"]
+    second = start_worker(hand_in(tmp_path / "bob", "bob.txt"), limits, keep_spare=True)
+    assert second.worker is spare.worker and starting._spare is not spare, "taken, and another one made"
+    returned = answer(second, "b")
+    assert returned[0] == "b" and "bob.txt" in returned and "ada.txt" not in returned
+
+
+def test_a_spare_made_for_other_limits_is_not_used_and_is_removed(tmp_path):
+    start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), keep_spare=True).worker.stop()
+    spare = starting._spare
+    assert spare is not None
+    other = start_worker(hand_in(tmp_path / "bob", "bob.txt"), Limits(call_seconds=3))
+    assert other.worker is not spare.worker and starting._spare is None
+    assert not spare.cage.root.exists() and spare.worker.process is None
+    assert answer(other, "b")[0] == "b"
+
+
+def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
+    """Its exit stops the spare and removes its cage; nothing of it runs on."""
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "ada" / "simple_tokenizers.py").write_text(SOURCE, encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from autograder.engine import submission\n"
+        "from autograder.engine.worker import starting\n"
+        "from autograder.engine.worker.limits import Limits\n"
+        "started = starting.start_worker(submission.load(Path(sys.argv[1])), Limits(), keep_spare=True)\n"
+        "started.worker.stop(); started.cage.remove()\n"
+        "print(starting._spare.worker.process.pid, starting._spare.cage.root)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "ada")], capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    pid, root = ran.stdout.split()
+    assert not Path(root).exists(), "the spare's cage is removed at exit"
+    if sys.platform.startswith("linux"):
+        assert not Path(f"/proc/{pid}").exists(), "the spare's worker was stopped"

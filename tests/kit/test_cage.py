@@ -245,8 +245,9 @@ def test_the_cage_isolates_here_when_it_can():
 
 
 def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
-    """A grader killed with SIGKILL leaves its cage; the next cage made removes it, and only it."""
-    from autograder.engine.worker.cage import OWNER, sweep_abandoned
+    """A grader killed with SIGKILL leaves its cage (also before it wrote the owner file); the next cage made
+    removes it, and only it."""
+    from autograder.engine.worker.cage import OWNER, UNOWNED_AFTER_SECONDS, sweep_abandoned
 
     finished = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
@@ -255,7 +256,10 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
         (tmp_path / name / "work").mkdir(parents=True)
         (tmp_path / name / OWNER).write_text(pid, encoding="ascii")
     (tmp_path / "being-made").mkdir()
-    assert sweep_abandoned(tmp_path) == [tmp_path / "abandoned"]
+    (tmp_path / "left-while-made").mkdir()
+    long_ago = time.time() - UNOWNED_AFTER_SECONDS - 60
+    os.utime(tmp_path / "left-while-made", (long_ago, long_ago))
+    assert sorted(sweep_abandoned(tmp_path)) == [tmp_path / "abandoned", tmp_path / "left-while-made"]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["being-made", "ours"]
 
 

@@ -23,6 +23,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,11 +251,18 @@ def remove_tree(folder: Path) -> None:
         )
 
 
+# A cage folder with no owner file is being made (for a millisecond); one older than this was left by a
+# grader killed between making the folder and writing the file.
+UNOWNED_AFTER_SECONDS = 600
+
+
 def sweep_abandoned(base: Path) -> list[Path]:
     """Remove the cages of graders that no longer run, and return them; never raises.
 
     A grader killed with SIGKILL cannot remove its cage; the next one to
-    start does. A cage without an owner file is being made, or is not ours.
+    start does. A cage without an owner file is being made, unless it is
+    older than ``UNOWNED_AFTER_SECONDS``. ``base`` is the grader's own 0700
+    folder: only this user's graders make cages in it.
     """
     removed = []
     with contextlib.suppress(OSError):
@@ -262,6 +270,10 @@ def sweep_abandoned(base: Path) -> list[Path]:
             try:
                 owner = int((cage / OWNER).read_text(encoding="ascii"))
             except (OSError, ValueError):
+                with contextlib.suppress(OSError):
+                    if time.time() - cage.lstat().st_mtime > UNOWNED_AFTER_SECONDS:
+                        remove_tree(cage)
+                        removed.append(cage)
                 continue
             if not _running(owner):
                 with contextlib.suppress(OSError):

@@ -96,3 +96,19 @@ def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
     assert not Path(root).exists(), "the spare's cage is removed at exit"
     if sys.platform.startswith("linux"):
         assert not Path(f"/proc/{pid}").exists(), "the spare's worker was stopped"
+
+
+def test_a_spare_that_cannot_be_made_costs_the_hand_in_nothing(tmp_path, monkeypatch):
+    """A spare is a head start only: when its cage cannot be made (a full disk, say), this hand-in's
+    worker is still handed back, working, and the next hand-in starts its own."""
+    made = starting.Cage.create
+
+    def no_room_for_a_spare(files, *, limits):
+        if files is None:
+            raise OSError(28, "No space left on device")
+        return made(files, limits=limits)
+
+    monkeypatch.setattr(starting.Cage, "create", no_room_for_a_spare)
+    started = start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), keep_spare=True)
+    assert starting._spare is None
+    assert answer(started, "a")[0] == "a"

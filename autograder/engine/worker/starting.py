@@ -60,7 +60,14 @@ def start_worker(
             cage.remove()
             raise
     if keep_spare:
-        _keep_spare(limits)
+        try:
+            _keep_spare(limits)
+        except Exception:
+            pass  # a spare is only ever a head start: the next hand-in starts its own worker, and says what fails
+        except BaseException:  # an interrupt: this hand-in's worker is not handed back, so it goes too
+            worker.stop()
+            cage.remove()
+            raise
     return StartedWorker(submission, cage, worker, limits, since)
 
 
@@ -113,10 +120,8 @@ def _keep_spare(limits: Limits) -> None:
     worker = Worker(cage, limits, {})
     try:
         worker.spawn()
-    except OSError:
-        cage.remove()  # the next hand-in starts its own worker, which says what went wrong
-        return
     except BaseException:
+        worker.stop()
         cage.remove()
         raise
     _spare = _Spare(cage, worker, limits)

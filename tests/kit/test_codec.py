@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from collections import Counter, OrderedDict
 
 import pytest
@@ -26,12 +27,22 @@ plain = st.recursive(
 @settings(max_examples=200, derandomize=True, database=None)
 @given(value=plain)
 def test_plain_values_round_trip_with_their_exact_types(value):
-    message = codec.dump_message({"value": codec.to_plain(value)})
-    read = codec.read_message(io.BytesIO(message))
+    read = read_answer(codec.dump_message({"value": codec.to_plain(value)}))
     assert read is not None
     back = codec.from_plain(read["value"])
     assert back == value
     assert same_types(back, value)
+
+
+def read_answer(frame: bytes) -> dict | None:
+    """``frame`` read as the grader reads a worker's answers: through a pipe, by a FrameReader."""
+    reader, writer = os.pipe()
+    try:
+        os.write(writer, frame)
+        os.close(writer)
+        return codec.FrameReader(reader).read(timeout=5)
+    finally:
+        os.close(reader)
 
 
 def same_types(left, right) -> bool:
@@ -79,9 +90,12 @@ def test_malformed_trees_are_refused(tree):
 
 
 def test_oversized_message_is_refused_before_it_is_read():
+    """By the grader reading an answer, and by the worker reading a request."""
     header = codec.HEADER.pack(codec.MARKER, codec.MAX_MESSAGE_BYTES + 1)
     with pytest.raises(codec.CodecError, match="exceeds"):
-        codec.read_message(io.BytesIO(header))
+        read_answer(header)
+    with pytest.raises(codec.CodecError, match="exceeds"):
+        codec.read_request(io.BytesIO(header))
 
 
 @pytest.mark.parametrize("tag", ["d", "s", "f"])

@@ -210,15 +210,15 @@ class Cage:
             environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         return environment
 
-    def before_exec(self, parent_death: Callable[[], None] | None) -> Callable[[], None] | None:
+    def before_exec(self, parent_death: Callable[[], Callable[[], None] | None]) -> Callable[[], None] | None:
         """What the worker's child must run between fork and exec: nothing in a sandbox, so it can be spawned.
 
         A preexec function makes Python fork the whole grader (page tables of a few hundred MiB, copied
         at every start) rather than vfork; in a sandbox nothing needs one: bubblewrap's --die-with-parent
         asks for the parent-death signal itself, and the tree's control groups are entered by a shell
-        in front of bubblewrap (TreeLimits.entered_by). The process cage has neither, so it keeps
-        ``parent_death``."""
-        return None if self.level.full else parent_death
+        in front of bubblewrap (TreeLimits.entered_by). The process cage has neither, so it keeps the
+        preexec function ``parent_death`` makes (made here only, so a sandboxed start does not look it up)."""
+        return None if self.level.full else parent_death()
 
     def memory_exceeded(self) -> bool:
         return self.tree is not None and self.tree.memory_exceeded()

@@ -118,7 +118,7 @@ class Worker:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
-        kwargs["preexec_fn"] = self.cage.before_exec(parent_death_signal())
+        kwargs["preexec_fn"] = self.cage.before_exec(parent_death_signal)
         self.process = subprocess.Popen(
             self.cage.command(),
             stdin=subprocess.PIPE,

@@ -207,15 +207,6 @@ def load_message(body: bytes) -> dict[str, Any]:
     return message
 
 
-def read_message(stream: Any) -> dict[str, Any] | None:
-    """Read one framed JSON message from a binary stream; None at end of stream.
-
-    Bytes that do not start with the marker raise ``CodecError`` at once.
-    """
-    body = _read_frame(stream)
-    return None if body is None else load_message(body)
-
-
 def call_payload(args: tuple[Any, ...] | list[Any], kwargs: dict[str, Any]) -> bytes:
     """A call's arguments as a request carries them: ``(list(args), dict(kwargs))`` in marshal.
 
@@ -243,8 +234,19 @@ def dump_request(message: dict[str, Any]) -> bytes:
 
 
 def read_request(stream: Any) -> dict[str, Any] | None:
-    """Read one framed request of the grader's (the worker's side); None at end of stream."""
-    body = _read_frame(stream)
+    """Read one framed request of the grader's (the worker's side); None at end of stream.
+
+    Bytes that do not start with the marker raise ``CodecError`` at once.
+    """
+    header = _read_exactly(stream, HEADER.size)
+    if header is None:
+        return None
+    marker, length = HEADER.unpack(header)
+    if marker != MARKER:
+        raise CodecError(f"bytes that are not a message: {header!r}")
+    if length > MAX_MESSAGE_BYTES:
+        raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
+    body = _read_exactly(stream, length)
     if body is None:
         return None
     try:
@@ -254,18 +256,6 @@ def read_request(stream: Any) -> dict[str, Any] | None:
     if type(message) is not dict:
         raise CodecError("request is not a dict")
     return message
-
-
-def _read_frame(stream: Any) -> bytes | None:
-    header = _read_exactly(stream, HEADER.size)
-    if header is None:
-        return None
-    marker, length = HEADER.unpack(header)
-    if marker != MARKER:
-        raise CodecError(f"bytes that are not a message: {header!r}")
-    if length > MAX_MESSAGE_BYTES:
-        raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
-    return _read_exactly(stream, length)
 
 
 def _read_exactly(stream: Any, size: int) -> bytes | None:

@@ -40,10 +40,13 @@ def calls_in(source: str, functions: set[str]) -> dict[str, set[str]]:
     return found
 
 
-def student_calls(loaded: LoadedSubmission) -> dict[Key, set[str]]:
-    """Per graded function of the hand-in, the graded functions of its own part it calls."""
+def student_calls(loaded: LoadedSubmission, modules: set[str] | None = None) -> dict[Key, set[str]]:
+    """Per graded function of the hand-in (of its parts ``modules``, or all), the graded functions of its
+    own part it calls."""
     graph: dict[Key, set[str]] = {}
     for part in PARTS:
+        if modules is not None and part.module not in modules:
+            continue
         source = _source_of(loaded, part.module)
         if source:
             for function, called in calls_in(source, set(part.functions)).items():
@@ -61,9 +64,15 @@ def _source_of(loaded: LoadedSubmission, module: str) -> str:
     return content.decode("utf-8", "replace") if content else ""
 
 
-def roots(graph: dict[Key, set[str]], failing: set[Key]) -> dict[Key, list[str]]:
-    """For each failing function, the failing functions of its part it calls (to fix first), if any."""
+def roots(loaded: LoadedSubmission, failing: set[Key]) -> dict[Key, list[str]]:
+    """For each failing function, the failing functions of its part it calls (to fix first), if any.
+
+    Only a part with two failing functions can have one to fix first, so only those parts' sources are
+    read: a hand-in that passes (most of a class) costs no parsing.
+    """
     found: dict[Key, list[str]] = {}
+    modules = [module for module, _ in failing]
+    graph = student_calls(loaded, {module for module in modules if modules.count(module) > 1})
     for (module, function), called in graph.items():
         if (module, function) in failing:
             first = sorted(name for name in called if (module, name) in failing)

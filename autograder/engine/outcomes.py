@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autograder.engine.submission import LoadedSubmission
 
 
 class Outcome(str, Enum):
@@ -49,5 +53,6 @@ class GradingRun:
     notes: tuple[str, ...]
     seconds: float
     student_seconds: float = 0.0  # waiting for the student's code (loading and calls), not the grader's own start
-    # Which graded functions the student's own code calls (call_graph): feedback names the one to fix first.
-    calls: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # The hand-in as graded: feedback reads from its source which graded functions call which (call_graph)
+    # when two of one part fail, to name the one to fix first.
+    loaded: LoadedSubmission | None = None

@@ -54,7 +54,7 @@ FAILING = (Outcome.FAILED, Outcome.ERROR, Outcome.CRASHED, Outcome.TIMED_OUT)
 def _with_roots(run: GradingRun, outcomes: list[TestOutcome]) -> list[TestOutcome]:
     """Each failing test of a function that calls the student's own failing functions names them."""
     failing = {(outcome.module, outcome.function) for outcome in outcomes if outcome.outcome in FAILING}
-    first = roots(run.calls, failing)
+    first = roots(run.loaded, failing) if run.loaded is not None else {}
     return [
         replace(outcome, fix_first=", ".join(first[(outcome.module, outcome.function)]))
         if outcome.outcome in FAILING and (outcome.module, outcome.function) in first

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from autograder.engine.call_graph import student_calls
 from autograder.engine.collected import forget_suite_modules, run_collected, session_arguments, suite_surroundings
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
@@ -67,7 +66,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         notes=tuple(notes),
         seconds=time.monotonic() - started.since,
         student_seconds=plugin.session.used,
-        calls=student_calls(submission),
+        loaded=submission,
     )
 
 

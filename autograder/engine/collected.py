@@ -139,10 +139,15 @@ class CollectedSuite:
         forget_suite_modules(suite, keep_its_own=False)  # a collection imports the suite as it is now
         with suite_surroundings() as log:
             self._config = _prepareconfig(arguments, plugins=[self._host])
-            self._config._do_configure()
-            self._session = pytest.Session.from_config(self._config)
-            self._config.hook.pytest_sessionstart(session=self._session)
-            self._config.hook.pytest_collection(session=self._session)
+            try:
+                self._config._do_configure()
+                self._session = pytest.Session.from_config(self._config)
+                self._config.hook.pytest_sessionstart(session=self._session)
+                self._config.hook.pytest_collection(session=self._session)
+            except BaseException:  # Ctrl-C while collecting: this half-made session's import hook goes too
+                with contextlib.suppress(Exception):
+                    self._config._ensure_unconfigure()
+                raise
         self.items: list[pytest.Item] = list(self._session.items)
         self.collection_errors = list(self._host.collection_errors)
         if not self.items and not self.collection_errors:

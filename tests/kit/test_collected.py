@@ -135,3 +135,25 @@ def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     seen = log.read_text(encoding="utf-8").splitlines()
     assert len([line for line in seen if line.endswith(" collected")]) == 1, seen
     assert events(log).count("module fixture set up") == len(kinds)
+
+
+def test_a_collection_stopped_part_way_leaves_no_configuration_behind(tmp_path, monkeypatch):
+    """Ctrl-C while a suite is collected: the half-made session's import hook goes, as pytest.main's would."""
+    import sys
+
+    import pytest
+
+    from autograder.engine.collected import CollectedSuite
+
+    def hooks() -> int:
+        return sum(type(finder).__name__ == "AssertionRewritingHook" for finder in sys.meta_path)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    suite = write_suite(tmp_path, tmp_path / "log")
+    before = hooks()
+    monkeypatch.setattr(pytest.Session, "from_config", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        CollectedSuite(suite, ())
+    assert hooks() == before

@@ -16,7 +16,7 @@ from autograder.engine.worker import protocol
 from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
 from autograder.engine.worker.isolation import isolation_notice
 from autograder.engine.worker.limits import Limits
-from autograder.engine.worker.starting import StartedWorker, start_worker
+from autograder.engine.worker.starting import StartedWorker, discard, start_worker
 
 
 def grade_submission(
@@ -39,12 +39,11 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         errors = run_pytest(suite, plugin, only)
         notes.extend(_load_report(worker))
         notes.extend(worker.notices)
-        stray = b"".join(worker.stray_output).decode("utf-8", "replace").strip()
-        if stray:
-            notes.append("your code wrote this outside of any call:\n" + stray[-2000:])
     finally:
-        worker.stop()
-        cage.remove()
+        discard(worker, cage)
+    stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
+    if stray:
+        notes.append("your code wrote this outside of any call:\n" + stray[-2000:])
     outcomes = list(plugin.outcomes)
     for error in errors:
         outcomes.append(

@@ -106,3 +106,23 @@ def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_pa
     assert {outcome.outcome.value for outcome in run.outcomes} == {"grader error"}
     assert all(said in outcome.detail and "could not start" in outcome.detail for outcome in run.outcomes)
     assert not any("your code wrote" in note for note in run.notes), "the cage's words are not the student's output"
+
+
+def test_what_each_restarted_worker_writes_outside_a_call_is_said_once_with_its_count(tmp_path):
+    """A function that writes to fd 2 and ends the worker does so in every test that calls it: the note
+    says the words once, how many times, and still says anything else that was written."""
+    run = grade_with_own_suite(
+        tmp_path,
+        "".join(
+            f"@pytest.mark.points(1)\ndef test_{number}(submission):\n"
+            f"    assert submission.bpe.merge_pair(['a'], ('a', 'b')) == ['a']\n\n"
+            for number in range(4)
+        )
+        + "@pytest.mark.points(1)\ndef test_last(submission):\n    assert submission.bpe.merge_pair([], ('x', 'y')) == []\n",
+        "import os\n\ndef merge_pair(tokens, pair):\n"
+        "    if pair == ('x', 'y'):\n        os.write(2, b'something else\\n')\n        return []\n"
+        "    os.write(2, b'the worker goes down\\n')\n    os._exit(3)\n",
+    )
+    (note,) = [note for note in run.notes if "outside of any call" in note]
+    assert note.count("the worker goes down") == 1, note
+    assert "4 times" in note and "something else" in note, note

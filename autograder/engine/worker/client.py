@@ -96,7 +96,8 @@ class Worker:
         self.process: subprocess.Popen[bytes] | None = None
         self.replies: codec.FrameReader | None = None  # the worker's answers, read as they are awaited
         self.notices: list[str] = []
-        self.stray_output: list[bytes] = []
+        # What each process started wrote to fd 1 and 2, outside the channel: one list of chunks per start.
+        self.stray_output: list[list[bytes]] = []
         self.starts = 0
         self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
         self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
@@ -133,7 +134,9 @@ class Worker:
         self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
-        self._draining = threading.Thread(target=self._drain_output, args=(self.process,), daemon=True)
+        written: list[bytes] = []
+        self.stray_output.append(written)
+        self._draining = threading.Thread(target=self._drain_output, args=(self.process, written), daemon=True)
         self._draining.start()
 
     def configure(self) -> None:
@@ -194,8 +197,9 @@ class Worker:
                 raise WorkerGone(f"its first message was not {protocol.STARTED!r}")
         except (WorkerGone, WorkerTimedOut) as failure:
             self.stop()
-            said = b"".join(self.stray_output).decode("utf-8", "replace").strip()
-            self.stray_output.clear()  # bubblewrap's or Python's words, not the student's output
+            written = self.stray_output[-1] if self.stray_output else []
+            said = b"".join(written).decode("utf-8", "replace").strip()
+            written.clear()  # bubblewrap's or Python's words, not the student's output
             why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
             raise WorkerCouldNotStart(
                 f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
@@ -373,8 +377,24 @@ class Worker:
             return f"the worker process was killed by {name}"
         return f"the worker process exited with code {code}"
 
-    def _drain_output(self, process: subprocess.Popen[bytes]) -> None:
-        """Keep the first part of what the worker wrote to fds 1 and 2; drop the rest."""
+    def stray_text(self, wait: float = 1.0) -> str:
+        """What the worker's processes wrote outside the channel, each text once, with how many of them wrote
+        it: a call that ends the worker in test after test writes the same words each time it is made again.
+        Waits up to ``wait`` s for the last process's output to be read to its end."""
+        if self._draining is not None:
+            self._draining.join(timeout=wait)
+        counts: dict[str, int] = {}
+        for written in self.stray_output:
+            text = b"".join(written).decode("utf-8", "replace").strip()
+            if text:
+                counts[text] = counts.get(text, 0) + 1
+        return "\n".join(
+            text if count == 1 else f"{text}\n(written {count} times: once by each worker started for your code)"
+            for text, count in counts.items()
+        )
+
+    def _drain_output(self, process: subprocess.Popen[bytes], written: list[bytes]) -> None:
+        """Keep the first part of what the worker wrote to fds 1 and 2 in ``written``; drop the rest."""
         if process.stderr is None:
             raise ValueError("the worker was started without a pipe for its output: start() makes one")
         room = self.limits.output_kb * 1024
@@ -385,6 +405,6 @@ class Worker:
                 return
             if not chunk:
                 return
-            kept = sum(len(part) for part in self.stray_output)
+            kept = sum(len(part) for each in self.stray_output for part in each)  # the room is for all starts
             if kept < room:
-                self.stray_output.append(chunk[: room - kept])
+                written.append(chunk[: room - kept])

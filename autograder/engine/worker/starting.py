@@ -56,8 +56,8 @@ def start_worker(
         worker = Worker(cage, limits, submission.worker_script(), progress=progress)
         try:
             worker.start()
-        except BaseException:
-            cage.remove()
+        except BaseException:  # an interrupt between its spawn and its config leaves no process behind either
+            discard(worker, cage)
             raise
     if keep_spare:
         try:
@@ -65,10 +65,15 @@ def start_worker(
         except Exception:
             pass  # a spare is only ever a head start: the next hand-in starts its own worker, and says what fails
         except BaseException:  # an interrupt: this hand-in's worker is not handed back, so it goes too
-            worker.stop()
-            cage.remove()
+            discard(worker, cage)
             raise
     return StartedWorker(submission, cage, worker, limits, since)
+
+
+def discard(worker: Worker, cage: Cage) -> None:
+    """Stop a worker and everything it started, then remove its cage: the end of every worker's life."""
+    worker.stop()
+    cage.remove()
 
 
 @dataclass
@@ -80,8 +85,7 @@ class _Spare:
     limits: Limits
 
     def discard(self) -> None:
-        self.worker.stop()
-        self.cage.remove()
+        discard(self.worker, self.cage)
 
 
 _spare: _Spare | None = None
@@ -121,8 +125,7 @@ def _keep_spare(limits: Limits) -> None:
     try:
         worker.spawn()
     except BaseException:
-        worker.stop()
-        cage.remove()
+        discard(worker, cage)
         raise
     _spare = _Spare(cage, worker, limits)
 

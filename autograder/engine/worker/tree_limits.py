@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CGROUP_ROOT = Path("/sys/fs/cgroup")
 # Run by /bin/sh as: sh -c ENTER_AND_EXEC sh <count> <group folder>... <command>...
 ENTER_AND_EXEC = (
     'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n - 1)); done; '

@@ -51,6 +51,7 @@ class BatchStamp(TypedDict):
     fingerprint: str
     code_hash: str
     similarity: NotRequired[list[int]]  # winnowed fingerprints of the code (course.batch.similarity)
+    similarity_version: NotRequired[int]  # how the code hash and fingerprints were taken (similarity.VERSION)
 
 
 class AdjustmentEntry(TypedDict):

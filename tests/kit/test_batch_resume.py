@@ -3,6 +3,7 @@ ends with the gradebook of an uninterrupted one; run on the same hand-ins, it gr
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import shutil
@@ -115,6 +116,24 @@ def test_a_second_run_grades_nothing_and_a_change_is_regraded(cheap_class, tmp_p
     assert gradebook_rows(out)["s1"]["total"] == full_marks("simple_tokenizers")
     forced = run_batch(changed, out, "--force", *PARTS_GRADED)
     assert f"({len(KINDS) + 5} graded now" in forced.stderr, forced.stderr
+
+
+def test_a_result_measured_by_an_older_kit_is_measured_again_not_graded_again(cheap_class, tmp_path):
+    """Its code hash and fingerprints, taken another way, would match no one's now: they are taken again
+    from the hand-in, and the grade is kept."""
+    submissions, uninterrupted = cheap_class
+    out = tmp_path / "out"
+    shutil.copytree(uninterrupted, out)
+    stored = out / "s0" / "results.json"
+    fresh_stamp = json.loads(stored.read_text(encoding="utf-8"))["extra_data"]["batch"]
+    older = json.loads(stored.read_text(encoding="utf-8"))
+    older["extra_data"]["batch"] |= {"code_hash": "0" * 16, "similarity": [1, 2, 3]}
+    del older["extra_data"]["batch"]["similarity_version"]
+    stored.write_text(json.dumps(older), encoding="utf-8")
+    again = run_batch(submissions, out, *PARTS_GRADED)
+    assert "(0 graded now" in again.stderr, again.stderr
+    assert json.loads(stored.read_text(encoding="utf-8"))["extra_data"]["batch"] == fresh_stamp
+    assert (out / "gradebook.csv").read_bytes() == (uninterrupted / "gradebook.csv").read_bytes()
 
 
 def test_results_of_other_parts_or_limits_are_not_reused():

@@ -123,10 +123,17 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
 
     # A result kept from an earlier run gets this run's adjustments, and its feedback is brought up to date
     # with them and the --feedback chosen now (what was graded just now has both already).
+    # One measured by an older kit is measured again (it was read for its fingerprint anyway), not graded again.
     for student, (document, _) in outcomes.items():
         if document is not None and student not in fresh:
+            measure_again = _measured_before(document)
+            if measure_again:
+                _stamp(document, hand_ins[student], student, grading)
             kept = adjusted(student, document)
-            results.refresh_feedback(student, feedback_of(student, kept))
+            if measure_again:
+                results.write(student, document, feedback_of(student, kept))
+            else:
+                results.refresh_feedback(student, feedback_of(student, kept))
             outcomes[student] = (kept, "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
@@ -180,8 +187,16 @@ def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, gr
         "fingerprint": fingerprint(loaded, grading),
         "code_hash": same_code,
         "similarity": prints,
+        "similarity_version": similarity.VERSION,
     }
     return document
+
+
+def _measured_before(document: ResultsDocument) -> bool:
+    """Whether a kept result's code hash and fingerprints were taken by another way of measuring than this
+    kit's: compared with this run's, they would find no copy."""
+    stamp = document["extra_data"].get("batch")
+    return not isinstance(stamp, dict) or stamp.get("similarity_version") != similarity.VERSION
 
 
 def _feedback(document: ResultsDocument, loaded: LoadedSubmission, mode: str) -> dict[str, str]:

@@ -9,7 +9,6 @@ the grader itself says it is ours.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback
@@ -18,6 +17,7 @@ from typing import Any
 
 from autograder.atomic_files import write_atomically
 from autograder.engine.document import ResultsDocument
+from autograder.reports import json_report
 
 DEFAULT_ROOT = Path("/autograder")
 
@@ -68,7 +68,7 @@ def _without_tests(message: str) -> ResultsDocument:
 
 
 def write_results(document: dict[str, Any], destination: Path) -> None:
-    write_atomically(destination, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    write_atomically(destination, json_report.render(document))
 
 
 def for_gradescope(document: ResultsDocument) -> dict[str, Any]:

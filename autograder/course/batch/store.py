@@ -15,6 +15,7 @@ from typing import cast
 
 from autograder.atomic_files import TEMP_PREFIX, write_atomically
 from autograder.engine.document import ResultsDocument
+from autograder.reports import json_report
 
 RESULTS = "results.json"
 FEEDBACK_MARKDOWN = "feedback.md"  # what the student reads, in each student's folder
@@ -75,7 +76,7 @@ class ResultStore:
         for name, text in feedback.items():
             write_atomically(folder / name, text)
         if document is not None:
-            write_atomically(folder / RESULTS, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+            write_atomically(folder / RESULTS, json_report.render(document))
         else:
             with contextlib.suppress(FileNotFoundError):
                 (folder / RESULTS).unlink()

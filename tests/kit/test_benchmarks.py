@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -20,3 +21,19 @@ def test_the_throughput_limit_is_a_full_marks_grading_of_the_reference():
     process = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert process.returncode == 0, process.stderr[-2000:]
     assert process.stdout.strip() == "True"
+
+
+def test_hand_in_cpu_reads_each_worker_tree_and_each_spare_it_grades_with():
+    """hand_in_cpu samples where the grader takes a spare and discards a worker: renamed, those hooks
+    would measure nothing (and the benchmark would stop). A tree's CPU holds its boot's."""
+    process = subprocess.run(
+        [sys.executable, str(KIT_ROOT / "benchmarks" / "hand_in_cpu.py"), "--hand-ins", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert process.returncode == 0, process.stderr[-2000:]
+    tree = float(re.findall(r"worker tree +([\d.]+) ms", process.stdout)[0])
+    boots = [float(boot) for boot in re.findall(r"of which ([\d.]+) ms booting as a spare", process.stdout)]
+    assert tree > 0 and all(tree > boot > 0 for boot in boots), process.stdout  # spares: the sandbox only
+    assert "x the limit" in process.stdout

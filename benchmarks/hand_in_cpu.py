@@ -1,0 +1,117 @@
+"""Where a correct hand-in's CPU goes in a batch's grader, against the in-process limit: a steady instrument.
+
+Wall-clock figures on a shared machine move by a tenth from one minute to the next (batch_throughput's
+``--limit`` repeats swing from 1.4x to 1.7x in one run); CPU time read from the kernel moves by a few
+milliseconds. This grades the reference ``--hand-ins`` times as a batch's grader does (on one CPU, with
+spare workers, the suite collected once) and prints, per hand-in, the mean CPU of the grader process and
+of the worker's process tree from its boot to its end (and of that, the spare's boot before its hand-in
+was known); then the CPU of the same hidden tests in-process against the reference (batch_throughput's
+limit, on the CPU clock), and the ratio of the two.
+
+    python benchmarks/hand_in_cpu.py [--hand-ins 20]
+
+Linux only: a process tree's CPU is read from /proc/<pid>/schedstat, which counts every process in it
+while it runs (its children's times reach /proc/<pid>/stat only once they are reaped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from autograder.engine import grading, runner, suites
+from autograder.engine.submission import load
+from autograder.engine.worker import starting
+from autograder.engine.worker.limits import Limits
+
+sys.path.insert(0, str(Path(__file__).parent))
+from batch_throughput import in_process_seconds
+
+WARM_UP = 3  # hand-ins graded first: the suite collected, Part 5's recount timed, the plans of the replays made
+
+
+def tree_cpu_ms(root: int) -> float:
+    """CPU milliseconds of ``root`` and all its descendants so far, from /proc/<pid>/schedstat."""
+    children: dict[int, list[int]] = {}
+    used: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            used[int(entry.name)] = int((entry / "schedstat").read_text().split()[0])  # nanoseconds on a CPU
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry.name))
+    total, frontier = 0, [root]
+    while frontier:
+        pid = frontier.pop()
+        total += used.get(pid, 0)
+        frontier.extend(children.get(pid, []))
+    return total / 1e6
+
+
+class Sampler:
+    """Reads a worker tree's CPU where the grader takes a spare and where it discards a worker."""
+
+    def __init__(self) -> None:
+        self.spare_boots: list[float] = []
+        self.worker_trees: list[float] = []
+        self.on = False
+        take, discard = starting._take_spare, runner.discard
+
+        def take_spare(*args: Any) -> Any:
+            spare = starting._spare
+            if self.on and spare is not None and spare.worker.process is not None:
+                self.spare_boots.append(tree_cpu_ms(spare.worker.process.pid))
+            return take(*args)
+
+        def discard_worker(worker: Any, cage: Any) -> None:
+            if self.on and worker.process is not None and worker.process.poll() is None:
+                self.worker_trees.append(tree_cpu_ms(worker.process.pid))
+            discard(worker, cage)
+
+        starting._take_spare = take_spare  # type: ignore[assignment]
+        runner.discard = discard_worker
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hand-ins", type=int, default=20)
+    arguments = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # as a batch's grader keeps to one CPU
+    suite, limits = suites.resolve("hidden"), Limits()
+    reference = suites.KIT_ROOT / "solutions"
+    sampler = Sampler()
+    for _ in range(WARM_UP):
+        grading.grade_loaded(load(reference), suite, limits=limits, keep_spare=True)
+    graders = []
+    sampler.on = True
+    for _ in range(arguments.hand_ins):
+        loaded = load(reference)
+        started = time.process_time()
+        grading.grade_loaded(loaded, suite, limits=limits, keep_spare=True)
+        graders.append((time.process_time() - started) * 1000)
+    sampler.on = False
+    limit = in_process_seconds(arguments.hand_ins, clock=time.process_time) * 1000
+    grader, tree = statistics.mean(graders), statistics.mean(sampler.worker_trees)
+    print(f"a correct hand-in in a batch's grader, mean of {arguments.hand_ins}, CPU:")
+    print(f"  grader process  {grader:6.1f} ms")
+    if sampler.spare_boots:
+        boot = statistics.mean(sampler.spare_boots)
+        print(f"  worker tree     {tree:6.1f} ms, of which {boot:.1f} ms booting as a spare")
+    else:
+        print(f"  worker tree     {tree:6.1f} ms (no spare workers: the process cage keeps none)")
+    print(f"  together        {grader + tree:6.1f} ms")
+    print(f"the limit (the hidden tests in-process on the reference, warm, no cage), CPU: {limit:.1f} ms")
+    print(f"ratio: {(grader + tree) / limit:.2f}x the limit")
+
+
+if __name__ == "__main__":
+    main()

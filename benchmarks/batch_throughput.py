@@ -55,26 +55,31 @@ LIMIT_CLASS = 41
 LIMIT_REPEATS = 5
 
 
-def tree_rss_mb(root: int) -> float:
-    """Resident memory of ``root`` and all its descendants, from /proc."""
+def tree_total(root: int, measure: Callable[[Path, list[str]], float]) -> float:
+    """The sum of ``measure(its /proc folder, the fields of its stat file)`` over ``root`` and all its
+    descendants (a process that ends while it is read counts nothing)."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
+    measured: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            measured[int(entry.name)] = measure(entry, fields)
+        except (OSError, ValueError, IndexError):
             continue
-        pid = int(entry.name)
-        children.setdefault(int(fields[1]), []).append(pid)
-        rss[pid] = int(fields[21])  # pages
-    total, frontier = 0, [root]
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    total, frontier = 0.0, [root]
     while frontier:
         pid = frontier.pop()
-        total += rss.get(pid, 0)
+        total += measured.get(pid, 0.0)
         frontier.extend(children.get(pid, []))
-    return total * 4096 / 2**20
+    return total
+
+
+def tree_rss_mb(root: int) -> float:
+    """Resident memory of ``root`` and all its descendants, from /proc."""
+    return tree_total(root, lambda _, fields: int(fields[21]) * 4096 / 2**20)  # resident pages
 
 
 def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool = False) -> tuple[float, float]:

@@ -30,30 +30,14 @@ from autograder.engine.worker import starting
 from autograder.engine.worker.limits import Limits
 
 sys.path.insert(0, str(Path(__file__).parent))
-from batch_throughput import in_process_seconds
+from batch_throughput import in_process_seconds, tree_total
 
 WARM_UP = 3  # hand-ins graded first: the suite collected, Part 5's recount timed, the plans of the replays made
 
 
 def tree_cpu_ms(root: int) -> float:
     """CPU milliseconds of ``root`` and all its descendants so far, from /proc/<pid>/schedstat."""
-    children: dict[int, list[int]] = {}
-    used: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            used[int(entry.name)] = int((entry / "schedstat").read_text().split()[0])  # nanoseconds on a CPU
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(parent, []).append(int(entry.name))
-    total, frontier = 0, [root]
-    while frontier:
-        pid = frontier.pop()
-        total += used.get(pid, 0)
-        frontier.extend(children.get(pid, []))
-    return total / 1e6
+    return tree_total(root, lambda folder, _: int((folder / "schedstat").read_text().split()[0]) / 1e6)  # ns
 
 
 class Sampler:

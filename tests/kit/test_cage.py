@@ -346,3 +346,29 @@ def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
         expected["PATH"],
         "not seen",
     ]
+
+
+def test_a_process_left_holding_the_workers_output_does_not_hold_up_the_grader(reference_with):
+    """Outside the sandbox (the process cage), a process the hand-in starts in a session of its own outlives
+    the worker, holding its output pipe: the grader once waited for it to end (here, six minutes)."""
+    lingers = (
+        "def char_tokenize(text):\n"
+        "    import subprocess, sys\n"
+        f"    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep({SLEEP})', {MARKER!r}],\n"
+        "                     start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+        "    return list(text)\n"
+    )
+    folder = reference_with(only=("simple_tokenizers",), simple_tokenizers=lingers)
+    try:
+        process = subprocess.run(
+            [sys.executable, "-m", "autograder.cli", str(folder), "--part", "simple_tokenizers"],
+            capture_output=True,
+            text=True,
+            timeout=120,  # far under the sleeper's six minutes
+            env={**os.environ, "BPE_KIT_CAGE": "process"},
+        )
+        assert process.returncode == 0, process.stderr[-2000:]
+        assert "char_tokenize" in process.stdout and "Score:" in process.stdout
+    finally:
+        for line in leftover_processes():
+            subprocess.run(["kill", "-9", line.split()[0]], check=False)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -67,6 +69,11 @@ CHANNEL_WRITTEN = (
     "no answer could be read: write with print() or to files you open yourself"
 )
 
+# A stopped worker's output is read until it has been quiet this long, and for this long at most: what a
+# process it left behind writes after that is not waited for.
+QUIET_SECONDS = 0.1
+LINGER_SECONDS = 1.0
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -105,6 +112,7 @@ class Worker:
         self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
         self.streaming = 0  # answers still to come of the calls sent in one message (send_calls)
         self._draining: threading.Thread | None = None
+        self._output_read = threading.Event()
 
     # -- life cycle -------------------------------------------------------
     def start(self) -> None:
@@ -136,7 +144,10 @@ class Worker:
         self.replies = codec.FrameReader(self.process.stdout.fileno())
         written: list[bytes] = []
         self.stray_output.append(written)
-        self._draining = threading.Thread(target=self._drain_output, args=(self.process, written), daemon=True)
+        self._output_read = threading.Event()  # set when the worker is stopped: its output reader may end
+        self._draining = threading.Thread(
+            target=self._drain_output, args=(self.process, written, self._output_read), daemon=True
+        )
         self._draining.start()
 
     def configure(self) -> None:
@@ -225,7 +236,8 @@ class Worker:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
-        for stream in (process.stdin, process.stdout, process.stderr):
+        self._output_read.set()  # its reader closes the output pipe (_drain_output)
+        for stream in (process.stdin, process.stdout):
             if stream is not None:
                 try:
                     stream.close()
@@ -393,18 +405,33 @@ class Worker:
             for text, count in counts.items()
         )
 
-    def _drain_output(self, process: subprocess.Popen[bytes], written: list[bytes]) -> None:
-        """Keep the first part of what the worker wrote to fds 1 and 2 in ``written``; drop the rest."""
-        if process.stderr is None:
+    def _drain_output(self, process: subprocess.Popen[bytes], written: list[bytes], stopped: threading.Event) -> None:
+        """Keep the first part of what the worker wrote to fds 1 and 2 in ``written``; drop the rest.
+
+        Reads to the pipe's end, or, once the worker is ``stopped``, until the pipe is quiet (or at most
+        ``LINGER_SECONDS``): outside the sandbox a process the worker started in a session of its own
+        outlives it, holding the pipe for as long as it likes, and neither this reader nor the grader may
+        wait for it. This reader alone closes the pipe: a close elsewhere waits for its read to return.
+        """
+        stream = process.stderr
+        if stream is None:
             raise ValueError("the worker was started without a pipe for its output: start() makes one")
         room = self.limits.output_kb * 1024
-        while True:
-            try:
-                chunk = process.stderr.read1(65536)  # type: ignore[attr-defined]
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            kept = sum(len(part) for each in self.stray_output for part in each)  # the room is for all starts
-            if kept < room:
-                written.append(chunk[: room - kept])
+        until = math.inf  # when a stopped worker's output is left unread
+        with stream:
+            while time.monotonic() < until:
+                if sys.platform == "win32":  # select() takes no pipes there: a read that blocks
+                    chunk = stream.read1(65536)  # type: ignore[attr-defined]
+                else:
+                    if stopped.is_set() and until == math.inf:
+                        until = time.monotonic() + LINGER_SECONDS
+                    if not select.select([stream], [], [], QUIET_SECONDS)[0]:
+                        if stopped.is_set():
+                            return
+                        continue
+                    chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    return
+                kept = sum(len(part) for each in self.stray_output for part in each)  # the room is for all starts
+                if kept < room:
+                    written.append(chunk[: room - kept])

@@ -126,3 +126,21 @@ def test_what_each_restarted_worker_writes_outside_a_call_is_said_once_with_its_
     (note,) = [note for note in run.notes if "outside of any call" in note]
     assert note.count("the worker goes down") == 1, note
     assert "4 times" in note and "something else" in note, note
+
+
+@pytest.mark.parametrize("after", [1.05, 1.1])
+def test_what_a_cage_that_could_not_start_writes_late_is_never_the_students(tmp_path, monkeypatch, after):
+    """A cage that could not start may leave a process of its own behind (here one that lets go of the channel
+    and writes ``after`` seconds later, just past the grader's wait for its last words): what it writes goes
+    with the failed start, never into the student's "your code wrote this"."""
+    from autograder.engine.worker.cage import Cage
+
+    late = f"setsid sh -c 'exec 1>&-; sleep {after}; echo bwrap: late words >&2' & exit 1"
+    monkeypatch.setattr(Cage, "command", lambda self: ["/bin/sh", "-c", late])
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_one(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
+        (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
+    )
+    assert {outcome.outcome.value for outcome in run.outcomes} == {"grader error"}
+    assert not any("your code wrote" in note for note in run.notes), run.notes

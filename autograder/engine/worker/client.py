@@ -208,9 +208,12 @@ class Worker:
                 raise WorkerGone(f"its first message was not {protocol.STARTED!r}")
         except (WorkerGone, WorkerTimedOut) as failure:
             self.stop()
-            written = self.stray_output[-1] if self.stray_output else []
+            if self._draining is not None:
+                self._draining.join(timeout=LINGER_SECONDS)  # what it writes as it goes, for the message below
+            # Bubblewrap's or Python's words, not the student's output: out of what the student is shown, with
+            # anything a process it left behind still writes there.
+            written = self.stray_output.pop() if self.stray_output else []
             said = b"".join(written).decode("utf-8", "replace").strip()
-            written.clear()  # bubblewrap's or Python's words, not the student's output
             why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
             raise WorkerCouldNotStart(
                 f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"

@@ -80,9 +80,9 @@ def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
             digest.update(" ".join(source.split()).encode("utf-8") + b"\0")
             program += _source_tokens(source)
             continue
-        dumps = {id(node): ast.dump(node, annotate_fields=False) for node in tree.body}
-        digest.update("\n".join(dumps.values()).encode("utf-8") + b"\0")
-        program += _normalised_tokens(_in_name_order(tree.body), dumps)
+        dumped = [(node, ast.dump(node, annotate_fields=False)) for node in tree.body]
+        digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
+        program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
     return digest.hexdigest()[:16], sorted(_winnow(program))
 
 
@@ -133,21 +133,23 @@ def _parsed(source: str) -> ast.Module | None:
     return tree
 
 
-def _in_name_order(body: list[ast.stmt]) -> list[ast.stmt]:
-    """A module's statements with its functions last, in name order: the order a copy cannot hide in."""
+def _in_name_order(dumped: list[tuple[ast.stmt, str]]) -> list[tuple[ast.stmt, str]]:
+    """A module's statements (each with its dump) with its functions last, in name order: the order a copy
+    cannot hide in."""
     functions = sorted(
-        (node for node in body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)), key=lambda node: node.name
+        (pair for pair in dumped if isinstance(pair[0], ast.FunctionDef | ast.AsyncFunctionDef)),
+        key=lambda pair: pair[0].name,  # type: ignore[attr-defined]
     )
-    return [node for node in body if node not in functions] + functions
+    return [pair for pair in dumped if pair not in functions] + functions
 
 
-def _normalised_tokens(statements: list[ast.stmt], dumps: dict[int, str]) -> list[str]:
-    """The statements' tokens as their dumps (``dumps``, by node id) hold them, every name the student chose
-    as ``V``. A builtin, a keyword, an attribute (``.append``) and an imported name keep their names: they
-    are the program's shape, not the student's choice."""
+def _normalised_tokens(dumps: Iterable[str]) -> list[str]:
+    """The tokens of statements' dumps, every name the student chose as ``V``. A builtin, a keyword, an
+    attribute (``.append``) and an imported name keep their names: they are the program's shape, not the
+    student's choice."""
     found: list[str] = []
-    for node in statements:
-        normalised = _CHOSEN_NAME.sub(_placeholder, dumps[id(node)])
+    for dump in dumps:
+        normalised = _CHOSEN_NAME.sub(_placeholder, dump)
         for context in _CONTEXTS:
             normalised = normalised.replace(context, "")
         found += _DUMP_TOKEN.findall(normalised)

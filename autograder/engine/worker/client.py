@@ -208,8 +208,7 @@ class Worker:
                 raise WorkerGone(f"its first message was not {protocol.STARTED!r}")
         except (WorkerGone, WorkerTimedOut) as failure:
             self.stop()
-            if self._draining is not None:
-                self._draining.join(timeout=LINGER_SECONDS)  # what it writes as it goes, for the message below
+            self._await_last_words()  # for the message below
             # Bubblewrap's or Python's words, not the student's output: out of what the student is shown, with
             # anything a process it left behind still writes there.
             written = self.stray_output.pop() if self.stray_output else []
@@ -369,7 +368,7 @@ class Worker:
         if message is None:
             ending = self._ending()
             if self._draining is not None:
-                self._draining.join(timeout=1)  # keep what it wrote as it ended (a traceback, bubblewrap's words)
+                self._await_last_words()  # keep what it wrote as it ended (a traceback, bubblewrap's words)
             self.stop()
             raise WorkerGone(ending)
         return message
@@ -392,12 +391,16 @@ class Worker:
             return f"the worker process was killed by {name}"
         return f"the worker process exited with code {code}"
 
-    def stray_text(self, wait: float = 1.0) -> str:
+    def _await_last_words(self) -> None:
+        """Wait, ``LINGER_SECONDS`` at most, for the last process's output to be read to its end."""
+        if self._draining is not None:
+            self._draining.join(timeout=LINGER_SECONDS)
+
+    def stray_text(self) -> str:
         """What the worker's processes wrote outside the channel, each text once, with how many of them wrote
         it: a call that ends the worker in test after test writes the same words each time it is made again.
-        Waits up to ``wait`` s for the last process's output to be read to its end."""
-        if self._draining is not None:
-            self._draining.join(timeout=wait)
+        Waits for the last process's output to be read to its end (``_await_last_words``)."""
+        self._await_last_words()
         counts: dict[str, int] = {}
         for written in self.stray_output:
             text = b"".join(written).decode("utf-8", "replace").strip()

@@ -7,11 +7,13 @@ links are never followed, and sizes are bounded.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import stat
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
 from pathlib import Path, PurePosixPath
 
 from autograder.engine.ipython_syntax import plain_python
@@ -40,6 +42,8 @@ SKIPPED_FOLDERS = frozenset(
         ".ruff_cache",
     }
 )
+# Compiled Python, as this interpreter names it (longest first: ".cpython-311-x86_64-linux-gnu.so" before ".so").
+COMPILED_SUFFIXES = tuple(sorted({*BYTECODE_SUFFIXES, *EXTENSION_SUFFIXES}, key=len, reverse=True))
 GRADABLE = (
     "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + ", or notebooks named so), "
     "one notebook, or a .zip of them"
@@ -243,6 +247,25 @@ def from_files(
     source: Path, files: dict[str, bytes], *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
 ) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
+    loaded = _from_files(source, files, name=name, limits=limits)
+    compiled = compiled_notes(loaded.files)
+    return dataclasses.replace(loaded, notes=loaded.notes + compiled) if compiled else loaded
+
+
+def compiled_notes(files: dict[str, bytes]) -> tuple[str, ...]:
+    """What to say of compiled Python in a hand-in: the worker never imports it (bootstrap.import_only_source)."""
+    notes = []
+    for name in sorted(files):
+        suffix = next((suffix for suffix in COMPILED_SUFFIXES if name.endswith(suffix)), None)
+        if suffix is not None:
+            notes.append(
+                f"{name} is compiled code, which is never imported from a hand-in: hand in its source, "
+                f"{name.removesuffix(suffix)}.py"
+            )
+    return tuple(notes)
+
+
+def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limits: Limits) -> LoadedSubmission:
     check_names(source, list(files))
     files = _strip_single_folder(files)
     top_level = [entry for entry in files if "/" not in entry]

@@ -136,6 +136,35 @@ def enter_site(folders: list[str]) -> None:
     site.setquit()
 
 
+def import_only_source(trusted: list[str]) -> None:
+    """From now on, compiled code (a .pyc, an extension module, a zip's contents) is imported only from
+    ``trusted``, the interpreter's own folders; from any other folder, the hand-in's above all, an import
+    finds only source, compiled from its text. A ``bpe.py`` of one line that imports a compiled
+    ``helper.pyc`` would otherwise earn points for code that no one, and no similarity measure, can read."""
+    import importlib.machinery as machinery
+
+    class SourceLoader(machinery.SourceFileLoader):
+        def get_code(self, fullname: str) -> Any:
+            # Never a cached compile: a .pyc with an unchecked hash is taken without a look at the source.
+            return self.source_to_code(self.get_data(self.path), self.path)
+
+    roots = [os.path.realpath(folder) for folder in trusted]
+
+    def within_trusted(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+    def hook(path: str) -> Any:
+        if within_trusted(path):
+            raise ImportError("the interpreter's own folder: Python's own hooks import from it")
+        # A finder even for what is not a folder (a zip put on the path): it lists nothing, so finds nothing.
+        return machinery.FileFinder(path, (SourceLoader, machinery.SOURCE_SUFFIXES))
+
+    sys.path_hooks.insert(0, hook)
+    for path in [path for path in sys.path_importer_cache if not within_trusted(path)]:
+        del sys.path_importer_cache[path]
+
+
 def where_in_student_code(error: BaseException, roots: list[str]) -> str:
     """The student's file and line closest to where ``error`` was raised."""
     if isinstance(error, SyntaxError) and error.filename:
@@ -404,6 +433,7 @@ def main() -> None:
         copy_folder(config["copy_from"], config["submission_dir"])  # the worker's own copy, in its tmpfs
     os.chdir(config["submission_dir"])
     enter_site(config.get("site_folders", []))
+    import_only_source(list(sys.path))  # the standard library's folders and the installed packages
     sys.path.insert(0, config["submission_dir"])
     sys.argv = [config.get("script_name") or "submission"]
     quiet_checks()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from autograder.engine import student_syntax
 from autograder.engine.parts import PARTS, SCRIPT_MODULES
 from autograder.engine.submission import LoadedSubmission
 
@@ -24,9 +25,8 @@ Key = tuple[str, str]  # (module, function)
 
 def calls_in(source: str, functions: set[str]) -> dict[str, set[str]]:
     """For each of ``functions`` defined in ``source``, the others of ``functions`` it calls (directly)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = student_syntax.parse(source)
+    if tree is None:
         return {}
     found: dict[str, set[str]] = {}
     for node in tree.body:

@@ -14,10 +14,11 @@ Line numbers are kept, so a traceback still points at the student's line.
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import tokenize
+
+from autograder.engine import student_syntax
 
 WRAPPING_CELL_MAGICS = frozenset({"time", "timeit", "capture"})
 _HELP = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\?{1,2}\s*$|^\s*\?{1,2}\s*[A-Za-z_][\w.]*\s*$")
@@ -25,11 +26,8 @@ _HELP = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\?{1,2}\s*$|^\s*\?{1,2}\s*[A-Za-z_][\
 
 def plain_python(source: str) -> tuple[str, list[str]]:
     """The cell as plain Python, and what was skipped (the magics' names, shortened), for a note."""
-    try:
-        ast.parse(source)
-    except (SyntaxError, ValueError):
-        pass
-    else:  # plain Python already (no magic, escape or help parses as Python): no need to load IPython
+    if student_syntax.parse(source) is not None:
+        # Plain Python already (no magic, escape or help parses as Python): no need to load IPython.
         return "\n".join(source.splitlines()), []
     lines = source.splitlines()
     first = next((index for index, line in enumerate(lines) if line.strip()), None)

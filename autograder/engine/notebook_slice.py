@@ -31,6 +31,8 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from autograder.engine import student_syntax
+
 
 @dataclass
 class _Statement:
@@ -48,9 +50,8 @@ def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
     statements: list[_Statement] = []
     parsed: dict[int, bool] = {}
     for index, source in enumerate(sources):
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        tree = student_syntax.parse(source)
+        if tree is None:
             parsed[index] = False
             continue
         parsed[index] = True

@@ -13,6 +13,8 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
+from autograder.engine import student_syntax
+
 Sources = list[tuple[str, str]]  # (module, source) in the order handed in; module "" for a whole notebook
 
 
@@ -23,9 +25,8 @@ def function_source(sources: Sources, module: str, function: str) -> str | None:
     for where, source in sources:
         if where not in (module, ""):
             continue
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        tree = student_syntax.parse(source)
+        if tree is None:
             continue
         lines = source.splitlines()
         for node in tree.body:

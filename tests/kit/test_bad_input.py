@@ -139,6 +139,45 @@ def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_pat
     assert _left_in(cages) == [], "no cage left behind"
 
 
+# Nesting that Python reads, but not ast.dump (a function that calls itself a level at a time); and nesting
+# past what the parser itself takes (a MemoryError, not a SyntaxError).
+NESTED = {
+    "deeper than ast.dump goes": "\nnegated = " + "-" * 990 + "1\n",
+    "deeper than the parser goes": "\nnegated = " + "-" * 50_000 + "1\n",
+}
+
+
+@pytest.mark.parametrize("nesting", sorted(NESTED))
+def test_deeply_nested_code_is_graded_and_the_class_goes_on(tmp_path, nesting, cages):
+    """The trusted process reads a hand-in's syntax (similarity, the function to fix first, the code beside
+    a failing test, a notebook's needed cells): nesting that breaks that reading costs at most that
+    reading, never the student's grade or the class's."""
+    code = _first_two_parts()
+    buggy = code["bpe.py"].replace(b"return merged", b"return merged[:1]", 1)  # two failing: fix-first is read
+    assert buggy != code["bpe.py"]
+    nested = {**code, "bpe.py": buggy + NESTED[nesting].encode()}
+    submissions = tmp_path / "submissions"
+    for student, files in (("amy", code), ("bob", nested)):
+        (submissions / student).mkdir(parents=True)
+        for name, content in files.items():
+            (submissions / student / name).write_bytes(content)
+    notebook = tmp_path / "bob.ipynb"
+    cells = [nbformat.v4.new_code_cell(content.decode()) for content in nested.values()]
+    notebook.write_text(json.dumps(nbformat.v4.new_notebook(cells=cells)), encoding="utf-8")
+    for alone in (submissions / "bob", notebook):
+        process, document = grade(alone, "--part", "simple_tokenizers", "--part", "bpe")
+        assert "Traceback" not in process.stderr, process.stderr[-3000:]
+        assert document, process.stderr[-3000:]
+        assert document["score"] >= 30, document["output"]  # Part 1 is untouched
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-3000:]
+    rows = gradebook_rows(out)
+    assert rows["amy"]["status"] == rows["bob"]["status"] == gradebook.GRADED, rows["bob"]["reason"]
+    assert float(rows["bob"]["Part 1 (30)"]) == 30
+    assert (out / "bob" / "feedback.html").exists()
+
+
 MAGIC_CELLS = {
     "a %%time cell runs its body": ("%%time\n" + (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8"), ""),
     "a black-style continuation line that starts with !=": ("ok = (\n    len('ab')\n    != 3\n)\n", ""),

@@ -46,6 +46,25 @@ def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(t
     assert similarity.measures(submission.load(copied))[0] != similarity.measures(submission.load(SOLUTIONS))[0]
 
 
+def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_path):
+    copied = renamed_copy(SOLUTIONS, tmp_path / "copy")
+    hidden = tmp_path / "hidden"
+    (hidden / "tools").mkdir(parents=True)
+    for path in copied.glob("*.py"):  # every part a line that imports its code, in three different ways
+        (hidden / path.name).write_text(f"from {path.stem}_impl import *  # noqa: F403\n", encoding="utf-8")
+        (hidden / f"{path.stem}_impl.py").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    (hidden / "bpe.py").write_text("from tools.helper import *  # noqa: F403\n", encoding="utf-8")
+    (hidden / "bpe_impl.py").unlink()
+    (hidden / "tools" / "__init__.py").write_text("from .merging import *  # noqa: F403\n", encoding="utf-8")
+    (hidden / "tools" / "helper.py").write_text("import tools\nfrom tools import *  # noqa: F403\n", encoding="utf-8")
+    (hidden / "tools" / "merging.py").write_text((copied / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
+    (hidden / "unused.py").write_text((TEMPLATE / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
+    prints = {name: similarity.measures(submission.load(path))[1] for name, path in (("a", SOLUTIONS), ("b", hidden))}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(submission.load(TEMPLATE))[1])
+    assert [(first, second) for first, second, _ in pairs] == [("a", "b")]
+    assert pairs[0][2] > 0.9
+
+
 @pytest.fixture(scope="module")
 def one_bug(tmp_path_factory: pytest.TempPathFactory) -> Path:
     submissions = tmp_path_factory.mktemp("feedback") / "submissions"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import io
 import keyword
@@ -29,6 +30,7 @@ import tokenize
 import zlib
 from collections.abc import Iterable, Mapping
 
+from autograder.engine import student_syntax
 from autograder.engine.parts import MODULES
 from autograder.engine.submission import LoadedSubmission
 
@@ -42,7 +44,10 @@ WINDOW = 8
 THRESHOLD = 0.75
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
-VERSION = 2
+VERSION = 3
+# The kit's own package, which the student release holds: a hand-in that keeps it imports it, as the
+# notebooks' check cells do, and it is no one's own code.
+KIT_PACKAGE = "autograder"
 _KEPT_NAMES = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 # In a dump: a name the student chose (a variable, a parameter, a function or class being defined).
 _CHOSEN_NAME = re.compile(r"\b(Name|arg|FunctionDef|AsyncFunctionDef|ClassDef)\('(\w+)'")
@@ -54,17 +59,77 @@ _CONTEXTS = ("Load()", "Store()", "Del()")
 
 
 def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
-    """The student's code as (module, source), in contract order; module "" for a one-notebook hand-in."""
-    if loaded.kind != "modules":
-        return [("", cell.source) for cell in loaded.cells]
-    notebooks = dict(loaded.module_cells)
+    """The student's code as (module, source), in contract order; module "" for a one-notebook hand-in.
+
+    Each part's sources come after the sources of the hand-in's own modules that it imports, directly or
+    through another (a ``bpe.py`` of one line, ``from helper import *``, is graded on ``helper.py``'s
+    code): those count for the part too, here and on the feedback page, where the last definition of a
+    function is the one shown, as it is the one Python keeps."""
     found: list[tuple[str, str]] = []
+    for module, texts, files in _parts(loaded):
+        found += [(module, source) for source in _imported(texts, loaded.files, files)]
+        found += [(module, text) for text in texts]
+    return found
+
+
+def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str], set[str]]]:
+    """Each part's module, its sources (a notebook's cells), and the hand-in's files that are parts."""
+    if loaded.kind != "modules":
+        return [("", [cell.source for cell in loaded.cells], set())]
+    notebooks = dict(loaded.module_cells)
+    parts = {f"{module}.py" for module in MODULES}
+    found: list[tuple[str, list[str], set[str]]] = []
     for module in MODULES:
         if module in notebooks:
-            found += [(module, cell.source) for cell in notebooks[module]]
+            found.append((module, [cell.source for cell in notebooks[module]], parts))
         elif f"{module}.py" in loaded.files:
-            found.append((module, loaded.files[f"{module}.py"].decode("utf-8", "replace")))
+            found.append((module, [loaded.files[f"{module}.py"].decode("utf-8", "replace")], parts))
     return found
+
+
+def _imported(texts: list[str], files: Mapping[str, bytes], parts: set[str]) -> list[str]:
+    """The sources of the hand-in's own modules that ``texts`` import, and those import, in turn: each once,
+    and neither a part (measured as itself) nor the kit's own package (the student release ships it)."""
+    queue = [("", text) for text in texts]  # (the importer's file, its source)
+    taken: set[str] = set(parts)
+    found: list[str] = []
+    while queue:
+        importer, text = queue.pop(0)
+        parsed = _parsed(text)
+        for target in _targets(parsed[1] if parsed else (), importer):
+            for path in _files_of(target, files):
+                if path not in taken:
+                    taken.add(path)
+                    source = files[path].decode("utf-8", "replace")
+                    found.append(source)
+                    queue.append((path, source))
+    return found
+
+
+def _targets(imports: Iterable[ast.Import | ast.ImportFrom], importer: str) -> list[list[str]]:
+    """The dotted names ``imports`` may load, as parts, relative ones made absolute from ``importer``'s file."""
+    package = importer.split("/")[:-1]  # a module's package; a package's __init__.py is in its own folder
+    targets: list[list[str]] = []
+    for node in imports:
+        if isinstance(node, ast.Import):
+            targets += [alias.name.split(".") for alias in node.names]
+            continue
+        climb = node.level - 1  # folders above the importer's package (`from .. import x` climbs one)
+        if climb > len(package):
+            continue  # above the hand-in's folder: nothing of it
+        module = (package[: len(package) - climb] if node.level else []) + (
+            node.module.split(".") if node.module else []
+        )
+        targets.append(module)
+        targets += [[*module, alias.name] for alias in node.names if alias.name != "*"]  # perhaps a submodule
+    return [target for target in targets if target and target[0] != KIT_PACKAGE]
+
+
+def _files_of(target: list[str], files: Mapping[str, bytes]) -> list[str]:
+    """The hand-in's files that importing ``target`` runs: each package's __init__.py on the way, then it."""
+    candidates = ["/".join(target[:depth]) + "/__init__.py" for depth in range(1, len(target) + 1)]
+    candidates.append("/".join(target) + ".py")
+    return [path for path in candidates if path in files]
 
 
 def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
@@ -75,12 +140,14 @@ def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
     digest = hashlib.sha256()
     program: list[str] = []
     for _, source in sources(loaded):
-        tree = _parsed(source)
-        if tree is None:  # a source that does not parse: its text, in one layout, and its tokens
+        parsed = _parsed(source)
+        dumped = _dumped(parsed[0]) if parsed is not None else None
+        if (
+            dumped is None
+        ):  # a source Python cannot read, or ast.dump cannot write: its text, in one layout, and its tokens
             digest.update(" ".join(source.split()).encode("utf-8") + b"\0")
             program += _source_tokens(source)
             continue
-        dumped = [(node, ast.dump(node, annotate_fields=False)) for node in tree.body]
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
     return digest.hexdigest()[:16], sorted(_winnow(program))
@@ -105,17 +172,24 @@ def similar_pairs(
     return sorted(pairs, key=lambda pair: (-pair[2], pair[0], pair[1]))
 
 
-def _parsed(source: str) -> ast.Module | None:
-    """The source's tree without docstrings; None when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+@functools.lru_cache(maxsize=64)
+def _parsed(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:
+    """The source's tree without docstrings, and its import statements; None when it does not parse.
+
+    Kept for the last few sources: a hand-in's are read for what they import, then measured, then shown.
+    Nothing changes a tree once it is made."""
+    tree = student_syntax.parse(source)
+    if tree is None:
         return None
+    imports: list[ast.Import | ast.ImportFrom] = []
     # Docstrings open the body of a module, function or class, and those are statements: only statements
     # (and the handlers and cases that hold them) are searched, not the far more numerous expressions.
     statements: list[ast.AST] = [tree]
     while statements:
         node = statements.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            imports.append(node)
+            continue
         body = getattr(node, "body", None)
         if (
             isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
@@ -130,7 +204,17 @@ def _parsed(source: str) -> ast.Module | None:
             for child in ast.iter_child_nodes(node)
             if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
         )
-    return tree
+    imports.sort(key=lambda node: (node.lineno, node.col_offset))  # the walk above goes last to first
+    return tree, tuple(imports)
+
+
+def _dumped(tree: ast.Module) -> list[tuple[ast.stmt, str]] | None:
+    """Each top-level statement with its dump; None when one is nested deeper than ast.dump, which calls
+    itself a level at a time, can go (Python still reads and runs it)."""
+    try:
+        return [(node, ast.dump(node, annotate_fields=False)) for node in tree.body]
+    except RecursionError:
+        return None
 
 
 def _in_name_order(dumped: list[tuple[ast.stmt, str]]) -> list[tuple[ast.stmt, str]]:

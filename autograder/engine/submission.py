@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import stat
 import zipfile
 from collections.abc import Callable
@@ -136,29 +137,57 @@ def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) 
 
 
 def _read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, bytes]:
-    """Every file below ``root`` (no links, no tool folders), within the hand-in's caps (``already`` read)."""
+    """Every file below ``root`` (no links, no tool folders), within the hand-in's caps (``already`` read).
+
+    Walked with a stack of its own, not ``rglob`` or ``os.walk``, which call themselves a folder at a time
+    (a hand-in a thousand folders deep ended the grader in a RecursionError); a path past ``PATH_MAX`` is
+    refused by name, as in a zip, before anything below it is listed.
+    """
+    found: list[str] = []
+    folders = 0
+    stack = [""]
+    while stack:
+        relative = stack.pop()
+        for entry in _entries(root, relative):
+            name = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_symlink() or entry.name in SKIPPED_FOLDERS:
+                continue
+            if len(name.encode("utf-8", "surrogateescape")) > PATH_MAX:
+                raise SubmissionError(
+                    f"{root}: {name[:80]!r}... has a path longer than {PATH_MAX} bytes; "
+                    "move it up or leave it out and hand in again"
+                )
+            if entry.is_dir(follow_symlinks=False):
+                folders += 1
+                _check_count(root, name, folders - 1, limits, "folders")
+                stack.append(name)
+            elif entry.is_file(follow_symlinks=False):
+                _check_count(root, name, len(found), limits)
+                found.append(name)
     files: dict[str, bytes] = {}
     total = already
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root)
-        if any(part in SKIPPED_FOLDERS for part in relative.parts[:-1]) or path.is_symlink():
-            continue
-        if not path.is_file() or any(part in SKIPPED_FOLDERS for part in relative.parts):
-            continue
-        if any(parent.is_symlink() for parent in path.parents if root in parent.parents):
-            continue
-        _check_count(root, relative.as_posix(), len(files), limits)
+    for name in sorted(found, key=lambda name: name.split("/")):  # the order of the paths' parts
+        path = root / name
         size = _size(path)
-        _check_size(root, relative.as_posix(), size, total, limits)
+        _check_size(root, name, size, total, limits)
         total += size
-        files[relative.as_posix()] = _read_bytes(path, size)
+        files[name] = _read_bytes(path, size)
     return files
 
 
-def _check_count(source: Path, name: str, count: int, limits: Limits) -> None:
+def _entries(root: Path, relative: str) -> list[os.DirEntry[str]]:
+    folder = root / relative if relative else root
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError as error:
+        raise SubmissionError(f"{folder}: cannot be read ({error.strerror}); check its permissions") from None
+
+
+def _check_count(source: Path, name: str, count: int, limits: Limits, what: str = "files") -> None:
     if count >= limits.handin_files:
         raise SubmissionError(
-            f"{source}: {name} is more than {limits.handin_files} files (the handin_files limit); "
+            f"{source}: {name} is more than {limits.handin_files} {what} (the handin_files limit); "
             "hand in only your code and notebooks"
         )
 

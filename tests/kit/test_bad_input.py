@@ -20,6 +20,7 @@ from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
 from markdown_it import MarkdownIt
 
 from autograder.course.batch import gradebook
+from autograder.engine.worker.cage import remove_tree
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -137,6 +138,27 @@ def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_pat
     assert rows["amy"]["status"] == gradebook.GRADED
     assert rows["bob"]["status"] == gradebook.CANNOT_GRADE and "both a file and a folder" in rows["bob"]["reason"]
     assert _left_in(cages) == [], "no cage left behind"
+
+
+def test_a_folder_nested_a_thousand_deep_is_one_students_line_and_the_class_goes_on(tmp_path, cages, request):
+    submissions = tmp_path / "submissions"
+    for student in ("amy", "bob"):
+        (submissions / student).mkdir(parents=True)
+        (submissions / student / "simple_tokenizers.py").write_bytes(_first_two_parts()["simple_tokenizers.py"])
+    deep = submissions / "bob"
+    request.addfinalizer(lambda: remove_tree(submissions))  # pytest's own clean-up recurses per level
+    for _ in range(1200):  # 2,400 bytes of path: the file system holds it; pathlib's rglob calls itself per level
+        deep = deep / "a"
+        deep.mkdir()  # one level at a time: mkdir(parents=True) calls itself per level too
+    (deep / "notes.txt").write_text("deep down", encoding="utf-8")
+    process, _ = grade(submissions / "bob", "--part", "simple_tokenizers")
+    _refused_in_one_line(process, "a/a/a", "1024 bytes")
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-3000:]
+    rows = gradebook_rows(out)
+    assert rows["amy"]["status"] == gradebook.GRADED
+    assert rows["bob"]["status"] == gradebook.CANNOT_GRADE and "1024 bytes" in rows["bob"]["reason"], rows["bob"]
 
 
 # Nesting that Python reads, but not ast.dump (a function that calls itself a level at a time); and nesting

@@ -161,6 +161,29 @@ def test_a_folder_nested_a_thousand_deep_is_one_students_line_and_the_class_goes
     assert rows["bob"]["status"] == gradebook.CANNOT_GRADE and "1024 bytes" in rows["bob"]["reason"], rows["bob"]
 
 
+def test_megabytes_of_code_cost_the_grader_megabytes_not_gigabytes(tmp_path, cages):
+    """Python's syntax tree of dense code takes about 200 bytes a character (8 MB of one-line
+    assignments: 1.5 GB), and the trusted processes read a hand-in's syntax; they hold no control group's
+    cap, so a hand-in within handin_mb could take the batch's memory. The worker may spend its own."""
+    code = _first_two_parts()
+    dense = "".join(f"filler_{number} = [{number}, {number}]\n" for number in range(250_000)).encode()
+    submissions = tmp_path / "submissions"
+    (submissions / "bob").mkdir(parents=True)
+    (submissions / "bob" / "simple_tokenizers.py").write_bytes(code["simple_tokenizers.py"])
+    (submissions / "bob" / "bpe.py").write_bytes(code["bpe.py"].replace(b"return merged", b"return []", 1) + dense)
+    out = tmp_path / "out"
+    command = batch_command(
+        submissions, out, "--part", "simple_tokenizers", "--part", "bpe", "--limit", "memory_mb=400"
+    )
+    with (tmp_path / "err").open("wb") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)  # the batch itself, reaped here for its own peak
+    assert os.waitstatus_to_exitcode(status) == 0, (tmp_path / "err").read_text()[-3000:]
+    assert usage.ru_maxrss * 1024 < 600 * 2**20, f"the batch peaked at {usage.ru_maxrss // 1024} MiB"
+    rows = gradebook_rows(out)
+    assert rows["bob"]["status"] == gradebook.GRADED and float(rows["bob"]["Part 1 (30)"]) == 30, rows["bob"]
+
+
 # Nesting that Python reads, but not ast.dump (a function that calls itself a level at a time); and nesting
 # past what the parser itself takes (a MemoryError, not a SyntaxError).
 NESTED = {

@@ -44,7 +44,7 @@ WINDOW = 8
 THRESHOLD = 0.75
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
-VERSION = 3
+VERSION = 4
 # The kit's own package, which the student release holds: a hand-in that keeps it imports it, as the
 # notebooks' check cells do, and it is no one's own code.
 KIT_PACKAGE = "autograder"
@@ -142,11 +142,12 @@ def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
     for _, source in sources(loaded):
         parsed = _parsed(source)
         dumped = _dumped(parsed[0]) if parsed is not None else None
-        if (
-            dumped is None
-        ):  # a source Python cannot read, or ast.dump cannot write: its text, in one layout, and its tokens
-            digest.update(" ".join(source.split()).encode("utf-8") + b"\0")
-            program += _source_tokens(source)
+        if dumped is None:
+            # A source Python cannot read, or ast.dump cannot write: its text in one layout, and its tokens;
+            # of one too long to read here, its length and its start.
+            text = source[: student_syntax.MOST_CHARACTERS]
+            digest.update(f"{len(source)}:".encode() + " ".join(text.split()).encode("utf-8") + b"\0")
+            program += _source_tokens(text)
             continue
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
 from pathlib import Path, PurePosixPath
 
+from autograder.engine import student_syntax
 from autograder.engine.ipython_syntax import plain_python
 from autograder.engine.notebook_format import read_cells
 from autograder.engine.notebook_slice import needed_cells
@@ -388,6 +389,12 @@ def notebook_cells(
         raise SubmissionError(
             f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
         ) from None
+    code_size = sum(len(cell_source) for kind, cell_source in all_cells if kind == "code")
+    if code_size > student_syntax.MOST_CHARACTERS:  # the grader reads it all as syntax, with no cap on its memory
+        raise SubmissionError(
+            f"{source}: {notebook} holds {code_size:,} characters of code, more than the "
+            f"{student_syntax.MOST_CHARACTERS:,} the grader reads; clear what you do not need and save it again"
+        )
     places: list[int] = []
     codes: list[str] = []
     notes: list[str] = []

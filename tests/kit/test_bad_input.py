@@ -184,6 +184,41 @@ def test_megabytes_of_code_cost_the_grader_megabytes_not_gigabytes(tmp_path, cag
     assert rows["bob"]["status"] == gradebook.GRADED and float(rows["bob"]["Part 1 (30)"]) == 30, rows["bob"]
 
 
+def test_megabytes_of_code_spread_over_imported_modules_cost_the_grader_megabytes(tmp_path, cages):
+    """The similarity measure follows a part's imports into the hand-in's own modules: a dozen of them, each
+    short enough to read, are not read past one source's worth, and their trees are not kept."""
+    code = _first_two_parts()
+    submissions = tmp_path / "submissions"
+    (submissions / "bob").mkdir(parents=True)
+    (submissions / "bob" / "simple_tokenizers.py").write_bytes(code["simple_tokenizers.py"])
+    chain = "".join(f"from helper_{number} import *  # noqa: F403\n" for number in range(12))
+    (submissions / "bob" / "bpe.py").write_bytes(code["bpe.py"] + chain.encode())
+    for number in range(12):
+        dense = "".join(f"filler_{number}_{line} = [{line}, {line}]\n" for line in range(12_000))  # 400 KB
+        (submissions / "bob" / f"helper_{number}.py").write_text(dense, encoding="utf-8")
+    out = tmp_path / "out"
+    command = batch_command(
+        submissions, out, "--part", "simple_tokenizers", "--part", "bpe", "--limit", "memory_mb=400"
+    )
+    with (tmp_path / "err").open("wb") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, (tmp_path / "err").read_text()[-3000:]
+    assert usage.ru_maxrss * 1024 < 400 * 2**20, f"the batch peaked at {usage.ru_maxrss // 1024} MiB"
+    assert gradebook_rows(out)["bob"]["status"] == gradebook.GRADED
+
+
+def test_a_notebook_of_megabytes_of_code_is_refused_before_it_is_read_as_code(tmp_path):
+    """Each of its cells may be short: what the grader reads as syntax is the notebook's whole code."""
+    dense = "".join(f"filler_{number} = [{number}, {number}]\n" for number in range(800))  # 19 KB a cell
+    cells = [nbformat.v4.new_code_cell(_first_two_parts()["simple_tokenizers.py"].decode())]
+    cells += [nbformat.v4.new_code_cell(dense) for _ in range(60)]
+    path = tmp_path / "homework.ipynb"
+    path.write_text(json.dumps(nbformat.v4.new_notebook(cells=cells)), encoding="utf-8")
+    process, _ = grade(path, "--part", "simple_tokenizers")
+    _refused_in_one_line(process, "homework.ipynb", "characters of code", "1,000,000")
+
+
 # Nesting that Python reads, but not ast.dump (a function that calls itself a level at a time); and nesting
 # past what the parser itself takes (a MemoryError, not a SyntaxError).
 NESTED = {

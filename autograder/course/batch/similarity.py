@@ -45,6 +45,9 @@ THRESHOLD = 0.75
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
 VERSION = 4
+# Sources no longer than this have their trees kept between readings (see _parsed): five times the longest
+# reference module; 16 of them at most, so the trees kept stay under 200 MB whatever the hand-ins hold.
+KEPT_CHARACTERS = 50_000
 # The kit's own package, which the student release holds: a hand-in that keeps it imports it, as the
 # notebooks' check cells do, and it is no one's own code.
 KIT_PACKAGE = "autograder"
@@ -65,9 +68,12 @@ def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
     through another (a ``bpe.py`` of one line, ``from helper import *``, is graded on ``helper.py``'s
     code): those count for the part too, here and on the feedback page, where the last definition of a
     function is the one shown, as it is the one Python keeps."""
+    parts = _parts(loaded)
+    # What is read of the hand-in's own modules: its parts and their imports, up to one long source's worth.
+    room = [student_syntax.MOST_CHARACTERS - sum(len(text) for _, texts, _ in parts for text in texts)]
     found: list[tuple[str, str]] = []
-    for module, texts, files in _parts(loaded):
-        found += [(module, source) for source in _imported(texts, loaded.files, files)]
+    for module, texts, files in parts:
+        found += [(module, source) for source in _imported(texts, loaded.files, files, room)]
         found += [(module, text) for text in texts]
     return found
 
@@ -87,9 +93,10 @@ def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str], set[str]]]:
     return found
 
 
-def _imported(texts: list[str], files: Mapping[str, bytes], parts: set[str]) -> list[str]:
+def _imported(texts: list[str], files: Mapping[str, bytes], parts: set[str], room: list[int]) -> list[str]:
     """The sources of the hand-in's own modules that ``texts`` import, and those import, in turn: each once,
-    and neither a part (measured as itself) nor the kit's own package (the student release ships it)."""
+    and neither a part (measured as itself) nor the kit's own package (the student release ships it); only
+    while they fit in ``room`` characters (what is left is taken from it)."""
     queue = [("", text) for text in texts]  # (the importer's file, its source)
     taken: set[str] = set(parts)
     found: list[str] = []
@@ -98,9 +105,10 @@ def _imported(texts: list[str], files: Mapping[str, bytes], parts: set[str]) -> 
         parsed = _parsed(text)
         for target in _targets(parsed[1] if parsed else (), importer):
             for path in _files_of(target, files):
-                if path not in taken:
+                if path not in taken and len(files[path]) <= room[0]:
                     taken.add(path)
                     source = files[path].decode("utf-8", "replace")
+                    room[0] -= len(source)
                     found.append(source)
                     queue.append((path, source))
     return found
@@ -173,12 +181,21 @@ def similar_pairs(
     return sorted(pairs, key=lambda pair: (-pair[2], pair[0], pair[1]))
 
 
-@functools.lru_cache(maxsize=64)
 def _parsed(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:
     """The source's tree without docstrings, and its import statements; None when it does not parse.
 
-    Kept for the last few sources: a hand-in's are read for what they import, then measured, then shown.
-    Nothing changes a tree once it is made."""
+    The trees of the last few sources of a module's usual length are kept: a hand-in's sources are read for
+    what they import, then measured, then shown. A tree takes a hundred times its source's length or more,
+    so a longer source's is made again each time. Nothing changes a tree once it is made."""
+    return _parsed_kept(source) if len(source) <= KEPT_CHARACTERS else _parse(source)
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_kept(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:
+    return _parse(source)
+
+
+def _parse(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:
     tree = student_syntax.parse(source)
     if tree is None:
         return None

@@ -208,6 +208,24 @@ def test_megabytes_of_code_spread_over_imported_modules_cost_the_grader_megabyte
     assert gradebook_rows(out)["bob"]["status"] == gradebook.GRADED
 
 
+@pytest.mark.parametrize("kind", ["notebook with its outputs", "folder with its data"])
+def test_a_hand_in_file_larger_than_a_file_the_student_may_write_is_still_graded(tmp_path, kind):
+    """file_size_mb caps what the student's code writes; the worker's copy of the hand-in is the grader's."""
+    code = _first_two_parts()["simple_tokenizers.py"].decode()
+    printed = {"output_type": "stream", "name": "stdout", "text": "x" * (2 * 2**20)}
+    if kind == "notebook with its outputs":
+        cells = [nbformat.v4.new_code_cell(code), nbformat.v4.new_code_cell("print(1)", outputs=[printed])]
+        path = tmp_path / "homework.ipynb"
+        path.write_text(json.dumps(nbformat.v4.new_notebook(cells=cells)), encoding="utf-8")
+    else:
+        path = tmp_path / "student"
+        (path / "data").mkdir(parents=True)
+        (path / "simple_tokenizers.py").write_text(code, encoding="utf-8")
+        (path / "data" / "corpus.txt").write_text("x" * (2 * 2**20), encoding="utf-8")
+    process, document = grade(path, "--part", "simple_tokenizers", "--limit", "file_size_mb=1")
+    assert document and document["score"] == document["max_score"], process.stdout[-3000:]
+
+
 def test_a_notebook_of_megabytes_of_code_is_refused_before_it_is_read_as_code(tmp_path):
     """Each of its cells may be short: what the grader reads as syntax is the notebook's whole code."""
     dense = "".join(f"filler_{number} = [{number}, {number}]\n" for number in range(800))  # 19 KB a cell

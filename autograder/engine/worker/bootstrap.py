@@ -426,11 +426,13 @@ def main() -> None:
         return
     notices = []
     become(config.get("uid"))
+    if config.get("copy_from"):
+        # The worker's own copy, in its tmpfs (capped at disk_mb), before the limits: file_size_mb caps what
+        # the student's code writes, not a hand-in's notebook with its outputs.
+        copy_folder(config["copy_from"], config["submission_dir"])
     missing = apply_limits(config["limits"])
     if missing:
         notices.append("this platform could not set: " + ", ".join(missing))
-    if config.get("copy_from"):
-        copy_folder(config["copy_from"], config["submission_dir"])  # the worker's own copy, in its tmpfs
     os.chdir(config["submission_dir"])
     enter_site(config.get("site_folders", []))
     import_only_source(list(sys.path))  # the standard library's folders and the installed packages

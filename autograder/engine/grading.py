@@ -86,12 +86,16 @@ def _hand_ins(path: Path, limits: Limits) -> list[submissions.LoadedSubmission]:
 
 
 def _holds_nothing_gradable(folder: Path) -> bool:
-    """No code, notebook or zip at the top, and not one folder to look into (as a zip of a folder unpacks)."""
+    """No code, notebook or zip at the top, no part module in a folder just below it (src/ beside a README),
+    and not one folder to look into (as a zip of a folder unpacks)."""
     try:
         entries = [entry for entry in folder.iterdir() if not entry.name.startswith(".")]
+        below = [inner for entry in entries if entry.is_dir() and not entry.is_symlink() for inner in entry.iterdir()]
     except OSError:
         return False  # let loading say what is wrong
     if any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in entries if entry.is_file()):
+        return False
+    if any(inner.name in submissions.PART_FILES for inner in below):
         return False
     return not (len(entries) == 1 and entries[0].is_dir())
 

@@ -46,6 +46,10 @@ SKIPPED_FOLDERS = frozenset(
 )
 # Compiled Python, as this interpreter names it (longest first: ".cpython-311-x86_64-linux-gnu.so" before ".so").
 COMPILED_SUFFIXES = tuple(sorted({*BYTECODE_SUFFIXES, *EXTENSION_SUFFIXES}, key=len, reverse=True))
+# The part modules as a hand-in may hold them: as modules, or as notebooks named after them.
+PART_FILES = frozenset(f"{module}{suffix}" for module in MODULES for suffix in (".py", ".ipynb"))
+# What macOS writes beside a file on a drive that is not its own, or into a zip: "._name", its resource fork.
+APPLE_DOUBLE = "._"
 GRADABLE = (
     "the part modules (" + ", ".join(f"{module}.py" for module in MODULES) + ", or notebooks named so), "
     "one notebook, or a .zip of them"
@@ -151,7 +155,7 @@ def _read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, byte
         relative = stack.pop()
         for entry in _entries(root, relative):
             name = f"{relative}/{entry.name}" if relative else entry.name
-            if entry.is_symlink() or entry.name in SKIPPED_FOLDERS:
+            if entry.is_symlink() or skipped(entry.name):
                 continue
             if len(name.encode("utf-8", "surrogateescape")) > PATH_MAX:
                 raise SubmissionError(
@@ -183,6 +187,11 @@ def _entries(root: Path, relative: str) -> list[os.DirEntry[str]]:
             return list(entries)
     except OSError as error:
         raise SubmissionError(f"{folder}: cannot be read ({error.strerror}); check its permissions") from None
+
+
+def skipped(name: str) -> bool:
+    """Whether a file or folder of this name is left out of a hand-in: a tool's folder, or macOS's junk."""
+    return name in SKIPPED_FOLDERS or name.startswith(APPLE_DOUBLE)
 
 
 def _check_count(source: Path, name: str, count: int, limits: Limits, what: str = "files") -> None:
@@ -219,7 +228,7 @@ def read_zip(
                 raise SubmissionError(
                     f"{path}: member {info.filename!r} points outside the archive; zip the folder again"
                 )
-            if any(part in SKIPPED_FOLDERS for part in name.parts):
+            if any(skipped(part) for part in name.parts):
                 continue
             kept = name.as_posix() if rename is None else rename(name.as_posix())
             if kept is None:
@@ -277,9 +286,13 @@ def from_files(
     source: Path, files: dict[str, bytes], *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
 ) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
+    check_names(source, list(files))
+    files, moved = _code_folder(source, _strip_single_folder(files))
     loaded = _from_files(source, files, name=name, limits=limits)
-    compiled = compiled_notes(loaded.files)
-    return dataclasses.replace(loaded, notes=loaded.notes + compiled) if compiled else loaded
+    notes = compiled_notes(loaded.files)
+    if moved:
+        notes = (f"graded the code in {moved}/, since the top of the hand-in holds none", *notes)
+    return dataclasses.replace(loaded, notes=loaded.notes + notes) if notes else loaded
 
 
 def compiled_notes(files: dict[str, bytes]) -> tuple[str, ...]:
@@ -296,8 +309,6 @@ def compiled_notes(files: dict[str, bytes]) -> tuple[str, ...]:
 
 
 def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limits: Limits) -> LoadedSubmission:
-    check_names(source, list(files))
-    files = _strip_single_folder(files)
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
         name = source.stem if source.is_file() else source.name
@@ -330,6 +341,26 @@ def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limi
     found = ", ".join(sorted(top_level)[:6]) or "nothing"
     many = " (more than one notebook: hand in just one)" if len(notebooks) > 1 else ""
     raise SubmissionError(f"{source}: nothing gradable{many}; found {found}; hand in {GRADABLE}")
+
+
+def _code_folder(source: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
+    """The hand-in taken from the one folder that holds its code when its top holds none (a README.md
+    beside src/), and that folder; as it is, and "", otherwise. Code in more than one folder is refused."""
+    if any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in files if "/" not in entry):
+        return files, ""
+    folders = sorted({entry.rsplit("/", 1)[0] for entry in files if "/" in entry and _is_code(entry.rsplit("/", 1)[1])})
+    if len(folders) > 1:
+        named = ", ".join(f"{folder}/" for folder in folders[:4])
+        raise SubmissionError(f"{source}: code in more than one folder ({named}); keep one and hand it in again")
+    if not folders:
+        return files, ""
+    inside = folders[0] + "/"
+    return {entry[len(inside) :]: content for entry, content in files.items() if entry.startswith(inside)}, folders[0]
+
+
+def _is_code(name: str) -> bool:
+    """A part module or a notebook: what marks the folder that holds a hand-in's code."""
+    return name in PART_FILES or name.lower().endswith(".ipynb")
 
 
 def _strip_single_folder(files: dict[str, bytes]) -> dict[str, bytes]:

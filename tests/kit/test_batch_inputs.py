@@ -1,4 +1,4 @@
-"""What ``grade batch`` accepts: folder layouts, LMS downloads, nbgrader, rosters (no grading here)."""
+"""What ``grade batch`` accepts: folder layouts, LMS downloads, nbgrader, rosters (grading only to see a layout read)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import cast
 import nbformat
 import pytest
 from classroom import SOLUTIONS
+from conftest import grade
 
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
@@ -92,6 +93,49 @@ def test_nbgrader_submitted_layout(tmp_path):
     assert [entry.student for entry in discovery.found] == ["ada", "bea"]
     assert discovery.layout == "nbgrader submitted/"
     assert "bpe.ipynb" in found_files(discovery, "ada")
+
+
+def _folder(root: Path, files: dict[str, bytes]) -> Path:
+    for name, content in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(content)
+    return root
+
+
+def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
+    from autograder.engine import submission
+
+    hand_in = _folder(
+        tmp_path / "amy", {"README.md": b"# my work", "src/bpe.py": BPE, "src/simple_tokenizers.py": TOKENIZERS}
+    )
+    loaded = submission.load(hand_in)
+    assert loaded.kind == "modules" and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files)
+    assert any("src" in note for note in loaded.notes), loaded.notes
+    zipped = tmp_path / "amy.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for name in ("README.md", "src/bpe.py", "src/simple_tokenizers.py"):
+            archive.write(hand_in / name, f"amy/{name}")
+    assert submission.load(zipped).files.keys() == loaded.files.keys()
+    process, document = grade(hand_in, "--part", "simple_tokenizers")  # grade PATH looks below the top too
+    assert document and document["score"] == document["max_score"], process.stderr[-2000:]
+
+
+def test_code_in_two_folders_is_refused_naming_both(tmp_path):
+    from autograder.engine import submission
+
+    hand_in = _folder(tmp_path / "amy", {"README.md": b"# my work", "old/bpe.py": BPE, "new/bpe.py": BPE})
+    with pytest.raises(submission.SubmissionError, match=r"new/.*old/|old/.*new/"):
+        submission.load(hand_in)
+
+
+def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
+    from autograder.engine import submission
+
+    junk = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X"  # AppleDouble: a copy to a drive that is not the Mac's
+    hand_in = _folder(tmp_path / "amy", {"solution.py": TOKENIZERS, "._solution.py": junk, "data/._corpus.txt": junk})
+    loaded = submission.load(hand_in)
+    assert loaded.kind == "script" and loaded.script_name == "solution.py"
+    assert set(loaded.files) == {"solution.py"}
 
 
 def test_ids_are_safe_folder_names(tmp_path):

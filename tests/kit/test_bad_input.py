@@ -362,6 +362,33 @@ def test_two_answers_to_one_input_are_the_students_failure_not_the_graders(refer
     assert "the second time, no failure" in flaky[0]["detail"]
 
 
+# Text UTF-8 cannot hold: a lone surrogate, as os.fsdecode makes of a file name's stray byte.
+UNENCODABLE = """
+_counts = get_pair_counts
+
+
+def get_pair_counts(tokens):
+    print("a file name read with os.fsdecode: \\udc80")
+    return _counts(tokens)
+
+
+def merge_pair(tokens, pair):
+    return ["\\udc80"]
+"""
+
+
+def test_text_that_utf8_cannot_hold_is_printed_as_escapes_and_an_answer_of_it_says_why(reference_with):
+    folder = reference_with(only=("bpe",), bpe=UNENCODABLE)
+    process, document = grade(folder, "--part", "bpe")
+    assert document, process.stderr[-2000:]
+    tests = [test["extra_data"] for test in document["tests"]]
+    counts = [test for test in tests if test["function"] == "get_pair_counts"]
+    assert counts and {test["outcome"] for test in counts} == {"passed"}, counts[0]
+    merge_pair = [test for test in tests if test["function"] == "merge_pair" and test["outcome"] != "passed"]
+    assert merge_pair and all("surrogates not allowed" in test["detail"] for test in merge_pair), merge_pair[0]
+    assert not any("too large" in test["detail"] for test in merge_pair), merge_pair[0]
+
+
 BROKEN_TOKENIZERS = b"def char_tokenize(text):\n    return []\n"
 
 

@@ -63,13 +63,16 @@ class BoundedOutput:
         self.dropped = 0
 
     def write(self, text: str) -> int:
-        text = str(text)
+        written = str(text)
+        # What UTF-8 cannot hold (a lone surrogate, as os.fsdecode makes of a stray byte) is kept as its
+        # escape: the output travels with every answer, which it would otherwise make unsendable.
+        text = written.encode("utf-8", "backslashreplace").decode("utf-8")
         room = self.limit - self.kept
         if room > 0:
             self.parts.append(text[:room])
             self.kept += min(room, len(text))
         self.dropped += max(0, len(text) - max(room, 0))
-        return len(text)
+        return len(written)
 
     def flush(self) -> None:
         pass
@@ -339,7 +342,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     try:
         send(reply)
     except codec.CodecError as error:
-        send_unreadable(f"{request['function']} returned a value too large to send back: {error}", "")
+        send_unreadable(f"{request['function']}'s answer could not be sent back: {error}", reply["output"])
         return False
     return True
 

@@ -95,7 +95,7 @@ def _holds_nothing_gradable(folder: Path) -> bool:
         return False  # let loading say what is wrong
     if any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in entries if entry.is_file()):
         return False
-    if any(inner.name in submissions.PART_FILES for inner in below):
+    if any(submissions.part_file(inner.name) is not None for inner in below):
         return False
     return not (len(entries) == 1 and entries[0].is_dir())
 

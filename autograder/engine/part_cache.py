@@ -70,6 +70,9 @@ def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
         )
     }
     digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind}\0{loaded.script_name}".encode())
+    # What loading said of this hand-in (a file graded under another name, a notebook's skipped magics) is
+    # kept with its results: the same code under another name must not show the other name's notes.
+    digest.update("\n".join(loaded.notes).encode("utf-8", "surrogatepass") + b"\0")
     for name in sorted(loaded.files):
         if loaded.kind == "modules" and name in others and name not in imported:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import stat
 import zipfile
 from collections.abc import Callable
@@ -48,6 +49,12 @@ SKIPPED_FOLDERS = frozenset(
 COMPILED_SUFFIXES = tuple(sorted({*BYTECODE_SUFFIXES, *EXTENSION_SUFFIXES}, key=len, reverse=True))
 # The part modules as a hand-in may hold them: as modules, or as notebooks named after them.
 PART_FILES = frozenset(f"{module}{suffix}" for module in MODULES for suffix in (".py", ".ipynb"))
+# How a part module's file comes back renamed by a browser, an LMS or a system: in another case (BPE.py,
+# saved where case does not count), with a copy's number (bpe (1).py; bpe-1.py, Canvas's resubmission;
+# bpe_1.py) or a copy's word (bpe copy.py; "bpe - Copy.py").
+_RENAMED = re.compile(
+    r"^(?P<stem>.+?)(?:\s*\(\d+\)|-\d+|_\d+|\s*-?\s*copy(?:\s*\d+)?)?(?P<suffix>\.(?:py|ipynb))$", re.IGNORECASE
+)
 # What macOS writes beside a file on a drive that is not its own, or into a zip: "._name", its resource fork.
 APPLE_DOUBLE = "._"
 GRADABLE = (
@@ -288,8 +295,9 @@ def from_files(
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
     files, moved = _code_folder(source, _strip_single_folder(files))
+    files, renamed = _renamed_parts(files)
     loaded = _from_files(source, files, name=name, limits=limits)
-    notes = compiled_notes(loaded.files)
+    notes = renamed + compiled_notes(loaded.files)
     if moved:
         notes = (f"graded the code in {moved}/, since the top of the hand-in holds none", *notes)
     return dataclasses.replace(loaded, notes=loaded.notes + notes) if notes else loaded
@@ -343,6 +351,38 @@ def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limi
     raise SubmissionError(f"{source}: nothing gradable{many}; found {found}; hand in {GRADABLE}")
 
 
+def part_file(name: str) -> str | None:
+    """The part module's file that ``name`` was meant to be ("bpe (1).py": "bpe.py"); None for any other."""
+    renamed = _RENAMED.match(name)
+    if renamed is None:
+        return None
+    meant = renamed.group("stem").lower() + renamed.group("suffix").lower()
+    return meant if meant in PART_FILES else None
+
+
+def _renamed_parts(files: dict[str, bytes]) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """The hand-in with each part module that came back renamed (see _RENAMED) under its own name, when it
+    is the only such file and the hand-in has no file of that part's name; and what to say of it."""
+    top_level = [entry for entry in files if "/" not in entry]
+    meant: dict[str, list[str]] = {}
+    for entry in sorted(top_level):
+        target = part_file(entry)
+        if target is not None and target != entry:
+            meant.setdefault(target, []).append(entry)
+    notes: list[str] = []
+    renamed = dict(files)
+    for target, entries in meant.items():
+        module = target.rsplit(".", 1)[0]
+        if any(f"{module}{suffix}" in files for suffix in (".py", ".ipynb")):
+            continue  # the part's own file is there: the others are the student's old tries
+        if len(entries) > 1:
+            notes.append(f"found {', '.join(entries)}: none graded as {target}; keep one, and name it {target}")
+            continue
+        renamed[target] = renamed.pop(entries[0])
+        notes.append(f"graded {entries[0]} as {target}: name it {target}")
+    return renamed, tuple(notes)
+
+
 def _code_folder(source: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
     """The hand-in taken from the one folder that holds its code when its top holds none (a README.md
     beside src/), and that folder; as it is, and "", otherwise. Code in more than one folder is refused."""
@@ -360,7 +400,7 @@ def _code_folder(source: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes
 
 def _is_code(name: str) -> bool:
     """A part module or a notebook: what marks the folder that holds a hand-in's code."""
-    return name in PART_FILES or name.lower().endswith(".ipynb")
+    return part_file(name) is not None or name.lower().endswith(".ipynb")
 
 
 def _strip_single_folder(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -138,6 +138,45 @@ def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     assert set(loaded.files) == {"solution.py"}
 
 
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Bpe.py", "SIMPLE_TOKENIZERS.py"),  # saved on a system that ignores case
+        ("bpe (1).py", "simple_tokenizers (2).py"),  # a browser's second download
+        ("bpe-1.py", "simple_tokenizers_2.py"),  # Canvas's resubmission, a student's own numbering
+        ("bpe copy.py", "simple_tokenizers - Copy.py"),  # macOS's and Windows's copies
+    ],
+)
+def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(tmp_path, names):
+    from autograder.engine import submission
+
+    hand_in = _folder(tmp_path / "amy", dict(zip(names, (BPE, TOKENIZERS), strict=True)))
+    loaded = submission.load(hand_in)
+    assert loaded.kind == "modules" and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files), set(loaded.files)
+    for name in names:
+        assert any(name in note and "name it" in note for note in loaded.notes), loaded.notes
+
+
+def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
+    from autograder.engine import submission
+
+    hand_in = _folder(tmp_path / "amy", {"bpe (1).py": BPE, "bpe (2).py": b"", "simple_tokenizers.py": TOKENIZERS})
+    loaded = submission.load(hand_in)
+    assert "bpe.py" not in loaded.files
+    assert any("bpe (1).py" in note and "bpe (2).py" in note for note in loaded.notes), loaded.notes
+
+
+def test_an_exact_name_wins_over_a_renamed_copy(tmp_path):
+    from autograder.engine import submission
+
+    hand_in = _folder(
+        tmp_path / "amy", {"bpe.py": BPE, "bpe (1).py": b"# an old try", "simple_tokenizers.py": TOKENIZERS}
+    )
+    loaded = submission.load(hand_in)
+    assert loaded.files["bpe.py"] == BPE and "bpe (1).py" in loaded.files
+    assert not any("bpe (1).py" in note for note in loaded.notes)
+
+
 def test_ids_are_safe_folder_names(tmp_path):
     (tmp_path / "ada lovelace (late)").mkdir()
     (tmp_path / "ada lovelace (late)" / "bpe.py").write_bytes(BPE)

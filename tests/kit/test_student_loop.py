@@ -70,6 +70,21 @@ def test_an_unchanged_part_comes_from_the_cache_and_a_changed_one_is_graded_agai
     assert "unchanged since" not in fresh["output"]
 
 
+def test_a_kept_result_says_what_this_hand_in_holds_not_what_the_last_one_did(tmp_path):
+    """The same code under another file name keeps its results, never the other name's notes."""
+    cache = tmp_path / "cache"
+    folders = []
+    for name in ("bpe (1).py", "Bpe.py"):
+        folder = tmp_path / name.split(".")[0]
+        folder.mkdir()
+        (folder / name).write_bytes((SOLUTIONS / "bpe.py").read_bytes())
+        folders.append(folder)
+    first = _grade_cached(folders[0], cache, "--part", "bpe")[1]
+    assert "graded bpe (1).py as bpe.py" in first["output"]
+    second = _grade_cached(folders[1], cache, "--part", "bpe")[1]
+    assert "graded Bpe.py as bpe.py" in second["output"] and "bpe (1).py" not in second["output"], second["output"]
+
+
 def test_a_notebook_runs_what_its_functions_need_and_not_its_demos(tmp_path):
     """A demo that would never end is left out; a constant an earlier cell defines is still there."""
     solution = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")

@@ -65,6 +65,34 @@ def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_pat
     assert pairs[0][2] > 0.9
 
 
+def test_graded_code_that_imports_a_library_is_listed_for_a_look(tmp_path):
+    """A library may do the exercise (subword-nmt learns word-level BPE as the contract does): the summary
+    lists graded code that imports beyond the standard library, regex and the hand-in's own modules."""
+    submissions = tmp_path / "submissions"
+    reference = (SOLUTIONS / "word_bpe.py").read_text(encoding="utf-8").replace("def train_bpe(", "def _trained(", 1)
+    wrapped = reference + (
+        "\n\ndef train_bpe(text, num_merges):\n"
+        "    from subword_nmt import learn_bpe  # noqa: F401  (a library at work, as far as a reader can tell)\n"
+        "    return _trained(text, num_merges)\n"
+    )
+    hands = {
+        "ada": {"word_bpe.py": wrapped},
+        "bea": {"word_bpe.py": (SOLUTIONS / "word_bpe.py").read_text(encoding="utf-8"), "helper.py": "import json\n"},
+    }
+    for student, files in hands.items():
+        (submissions / student).mkdir(parents=True)
+        for name, text in files.items():
+            (submissions / student / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "word_bpe")
+    assert process.returncode == 0, process.stderr[-3000:]
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "Imports to look at" in summary, summary[-3000:]
+    rows = [line for line in summary.split("Imports to look at", 1)[1].split("\n## ", 1)[0].splitlines() if "|" in line]
+    assert any(row.startswith("| ada |") and "subword_nmt" in row for row in rows), rows
+    assert not any(row.startswith("| bea |") or "regex" in row or "json" in row for row in rows), rows
+
+
 @pytest.fixture(scope="module")
 def one_bug(tmp_path_factory: pytest.TempPathFactory) -> Path:
     submissions = tmp_path_factory.mktemp("feedback") / "submissions"

@@ -188,6 +188,7 @@ def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, gr
         "code_hash": same_code,
         "similarity": prints,
         "similarity_version": similarity.VERSION,
+        "imports": similarity.outside_imports(loaded),
     }
     return document
 

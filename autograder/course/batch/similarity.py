@@ -26,6 +26,7 @@ import hashlib
 import io
 import keyword
 import re
+import sys
 import tokenize
 import zlib
 from collections.abc import Iterable, Mapping
@@ -44,13 +45,16 @@ WINDOW = 8
 THRESHOLD = 0.75
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
-VERSION = 4
+VERSION = 5
 # Sources no longer than this have their trees kept between readings (see _parsed): five times the longest
 # reference module; 16 of them at most, so the trees kept stay under 200 MB whatever the hand-ins hold.
 KEPT_CHARACTERS = 50_000
 # The kit's own package, which the student release holds: a hand-in that keeps it imports it, as the
 # notebooks' check cells do, and it is no one's own code.
 KIT_PACKAGE = "autograder"
+# What graded code may import without being listed by outside_imports: the contract's one third-party
+# package (GPT-2's pre-split pattern needs regex's \p{L}) and the kit's own.
+EXPECTED_PACKAGES = frozenset({"regex", KIT_PACKAGE})
 _KEPT_NAMES = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 # In a dump: a name the student chose (a variable, a parameter, a function or class being defined).
 _CHOSEN_NAME = re.compile(r"\b(Name|arg|FunctionDef|AsyncFunctionDef|ClassDef)\('(\w+)'")
@@ -160,6 +164,22 @@ def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
     return digest.hexdigest()[:16], sorted(_winnow(program))
+
+
+def outside_imports(loaded: LoadedSubmission) -> list[str]:
+    """The modules, by top-level name, that the graded code imports from beyond the standard library, the
+    hand-in's own files and EXPECTED_PACKAGES: a library may be doing the exercise (worth a look, not
+    proof). A notebook's graded code is what its functions need (notebook_slice): a plot's imports are not."""
+    found: set[str] = set()
+    for _, source in sources(loaded):
+        parsed = _parsed(source)
+        for node in parsed[1] if parsed is not None else ():
+            if isinstance(node, ast.ImportFrom) and node.level:
+                continue  # the hand-in's own package
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            tops = {name.split(".")[0] for name in names} - EXPECTED_PACKAGES - sys.stdlib_module_names - {""}
+            found |= {top for top in tops if not _files_of([top], loaded.files)}
+    return sorted(found)
 
 
 def similar_pairs(

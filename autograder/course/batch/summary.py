@@ -68,7 +68,8 @@ def build_sections(records: list[StudentRecord], *, stubs: StartingCode) -> list
     sections = [_overview(records, documents)]
     if documents:
         sections += [_functions(documents), _item_analysis(documents), _stopped(graded), _slowest(graded)]
-    sections += [_identical(graded, stubs.code_hash), _similar(graded, stubs), _not_graded(records), _students(records)]
+    sections += [_identical(graded, stubs.code_hash), _similar(graded, stubs), _imports(graded)]
+    sections += [_not_graded(records), _students(records)]
     return [section for section in sections if section.lines or section.rows]
 
 
@@ -254,6 +255,25 @@ def _similar(graded: list[StudentRecord], stubs: StartingCode) -> Section:
         section.rows.append([f"{first}, {second}", f"{shared:.0%}", f"{scores[first]:g}, {scores[second]:g}"])
     if len(pairs) > SIMILAR_SHOWN:
         section.lines.append(f"The {SIMILAR_SHOWN} most alike of {len(pairs)} pairs are shown.")
+    if not section.rows:
+        section.lines = []
+    return section
+
+
+def _imports(graded: list[StudentRecord]) -> Section:
+    section = Section(
+        "Imports to look at",
+        lines=[
+            "Graded code that imports beyond the standard library, regex and the hand-in's own modules: a "
+            "library may be doing the exercise. Worth a look, not proof."
+        ],
+        headers=["student", "imports", "score"],
+    )
+    for record, document in _with_documents(graded):
+        stamp = document["extra_data"].get("batch")
+        imported = stamp.get("imports", []) if stamp is not None else []
+        if imported:
+            section.rows.append([record.id, Code(", ".join(imported)), f"{document['score']:g}"])
     if not section.rows:
         section.lines = []
     return section

@@ -260,15 +260,14 @@ def _similar(graded: list[StudentRecord], stubs: StartingCode) -> Section:
     return section
 
 
+IMPORTS_SAID = (
+    "Graded code that imports beyond the standard library, regex and the hand-in's own modules: a library may "
+    "be doing the exercise. Worth a look, not proof."
+)
+
+
 def _imports(graded: list[StudentRecord]) -> Section:
-    section = Section(
-        "Imports to look at",
-        lines=[
-            "Graded code that imports beyond the standard library, regex and the hand-in's own modules: a "
-            "library may be doing the exercise. Worth a look, not proof."
-        ],
-        headers=["student", "imports", "score"],
-    )
+    section = Section("Imports to look at", lines=[IMPORTS_SAID], headers=["student", "imports", "score"])
     for record, document in _with_documents(graded):
         stamp = document["extra_data"].get("batch")
         imported = stamp.get("imports", []) if stamp is not None else []

@@ -90,14 +90,21 @@ def _holds_nothing_gradable(folder: Path) -> bool:
     and not one folder to look into (as a zip of a folder unpacks)."""
     try:
         entries = [entry for entry in folder.iterdir() if not entry.name.startswith(".")]
-        below = [inner for entry in entries if entry.is_dir() and not entry.is_symlink() for inner in entry.iterdir()]
     except OSError:
         return False  # let loading say what is wrong
     if any(entry.suffix.lower() in GRADABLE_SUFFIXES for entry in entries if entry.is_file()):
         return False
-    if any(submissions.part_file(inner.name) is not None for inner in below):
+    if any(_holds_a_part(entry) for entry in entries if entry.is_dir() and not entry.is_symlink()):
         return False
     return not (len(entries) == 1 and entries[0].is_dir())
+
+
+def _holds_a_part(folder: Path) -> bool:
+    """Whether ``folder`` holds a part module by name (one it cannot list does not: this is only a look)."""
+    try:
+        return any(submissions.part_file(entry.name) is not None for entry in folder.iterdir())
+    except OSError:
+        return False
 
 
 def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:

@@ -23,8 +23,7 @@ from pathlib import Path
 
 from autograder.atomic_files import write_atomically
 from autograder.engine.document import GradedTest
-from autograder.engine.parts import MODULES
-from autograder.engine.submission import LoadedSubmission
+from autograder.engine.submission import PART_FILES, LoadedSubmission
 
 CACHE_VARIABLE = "BPE_KIT_CACHE"
 OFF = "off"
@@ -58,7 +57,7 @@ class PartResult:
 
 def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
     """The digest of what decides ``module``'s results in this hand-in."""
-    others = {f"{other}{suffix}" for other in MODULES if other != module for suffix in (".py", ".ipynb")}
+    others = PART_FILES - {f"{module}.py", f"{module}.ipynb"}
     own = [loaded.files.get(f"{module}{suffix}", b"") for suffix in (".py", ".ipynb")]
     imported = {
         name

@@ -170,8 +170,8 @@ def _read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, byte
                     "move it up or leave it out and hand in again"
                 )
             if entry.is_dir(follow_symlinks=False):
+                _check_count(root, name, folders, limits, "folders")
                 folders += 1
-                _check_count(root, name, folders - 1, limits, "folders")
                 stack.append(name)
             elif entry.is_file(follow_symlinks=False):
                 _check_count(root, name, len(found), limits)

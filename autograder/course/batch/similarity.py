@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 
 from autograder.engine import student_syntax
 from autograder.engine.parts import MODULES
-from autograder.engine.submission import LoadedSubmission
+from autograder.engine.submission import PART_FILES, LoadedSubmission
 
 # A run of this many tokens is one fingerprint candidate; one in each window of WINDOW runs is kept.
 # Shorter runs match by chance (`return list(text)`); longer ones miss a copy with a line changed. Chosen on
@@ -74,35 +74,34 @@ def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
     function is the one shown, as it is the one Python keeps."""
     parts = _parts(loaded)
     # What is read of the hand-in's own modules: its parts and their imports, up to one long source's worth.
-    room = [student_syntax.MOST_CHARACTERS - sum(len(text) for _, texts, _ in parts for text in texts)]
+    room = [student_syntax.MOST_CHARACTERS - sum(len(text) for _, texts in parts for text in texts)]
     found: list[tuple[str, str]] = []
-    for module, texts, files in parts:
-        found += [(module, source) for source in _imported(texts, loaded.files, files, room)]
+    for module, texts in parts:
+        found += [(module, source) for source in _imported(texts, loaded.files, room)]
         found += [(module, text) for text in texts]
     return found
 
 
-def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str], set[str]]]:
-    """Each part's module, its sources (a notebook's cells), and the hand-in's files that are parts."""
+def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str]]]:
+    """Each part's module and its sources (a notebook's cells)."""
     if loaded.kind != "modules":
-        return [("", [cell.source for cell in loaded.cells], set())]
+        return [("", [cell.source for cell in loaded.cells])]
     notebooks = dict(loaded.module_cells)
-    parts = {f"{module}.py" for module in MODULES}
-    found: list[tuple[str, list[str], set[str]]] = []
+    found: list[tuple[str, list[str]]] = []
     for module in MODULES:
         if module in notebooks:
-            found.append((module, [cell.source for cell in notebooks[module]], parts))
+            found.append((module, [cell.source for cell in notebooks[module]]))
         elif f"{module}.py" in loaded.files:
-            found.append((module, [loaded.files[f"{module}.py"].decode("utf-8", "replace")], parts))
+            found.append((module, [loaded.files[f"{module}.py"].decode("utf-8", "replace")]))
     return found
 
 
-def _imported(texts: list[str], files: Mapping[str, bytes], parts: set[str], room: list[int]) -> list[str]:
+def _imported(texts: list[str], files: Mapping[str, bytes], room: list[int]) -> list[str]:
     """The sources of the hand-in's own modules that ``texts`` import, and those import, in turn: each once,
     and neither a part (measured as itself) nor the kit's own package (the student release ships it); only
     while they fit in ``room`` characters (what is left is taken from it)."""
     queue = [("", text) for text in texts]  # (the importer's file, its source)
-    taken: set[str] = set(parts)
+    taken: set[str] = set(PART_FILES)
     found: list[str] = []
     while queue:
         importer, text = queue.pop(0)

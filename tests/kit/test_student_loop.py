@@ -140,6 +140,25 @@ def test_a_file_that_does_not_load_is_one_entry_with_its_place_once(tmp_path):
     assert "### bpe: does not load" in feedback
 
 
+def test_an_error_names_the_students_own_line_nearest_where_it_was_raised(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    (folder / "helper.py").write_text("def pairs(tokens):\n    x = 1\n    return {}[tokens[0]]\n", encoding="utf-8")
+    bpe = (folder / "bpe.py").read_text(encoding="utf-8")
+    (folder / "bpe.py").write_text(
+        bpe.replace("def get_pair_counts(", "import helper\n\n\ndef _get_pair_counts(", 1)
+        + "\n\ndef get_pair_counts(tokens):\n    return helper.pairs(tokens)\n",
+        encoding="utf-8",
+    )
+    feedback = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--format", "markdown"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    assert "raised KeyError" in feedback, feedback
+    assert "(helper.py, line 3)" in feedback, "the deepest of the student's frames, in a module bpe.py imports"
+
+
 def test_a_one_part_hand_in_is_not_started_elsewhere_and_missing_functions_are_not_errors(tmp_path):
     folder = tmp_path / "work"
     folder.mkdir()

@@ -18,22 +18,26 @@ from autograder.engine import student_syntax
 Sources = list[tuple[str, str]]  # (module, source) in the order handed in; module "" for a whole notebook
 
 
-def function_source(sources: Sources, module: str, function: str) -> str | None:
-    """The last top-level definition of ``function`` in ``module`` (any module for a notebook), decorators
-    included: Python keeps the last ``def`` of a name, so that is the one the tests ran."""
-    found: str | None = None
+def functions(sources: Sources) -> dict[tuple[str, str], str]:
+    """Each top-level function of ``sources`` by (module, name): the text of its last definition, decorators
+    included, as Python keeps the last ``def`` of a name and that is the one the tests ran. Each source is
+    read as syntax once, however many of its functions a page shows."""
+    found: dict[tuple[str, str], str] = {}
     for where, source in sources:
-        if where not in (module, ""):
-            continue
         tree = student_syntax.parse(source)
         if tree is None:
             continue
         lines = source.splitlines()
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
-                found = "\n".join(lines[start - 1 : node.end_lineno])
+                found[(where, node.name)] = "\n".join(lines[start - 1 : node.end_lineno])
     return found
+
+
+def function_source(defined: dict[tuple[str, str], str], module: str, function: str) -> str | None:
+    """``function``'s text in ``module``, or in a whole notebook (module "") for a notebook hand-in."""
+    return defined.get((module, function), defined.get(("", function)))
 
 
 def highlighted(source: str) -> str:

@@ -78,9 +78,10 @@ def render(document: ResultsDocument, sources: Sources | None = None) -> str:
 def _beside_code(entries: list[feedback.Entry], sources: Sources | None) -> str:
     """Each function's failing tests, its code beside them when it can be found."""
     html = []
+    defined = code_view.functions(sources) if sources is not None and entries else {}
     for (module, function), group in groupby(entries, key=lambda entry: (entry.module, entry.function)):
         tests = "".join(f"<h3>{escape(entry.title)}</h3><pre>{escape(entry.text)}</pre>" for entry in group)
-        code = code_view.function_source(sources, module, function) if sources is not None and function else None
+        code = code_view.function_source(defined, module, function) if function else None
         if code is None:
             html.append(tests)
         else:

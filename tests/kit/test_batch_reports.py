@@ -3,6 +3,7 @@ how much of the hidden tests the feedback shows, and the instructor's adjustment
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -14,7 +15,9 @@ from classroom import SOLUTIONS, TEMPLATE, Student, renamed_copy, write_submissi
 from conftest import SUBMISSIONS, run_batch
 
 from autograder.course.batch import histogram, similarity
-from autograder.engine import submission
+from autograder.engine import grading, student_syntax, submission, suites
+from autograder.engine.worker.limits import Limits
+from autograder.reports import html as html_report
 
 
 def test_the_histogram_holds_every_student_bonus_scores_included():
@@ -145,6 +148,54 @@ def test_the_feedback_page_shows_the_students_own_failing_function(one_bug, tmp_
     code = html.unescape(re.sub(r"<[^>]+>", "", mine))
     assert code.strip().startswith("def merge_pair(tokens, pair):") and "i += 1" in code
     assert "Your <code>get_pair_counts</code>" not in page, "only the functions that lost points"
+
+
+def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, monkeypatch):
+    """Past similarity.KEPT_CHARACTERS no tree is kept between readings: the code hash, the fingerprints and
+    the imports come from one."""
+    folder = tmp_path / "long"
+    folder.mkdir()
+    padding = "# " + "x" * similarity.KEPT_CHARACTERS + "\nimport numpy\n"
+    (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + padding, encoding="utf-8")
+    loaded = submission.load(folder)
+    code = similarity.sources(loaded)
+    read: list[int] = []
+    parse = student_syntax.parse
+
+    def counted(source: str) -> ast.Module | None:
+        read.append(len(source))
+        return parse(source)
+
+    monkeypatch.setattr(student_syntax, "parse", counted)
+    measured = similarity.measures(loaded, code)
+    assert measured.imports == ["numpy"] and measured.prints
+    assert read == [len(code[0][1])]
+
+
+def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_fail(tmp_path, monkeypatch):
+    """A long source is a second or more to read as syntax: once for the page, not once per failing function."""
+    folder = tmp_path / "three-bugs"
+    folder.mkdir()
+    broken = "\n\ndef get_pair_counts(tokens):\n    return {}\n\n\ndef merge_pair(tokens, pair):\n    return []\n"
+    broken += "\n\ndef decode(ids, vocab):\n    return ''\n"
+    (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + broken, encoding="utf-8")
+    loaded = submission.load(folder)
+    suite = suites.resolve("hidden")
+    document = grading.grade_loaded(loaded, suite, limits=Limits(), only=(suite / "bpe",))
+    code = similarity.sources(loaded)
+    read: list[int] = []
+    parse = student_syntax.parse
+
+    def counted(source: str) -> ast.Module | None:
+        read.append(len(source))
+        return parse(source)
+
+    monkeypatch.setattr(student_syntax, "parse", counted)
+    page = html_report.render(document, code)
+    assert page.count('<div class="beside">') >= 3, "each failing function beside its code"
+    shown = page.split("Your <code>get_pair_counts</code>")[1].split("</pre>")[0]
+    assert "return {}" in html.unescape(re.sub(r"<[^>]+>", "", shown)), "its last definition, the one run"
+    assert read == [len(code[0][1])], "one read of bpe.py's syntax"
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from autograder.engine.worker.limits import Limits
 from autograder.reports import disclosure, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
+from autograder.reports.code_view import Sources
 
 if TYPE_CHECKING:
     from autograder.engine.points import SuitePoints
@@ -100,9 +101,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     def adjusted(student: str, document: ResultsDocument) -> ResultsDocument:
         return adjustments.apply(document, changes.get(student, []))
 
-    def feedback_of(student: str, document: ResultsDocument) -> dict[str, str]:
+    def feedback_of(document: ResultsDocument, code: Sources) -> dict[str, str]:
         """``document`` is the adjusted one: the feedback shows the adjustments."""
-        return _feedback(document, hand_ins[student], options.feedback)
+        return _feedback(document, code, options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
@@ -111,9 +112,10 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.document is not None and graded.loaded is not None:
-                _stamp(graded.document, graded.loaded, graded.key, grading)
+                code = similarity.sources(graded.loaded)  # read once: measured, and shown in the feedback
+                _stamp(graded.document, graded.loaded, code, graded.key, grading)
                 adjusted_now = adjusted(graded.key, graded.document)
-                results.write(graded.key, graded.document, feedback_of(graded.key, adjusted_now))
+                results.write(graded.key, graded.document, feedback_of(adjusted_now, code))
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
@@ -126,14 +128,15 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     # One measured by an older kit is measured again (it was read for its fingerprint anyway), not graded again.
     for student, (document, _) in outcomes.items():
         if document is not None and student not in fresh:
+            code = similarity.sources(hand_ins[student])
             measure_again = _measured_before(document)
             if measure_again:
-                _stamp(document, hand_ins[student], student, grading)
+                _stamp(document, hand_ins[student], code, student, grading)
             kept = adjusted(student, document)
             if measure_again:
-                results.write(student, document, feedback_of(student, kept))
+                results.write(student, document, feedback_of(kept, code))
             else:
-                results.refresh_feedback(student, feedback_of(student, kept))
+                results.refresh_feedback(student, feedback_of(kept, code))
             outcomes[student] = (kept, "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
@@ -179,16 +182,18 @@ def _plan(
     return outcomes, pending, reused, hand_ins
 
 
-def _stamp(document: ResultsDocument, loaded: LoadedSubmission, student: str, grading: str) -> ResultsDocument:
+def _stamp(
+    document: ResultsDocument, loaded: LoadedSubmission, code: Sources, student: str, grading: str
+) -> ResultsDocument:
     """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
-    same_code, prints = similarity.measures(loaded)
+    measured = similarity.measures(loaded, code)
     document["extra_data"]["batch"] = {
         "student": student,
         "fingerprint": fingerprint(loaded, grading),
-        "code_hash": same_code,
-        "similarity": prints,
+        "code_hash": measured.code_hash,
+        "similarity": measured.prints,
         "similarity_version": similarity.VERSION,
-        "imports": similarity.outside_imports(loaded),
+        "imports": measured.imports,
     }
     return document
 
@@ -200,12 +205,12 @@ def _measured_before(document: ResultsDocument) -> bool:
     return not isinstance(stamp, dict) or stamp.get("similarity_version") != similarity.VERSION
 
 
-def _feedback(document: ResultsDocument, loaded: LoadedSubmission, mode: str) -> dict[str, str]:
-    """The student's feedback files: as much of the tests as ``mode`` shows, their own code beside what failed."""
+def _feedback(document: ResultsDocument, code: Sources, mode: str) -> dict[str, str]:
+    """The student's feedback files: as much of the tests as ``mode`` shows, their own ``code`` beside what failed."""
     shown = disclosure.view(document, mode)
     return {
         store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
-        store.FEEDBACK_PAGE: html_report.render(shown, similarity.sources(loaded)),
+        store.FEEDBACK_PAGE: html_report.render(shown, code),
     }
 
 
@@ -283,5 +288,5 @@ def _stub_code() -> summary.StartingCode:
         stubs = submissions.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
         return summary.StartingCode()
-    same_code, prints = similarity.measures(stubs)
-    return summary.StartingCode(same_code, frozenset(prints))
+    measured = similarity.measures(stubs)
+    return summary.StartingCode(measured.code_hash, frozenset(measured.prints))

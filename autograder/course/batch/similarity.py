@@ -30,10 +30,12 @@ import sys
 import tokenize
 import zlib
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from autograder.engine import student_syntax
 from autograder.engine.parts import MODULES
 from autograder.engine.submission import PART_FILES, LoadedSubmission
+from autograder.reports.code_view import Sources
 
 # A run of this many tokens is one fingerprint candidate; one in each window of WINDOW runs is kept.
 # Shorter runs match by chance (`return list(text)`); longer ones miss a copy with a line changed. Chosen on
@@ -52,7 +54,7 @@ KEPT_CHARACTERS = 50_000
 # The kit's own package, which the student release holds: a hand-in that keeps it imports it, as the
 # notebooks' check cells do, and it is no one's own code.
 KIT_PACKAGE = "autograder"
-# What graded code may import without being listed by outside_imports: the contract's one third-party
+# What graded code may import without being listed among its measures' imports: the contract's one third-party
 # package (GPT-2's pre-split pattern needs regex's \p{L}) and the kit's own.
 EXPECTED_PACKAGES = frozenset({"regex", KIT_PACKAGE})
 _KEPT_NAMES = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
@@ -65,7 +67,7 @@ _DUMP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[\w.+-]+""")
 _CONTEXTS = ("Load()", "Store()", "Del()")
 
 
-def sources(loaded: LoadedSubmission) -> list[tuple[str, str]]:
+def sources(loaded: LoadedSubmission) -> Sources:
     """The student's code as (module, source), in contract order; module "" for a one-notebook hand-in.
 
     Each part's sources come after the sources of the hand-in's own modules that it imports, directly or
@@ -143,16 +145,24 @@ def _files_of(target: list[str], files: Mapping[str, bytes]) -> list[str]:
     return [path for path in candidates if path in files]
 
 
-def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
-    """The program's code hash and its winnowed fingerprints, sorted, from one parse of each source.
+class Measures(NamedTuple):
+    """What is stored with a result, so a resumed batch need not read the hand-in again."""
 
-    Both are stored with a result, so a resumed batch need not read the hand-in again.
-    """
+    code_hash: str  # the program, blind to comments, docstrings and layout: equal for identical code
+    prints: list[int]  # its winnowed fingerprints, sorted
+    imports: list[str]  # what it imports from beyond what a hand-in is expected to (see _outside)
+
+
+def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
+    """The program's measures from one reading of each of its sources: ``code`` (``sources(loaded)``,
+    which the feedback page shows too), or read here."""
     digest = hashlib.sha256()
     program: list[str] = []
-    for _, source in sources(loaded):
+    imports: list[ast.Import | ast.ImportFrom] = []
+    for _, source in sources(loaded) if code is None else code:
         parsed = _parsed(source)
         dumped = _dumped(parsed[0]) if parsed is not None else None
+        imports += parsed[1] if parsed is not None else ()
         if dumped is None:
             # A source Python cannot read, or ast.dump cannot write: its text in one layout, and its tokens;
             # of one too long to read here, its length and its start.
@@ -162,22 +172,20 @@ def measures(loaded: LoadedSubmission) -> tuple[str, list[int]]:
             continue
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
-    return digest.hexdigest()[:16], sorted(_winnow(program))
+    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, loaded.files))
 
 
-def outside_imports(loaded: LoadedSubmission) -> list[str]:
-    """The modules, by top-level name, that the graded code imports from beyond the standard library, the
-    hand-in's own files and EXPECTED_PACKAGES: a library may be doing the exercise (worth a look, not
-    proof). A notebook's graded code is what its functions need (notebook_slice): a plot's imports are not."""
+def _outside(imports: Iterable[ast.Import | ast.ImportFrom], files: Mapping[str, bytes]) -> list[str]:
+    """The modules, by top-level name, that ``imports`` load from beyond the standard library, the hand-in's
+    own ``files`` and EXPECTED_PACKAGES: a library may be doing the exercise (worth a look, not proof). A
+    notebook's graded code is what its functions need (notebook_slice): a plot's imports are not."""
     found: set[str] = set()
-    for _, source in sources(loaded):
-        parsed = _parsed(source)
-        for node in parsed[1] if parsed is not None else ():
-            if isinstance(node, ast.ImportFrom) and node.level:
-                continue  # the hand-in's own package
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            tops = {name.split(".")[0] for name in names} - EXPECTED_PACKAGES - sys.stdlib_module_names - {""}
-            found |= {top for top in tops if not _files_of([top], loaded.files)}
+    for node in imports:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            continue  # the hand-in's own package
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        tops = {name.split(".")[0] for name in names} - EXPECTED_PACKAGES - sys.stdlib_module_names - {""}
+        found |= {top for top in tops if not _files_of([top], files)}
     return sorted(found)
 
 

@@ -52,7 +52,7 @@ class BatchStamp(TypedDict):
     code_hash: str
     similarity: NotRequired[list[int]]  # winnowed fingerprints of the code (course.batch.similarity)
     similarity_version: NotRequired[int]  # how the code hash and fingerprints were taken (similarity.VERSION)
-    imports: NotRequired[list[str]]  # what the graded code imports from outside (similarity.outside_imports)
+    imports: NotRequired[list[str]]  # what the graded code imports from outside (similarity.measures)
 
 
 class AdjustmentEntry(TypedDict):

@@ -24,8 +24,6 @@ from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import start_worker
 
-# Where a student release keeps the work: the modules (stubs) and the notebooks.
-WORK_FOLDERS = ("modules", "notebooks")
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
 NO_HAND_IN = "no hand-in here: run grade inside your bpe-kit-student folder, or give the path"
 
@@ -62,7 +60,8 @@ def grade_path(
     graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
     if cache is not None:
         cache.prune()
-    return _combined(path, suite_dir, hand_ins, graded, chosen)
+    name = hand_ins[0].name if len(hand_ins) == 1 else path.resolve().name
+    return _combined(name, suite_dir, hand_ins, graded, chosen)
 
 
 def _suite(name: str | None) -> Path:
@@ -74,15 +73,16 @@ def _suite(name: str | None) -> Path:
 
 def _hand_ins(path: Path, limits: Limits) -> list[submissions.LoadedSubmission]:
     """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
-    work = [path / folder for folder in WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
+    work = [path / folder for folder in submissions.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if path.is_dir() and not work and _holds_nothing_gradable(path):
         raise CannotGrade(f"{path.resolve()}: {NO_HAND_IN}")  # before reading a home folder's thousands of files
     try:
-        return [submissions.load(path, limits)]
+        loaded = submissions.load(path, limits)
     except submissions.SubmissionError as error:
         if not work:
             raise CannotGrade(str(error)) from None
-    return [_load(folder, limits) for folder in work]
+        return [_load(folder, limits) for folder in work]
+    return list(loaded.halves) or [loaded]  # a release's own folder: its work folders, each graded (and kept)
 
 
 def _holds_nothing_gradable(folder: Path) -> bool:
@@ -138,26 +138,40 @@ def _parts_of(
     if not whole_suite and not only:  # this suite has no tests for them
         return found | {module: (PartResult(tests=[], notes=[], seconds=0.0), False) for module in missing}
     document = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
-    notes = list(document["extra_data"].get("notes", []))
-    ours = [test for test in document["tests"] if test["extra_data"]["module"] not in MODULES]  # collection errors
-    for module in missing:
-        tests = [test for test in document["tests"] if test["extra_data"]["module"] == module]
-        result = PartResult(tests=tests + ours, notes=notes, seconds=document["execution_time"] / len(missing))
+    for module, result in _by_part(document, missing).items():
         found[module] = (result, False)
-        trouble = ours or any(outcome_of(test) is Outcome.GRADER_ERROR for test in tests)
-        if cache is not None and not trouble:  # the grader's own trouble is never kept
+        # A collection's error (no part's module) or the grader's own error in a test is never kept.
+        trouble = any(
+            test["extra_data"]["module"] not in MODULES or outcome_of(test) is Outcome.GRADER_ERROR
+            for test in result.tests
+        )
+        if cache is not None and not trouble:
             cache.put(keys[module], result)
     return found
 
 
+def _by_part(document: ResultsDocument, modules: list[str]) -> dict[str, PartResult]:
+    """``document``'s results of each of ``modules``; the grader's own errors (a collection's) go with each."""
+    notes = list(document["extra_data"].get("notes", []))
+    ours = [test for test in document["tests"] if test["extra_data"]["module"] not in MODULES]  # collection errors
+    return {
+        module: PartResult(
+            tests=[test for test in document["tests"] if test["extra_data"]["module"] == module] + ours,
+            notes=notes,
+            seconds=document["execution_time"] / len(modules),
+        )
+        for module in modules
+    }
+
+
 def _combined(
-    path: Path,
+    name: str,
     suite: Path,
     hand_ins: list[submissions.LoadedSubmission],
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
 ) -> ResultsDocument:
-    """One document: each part from the hand-in where it scores better (the first on a tie)."""
+    """One document named ``name``: each part from the hand-in where it scores better (the first on a tie)."""
     tests: list[GradedTest] = []
     notes: list[str] = []
     seconds = 0.0
@@ -179,7 +193,6 @@ def _combined(
         notes.insert(0, "each part counts from the folder where it scores better: " + ", ".join(sources))
     if reused:
         notes.append(f"unchanged since they were last graded: {', '.join(reused)} (results kept from then)")
-    name = hand_ins[0].name if len(hand_ins) == 1 else path.resolve().name
     return {
         "score": round(sum(test["score"] for test in tests), 4),
         "max_score": round(sum(test["max_score"] for test in tests), 4),
@@ -204,8 +217,18 @@ def grade_loaded(
     """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``).
 
     The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots.
-    ``keep_spare``: start the next hand-in's worker too (see start_worker).
+    ``keep_spare``: start the next hand-in's worker too (see start_worker). A release's own folder
+    (``loaded.halves``) is graded folder by folder, each part counted where it scores better, as `grade` does.
     """
+    if loaded.halves:
+        graded, waited = [], 0.0
+        for half in loaded.halves:
+            document = grade_loaded(half, suite, limits=limits, only=only, progress=progress, keep_spare=keep_spare)
+            graded.append({module: (result, False) for module, result in _by_part(document, list(MODULES)).items()})
+            waited += document["extra_data"].get("student_seconds", 0.0)
+        combined = _combined(loaded.name, suite, list(loaded.halves), graded, list(MODULES))
+        combined["extra_data"]["student_seconds"] = round(waited, 3)
+        return combined
     started = start_worker(loaded, limits, progress=progress, keep_spare=keep_spare)
     from autograder.engine.runner import grade_started
 

@@ -27,6 +27,9 @@ from autograder.engine.worker.limits import Limits
 
 DEFAULT_LIMITS = Limits()
 DATA_FOLDER = "data"  # what the exercise notebooks read (the corpora), beside them in the release
+# Where a student release keeps the work: the modules (stubs) and the notebooks.
+WORK_FOLDERS = ("modules", "notebooks")
+RELEASE = "release"  # the kind of a release's own folder handed in whole: see LoadedSubmission.halves
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 SKIPPED_FOLDERS = frozenset(
@@ -80,13 +83,16 @@ class LoadedSubmission:
 
     name: str
     source: Path
-    kind: str  # "modules": the part modules by name; "script": one notebook or file holds it all
+    kind: str  # "modules": the part modules by name; "script": one notebook or file holds it all; RELEASE
     files: dict[str, bytes]
     script_name: str = ""
     cells: tuple[Cell, ...] = ()
     notes: tuple[str, ...] = field(default=())
     # Part modules handed in as notebooks named after them (bpe.ipynb is the module bpe): their code cells.
     module_cells: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
+    # A student release's own folder (kind RELEASE): its work folders, each a hand-in graded on its own, and
+    # each part counted from the one where it scores better, as `grade` counts them.
+    halves: tuple[LoadedSubmission, ...] = ()
 
     def worker_script(self) -> dict[str, object]:
         """How the worker loads this submission (sent in its first message)."""
@@ -294,7 +300,14 @@ def from_files(
 ) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
-    files, moved = _code_folder(source, _strip_single_folder(files))
+    files = _strip_single_folder(files)
+    work = _work_folders(files)
+    if len(work) > 1:
+        halves = tuple(
+            from_files(source / folder, _inside(files, folder), name=folder, limits=limits) for folder in work
+        )
+        return LoadedSubmission(name=name or _name_of(source), source=source, kind=RELEASE, files=files, halves=halves)
+    files, moved = _code_folder(source, files)
     files, renamed = _renamed_parts(files)
     loaded = _from_files(source, files, name=name, limits=limits)
     notes = renamed + compiled_notes(loaded.files)
@@ -316,10 +329,14 @@ def compiled_notes(files: dict[str, bytes]) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _name_of(source: Path) -> str:
+    return source.stem if source.is_file() else source.name
+
+
 def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limits: Limits) -> LoadedSubmission:
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
-        name = source.stem if source.is_file() else source.name
+        name = _name_of(source)
     as_notebooks = [module for module in MODULES if f"{module}.ipynb" in top_level and f"{module}.py" not in top_level]
     if as_notebooks or any(f"{module}.py" in top_level for module in MODULES):
         module_cells: list[tuple[str, tuple[Cell, ...]]] = []
@@ -386,16 +403,33 @@ def _renamed_parts(files: dict[str, bytes]) -> tuple[dict[str, bytes], tuple[str
 def _code_folder(source: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
     """The hand-in taken from the one folder that holds its code when its top holds none (a README.md
     beside src/), and that folder; as it is, and "", otherwise. Code in more than one folder is refused."""
-    if any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in files if "/" not in entry):
-        return files, ""
-    folders = sorted({entry.rsplit("/", 1)[0] for entry in files if "/" in entry and _is_code(entry.rsplit("/", 1)[1])})
+    folders = _code_folders(files)
     if len(folders) > 1:
         named = ", ".join(f"{folder}/" for folder in folders[:4])
         raise SubmissionError(f"{source}: code in more than one folder ({named}); keep one and hand it in again")
     if not folders:
         return files, ""
-    inside = folders[0] + "/"
-    return {entry[len(inside) :]: content for entry, content in files.items() if entry.startswith(inside)}, folders[0]
+    return _inside(files, folders[0]), folders[0]
+
+
+def _code_folders(files: dict[str, bytes]) -> list[str]:
+    """The folders that hold the hand-in's code, when its top holds none; sorted."""
+    if any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in files if "/" not in entry):
+        return []
+    return sorted({entry.rsplit("/", 1)[0] for entry in files if "/" in entry and _is_code(entry.rsplit("/", 1)[1])})
+
+
+def _work_folders(files: dict[str, bytes]) -> list[str]:
+    """A student release's work folders that hold code, in WORK_FOLDERS order, when only they do: the release's
+    own folder handed in whole, which `grade` grades as it stands."""
+    folders = _code_folders(files)
+    return [folder for folder in WORK_FOLDERS if folder in folders] if set(folders) <= set(WORK_FOLDERS) else []
+
+
+def _inside(files: dict[str, bytes], folder: str) -> dict[str, bytes]:
+    """The files under ``folder``, named from it."""
+    inside = folder + "/"
+    return {entry[len(inside) :]: content for entry, content in files.items() if entry.startswith(inside)}
 
 
 def _is_code(name: str) -> bool:

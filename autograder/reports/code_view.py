@@ -20,8 +20,9 @@ Sources = list[tuple[str, str]]  # (module, source) in the order handed in; modu
 
 def functions(sources: Sources) -> dict[tuple[str, str], str]:
     """Each top-level function of ``sources`` by (module, name): the text of its last definition, decorators
-    included, as Python keeps the last ``def`` of a name and that is the one the tests ran. Each source is
-    read as syntax once, however many of its functions a page shows."""
+    included, as Python keeps the last ``def`` of a name and that is the one the tests ran; a stub is left
+    out (a release's folder handed in whole holds a function done in one work folder and its untouched stub
+    in the other). Each source is read as syntax once, however many of its functions a page shows."""
     found: dict[tuple[str, str], str] = {}
     for where, source in sources:
         tree = student_syntax.parse(source)
@@ -29,10 +30,19 @@ def functions(sources: Sources) -> dict[tuple[str, str], str]:
             continue
         lines = source.splitlines()
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not _stub(node):
                 start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
                 found[(where, node.name)] = "\n".join(lines[start - 1 : node.end_lineno])
     return found
+
+
+def _stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function whose body is, after its docstring, only ``raise NotImplementedError``: a stub's."""
+    body = function.body[1:] if ast.get_docstring(function, clean=False) is not None else function.body
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 def function_source(defined: dict[tuple[str, str], str], module: str, function: str) -> str | None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 from typing import cast
 
 import nbformat
 import pytest
-from classroom import SOLUTIONS
-from conftest import grade
+from classroom import SOLUTIONS, TEMPLATE
+from conftest import full_marks, grade, gradebook_rows, run_batch
 
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
@@ -126,6 +127,38 @@ def test_code_in_two_folders_is_refused_naming_both(tmp_path):
     hand_in = _folder(tmp_path / "amy", {"README.md": b"# my work", "old/bpe.py": BPE, "new/bpe.py": BPE})
     with pytest.raises(submission.SubmissionError, match=r"new/.*old/|old/.*new/"):
         submission.load(hand_in)
+
+
+def _release_folder(root: Path) -> Path:
+    """A student's whole release folder: Part 2 done in modules/, Part 1 in a notebook, the rest stubs."""
+    files = {f"modules/{path.name}": path.read_bytes() for path in TEMPLATE.glob("*.py")}
+    files["modules/bpe.py"] = BPE
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TOKENIZERS.decode())])
+    files["notebooks/simple_tokenizers.ipynb"] = nbformat.writes(notebook).encode()
+    files["README.md"] = b"# bpe-kit-student"
+    files["tests/test_bpe.py"] = b"def test_nothing():\n    pass\n"
+    return _folder(root, files)
+
+
+def test_a_whole_release_folder_is_graded_in_a_batch_as_grade_grades_it(tmp_path):
+    hand_ins = tmp_path / "hand-ins"
+    release = _release_folder(hand_ins / "ada")
+    with zipfile.ZipFile(hand_ins / "bea.zip", "w") as archive:
+        for path in sorted(release.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"bpe-kit-student/{path.relative_to(release)}")
+    alone = grade(release, "--part", "simple_tokenizers", "--part", "bpe")[1]
+    assert alone is not None and alone["score"] > 0
+    out = tmp_path / "out"
+    process = run_batch(hand_ins, out, "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert rows["ada"]["total"] == rows["bea"]["total"] == full_marks("simple_tokenizers", "bpe"), rows
+    for student in ("ada", "bea"):
+        document = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        assert document["score"] == alone["score"], student
+        told = "each part counts from the folder where it scores better: Part 1 from notebooks/, Part 2 from modules/"
+        assert told in document["output"], (student, document["output"])
 
 
 def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):

@@ -17,6 +17,7 @@ from conftest import SUBMISSIONS, run_batch
 from autograder.course.batch import histogram, similarity
 from autograder.engine import grading, student_syntax, submission, suites
 from autograder.engine.worker.limits import Limits
+from autograder.reports import code_view
 from autograder.reports import html as html_report
 
 
@@ -148,6 +149,19 @@ def test_the_feedback_page_shows_the_students_own_failing_function(one_bug, tmp_
     code = html.unescape(re.sub(r"<[^>]+>", "", mine))
     assert code.strip().startswith("def merge_pair(tokens, pair):") and "i += 1" in code
     assert "Your <code>get_pair_counts</code>" not in page, "only the functions that lost points"
+
+
+def test_the_page_shows_a_functions_code_not_a_stub_left_beside_it():
+    """A release's folder handed in whole holds each function twice, once done and once the untouched stub:
+    the stub (a docstring and ``raise NotImplementedError``, what every stub is) is no code to show."""
+    done = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
+    stub = 'def merge_pair(tokens, pair):\n    """Merge."""\n    # TODO\n    raise NotImplementedError\n'
+    for order in ([("bpe", done), ("bpe", stub)], [("bpe", stub), ("bpe", done)]):
+        assert code_view.functions(order)[("bpe", "merge_pair")] == done.rstrip("\n"), order
+    assert ("bpe", "merge_pair") not in code_view.functions([("bpe", stub)])
+    # a stub's own template, as the release ships it, is a stub too
+    template = (TEMPLATE / "bpe.py").read_text(encoding="utf-8")
+    assert not code_view.functions([("bpe", template)])
 
 
 def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, monkeypatch):

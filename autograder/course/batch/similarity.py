@@ -74,6 +74,8 @@ def sources(loaded: LoadedSubmission) -> Sources:
     through another (a ``bpe.py`` of one line, ``from helper import *``, is graded on ``helper.py``'s
     code): those count for the part too, here and on the feedback page, where the last definition of a
     function is the one shown, as it is the one Python keeps."""
+    if loaded.halves:  # a release's own folder: each work folder's code, as each was graded
+        return [found for half in loaded.halves for found in sources(half)]
     parts = _parts(loaded)
     # What is read of the hand-in's own modules: its parts and their imports, up to one long source's worth.
     room = [student_syntax.MOST_CHARACTERS - sum(len(text) for _, texts in parts for text in texts)]
@@ -172,7 +174,8 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
             continue
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
-    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, loaded.files))
+    files = {name: content for half in loaded.halves for name, content in half.files.items()} or loaded.files
+    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, files))
 
 
 def _outside(imports: Iterable[ast.Import | ast.ImportFrom], files: Mapping[str, bytes]) -> list[str]:

@@ -164,6 +164,19 @@ def test_the_page_shows_a_functions_code_not_a_stub_left_beside_it():
     assert not code_view.functions([("bpe", template)])
 
 
+def syntax_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of each source read as syntax from now on (student_syntax.parse, which every reader calls)."""
+    read: list[int] = []
+    parse = student_syntax.parse
+
+    def counted(source: str) -> ast.Module | None:
+        read.append(len(source))
+        return parse(source)
+
+    monkeypatch.setattr(student_syntax, "parse", counted)
+    return read
+
+
 def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, monkeypatch):
     """Past similarity.KEPT_CHARACTERS no tree is kept between readings: the code hash, the fingerprints and
     the imports come from one."""
@@ -173,14 +186,7 @@ def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, mon
     (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + padding, encoding="utf-8")
     loaded = submission.load(folder)
     code = similarity.sources(loaded)
-    read: list[int] = []
-    parse = student_syntax.parse
-
-    def counted(source: str) -> ast.Module | None:
-        read.append(len(source))
-        return parse(source)
-
-    monkeypatch.setattr(student_syntax, "parse", counted)
+    read = syntax_reads(monkeypatch)
     measured = similarity.measures(loaded, code)
     assert measured.imports == ["numpy"] and measured.prints
     assert read == [len(code[0][1])]
@@ -197,14 +203,7 @@ def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_
     suite = suites.resolve("hidden")
     document = grading.grade_loaded(loaded, suite, limits=Limits(), only=(suite / "bpe",))
     code = similarity.sources(loaded)
-    read: list[int] = []
-    parse = student_syntax.parse
-
-    def counted(source: str) -> ast.Module | None:
-        read.append(len(source))
-        return parse(source)
-
-    monkeypatch.setattr(student_syntax, "parse", counted)
+    read = syntax_reads(monkeypatch)
     page = html_report.render(document, code)
     assert page.count('<div class="beside">') >= 3, "each failing function beside its code"
     shown = page.split("Your <code>get_pair_counts</code>")[1].split("</pre>")[0]

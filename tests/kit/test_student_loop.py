@@ -126,15 +126,20 @@ def test_grade_outside_a_hand_in_says_where_to_run_it(tmp_path):
     assert process.stderr.count("\n") == 1
 
 
-def test_a_file_that_does_not_load_is_one_entry_with_its_place_once(tmp_path):
-    folder = _two_parts(tmp_path / "work")
-    (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
-    feedback = subprocess.run(
+def bpe_feedback(folder: Path) -> str:
+    """``grade``'s Markdown feedback on the folder's Part 2."""
+    return subprocess.run(
         [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--format", "markdown"],
         capture_output=True,
         text=True,
         timeout=300,
     ).stdout
+
+
+def test_a_file_that_does_not_load_is_one_entry_with_its_place_once(tmp_path):
+    folder = _two_parts(tmp_path / "work")
+    (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
+    feedback = bpe_feedback(folder)
     assert feedback.count("could not be imported") == 1, feedback
     assert feedback.count("line 2") == 1, "the place is named once"
     assert "### bpe: does not load" in feedback
@@ -149,12 +154,7 @@ def test_an_error_names_the_students_own_line_nearest_where_it_was_raised(tmp_pa
         + "\n\ndef get_pair_counts(tokens):\n    return helper.pairs(tokens)\n",
         encoding="utf-8",
     )
-    feedback = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--format", "markdown"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    ).stdout
+    feedback = bpe_feedback(folder)
     assert "raised KeyError" in feedback, feedback
     assert "(helper.py, line 3)" in feedback, "the deepest of the student's frames, in a module bpe.py imports"
 

@@ -70,6 +70,7 @@ class DocumentDetails(TypedDict, total=False):
     batch: BatchStamp  # in a batch's results only
     max_score: float  # in Gradescope's copy only, where the top level has no max_score
     student_seconds: float  # spent waiting for the student's code: what ranks the slowest hand-ins
+    graded_from: dict[str, str]  # part module -> the release's work folder it counted from, where there were two
     adjustments: list[AdjustmentEntry]  # the instructor's, in a batch's feedback only
     feedback: str  # how much of the tests the feedback shows (reports.disclosure), in a batch's feedback only
 

@@ -176,6 +176,7 @@ def _combined(
     notes: list[str] = []
     seconds = 0.0
     sources: list[str] = []
+    graded_from: dict[str, str] = {}
     reused: list[str] = []
     for module in chosen:
         scores = [sum(test["score"] for test in parts[module][0].tests) for parts in graded]
@@ -185,6 +186,7 @@ def _combined(
         notes += [note for note in result.notes if note not in notes]
         if len(hand_ins) > 1 and max(scores) > 0:
             sources.append(f"Part {part_of(module).number} from {hand_ins[best].name}/")
+            graded_from[module] = hand_ins[best].name
         if from_cache:
             reused.append(f"Part {part_of(module).number}")
     for parts in graded:
@@ -193,7 +195,7 @@ def _combined(
         notes.insert(0, "each part counts from the folder where it scores better: " + ", ".join(sources))
     if reused:
         notes.append(f"unchanged since they were last graded: {', '.join(reused)} (results kept from then)")
-    return {
+    document: ResultsDocument = {
         "score": round(sum(test["score"] for test in tests), 4),
         "max_score": round(sum(test["max_score"] for test in tests), 4),
         "execution_time": round(seconds, 3),
@@ -203,6 +205,9 @@ def _combined(
         "tests": tests,
         "extra_data": {"submission": visible(name), "suite": suite.name, "notes": notes},
     }
+    if graded_from:
+        document["extra_data"]["graded_from"] = graded_from
+    return document
 
 
 def grade_loaded(

@@ -161,6 +161,26 @@ def test_a_whole_release_folder_is_graded_in_a_batch_as_grade_grades_it(tmp_path
         assert told in document["output"], (student, document["output"])
 
 
+def test_a_release_folders_page_shows_each_function_from_the_folder_its_part_counted_from(tmp_path):
+    """A part done in both folders (tried in the notebook, finished in the module) counts from the better
+    one, and the page beside a failing function shows that folder's code, not the other's."""
+    hand_ins = tmp_path / "hand-ins"
+    release = _release_folder(hand_ins / "ada")
+    bpe = BPE.decode() + "\n\ndef decode(ids, vocab):\n    return 'from the module'\n"
+    (release / "modules" / "bpe.py").write_text(bpe, encoding="utf-8")
+    tried = "\n\ndef decode(ids, vocab):\n    return 'from the notebook'\n\n\ndef merge_pair(tokens, pair):\n    return []\n"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(BPE.decode() + tried)])
+    nbformat.write(notebook, release / "notebooks" / "bpe.ipynb")
+    out = tmp_path / "out"
+    process = run_batch(hand_ins, out, "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-2000:]
+    document = json.loads((out / "ada" / "results.json").read_text(encoding="utf-8"))
+    assert "Part 2 from modules/" in document["output"], document["output"]
+    page = (out / "ada" / "feedback.html").read_text(encoding="utf-8")
+    shown = page.split("Your <code>decode</code>")[1].split("</pre>")[0]
+    assert "from the module" in shown and "from the notebook" not in shown
+
+
 def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     from autograder.engine import submission
 

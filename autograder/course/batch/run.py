@@ -101,9 +101,10 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     def adjusted(student: str, document: ResultsDocument) -> ResultsDocument:
         return adjustments.apply(document, changes.get(student, []))
 
-    def feedback_of(document: ResultsDocument, code: Sources) -> dict[str, str]:
+    def feedback_of(student: str, document: ResultsDocument, code: Sources) -> dict[str, str]:
         """``document`` is the adjusted one: the feedback shows the adjustments."""
-        return _feedback(document, code, options.feedback)
+        page_code = similarity.shown(hand_ins[student], code, document["extra_data"].get("graded_from", {}))
+        return _feedback(document, page_code, options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
@@ -115,7 +116,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
                 code = similarity.sources(graded.loaded)  # read once: measured, and shown in the feedback
                 _stamp(graded.document, graded.loaded, code, graded.key, grading)
                 adjusted_now = adjusted(graded.key, graded.document)
-                results.write(graded.key, graded.document, feedback_of(adjusted_now, code))
+                results.write(graded.key, graded.document, feedback_of(graded.key, adjusted_now, code))
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
@@ -134,9 +135,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
                 _stamp(document, hand_ins[student], code, student, grading)
             kept = adjusted(student, document)
             if measure_again:
-                results.write(student, document, feedback_of(kept, code))
+                results.write(student, document, feedback_of(student, kept, code))
             else:
-                results.refresh_feedback(student, feedback_of(kept, code))
+                results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)

@@ -86,6 +86,19 @@ def sources(loaded: LoadedSubmission) -> Sources:
     return found
 
 
+def shown(loaded: LoadedSubmission, code: Sources, graded_from: Mapping[str, str]) -> Sources:
+    """Of ``code`` (``sources(loaded)``), what the feedback page shows: of a release's own folder, each part's
+    code from the work folder it counted from (``graded_from``), where the other may hold another try."""
+    if not loaded.halves or not graded_from:
+        return code
+    return [
+        (module, source)
+        for half in loaded.halves
+        for module, source in sources(half)
+        if graded_from.get(module, half.name) == half.name
+    ]
+
+
 def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str]]]:
     """Each part's module and its sources (a notebook's cells)."""
     if loaded.kind != "modules":

@@ -175,8 +175,7 @@ def _combined(
     tests: list[GradedTest] = []
     notes: list[str] = []
     seconds = 0.0
-    sources: list[str] = []
-    graded_from: dict[str, str] = {}
+    graded_from: dict[str, str] = {}  # part module -> the hand-in it counted from, where there were several
     reused: list[str] = []
     for module in chosen:
         scores = [sum(test["score"] for test in parts[module][0].tests) for parts in graded]
@@ -185,14 +184,14 @@ def _combined(
         tests += [test for test in result.tests if test not in tests]
         notes += [note for note in result.notes if note not in notes]
         if len(hand_ins) > 1 and max(scores) > 0:
-            sources.append(f"Part {part_of(module).number} from {hand_ins[best].name}/")
             graded_from[module] = hand_ins[best].name
         if from_cache:
             reused.append(f"Part {part_of(module).number}")
     for parts in graded:
         seconds += sum(result.seconds for result, from_cache in parts.values() if not from_cache)
-    if sources:
-        notes.insert(0, "each part counts from the folder where it scores better: " + ", ".join(sources))
+    if graded_from:
+        counted = ", ".join(f"Part {part_of(module).number} from {folder}/" for module, folder in graded_from.items())
+        notes.insert(0, "each part counts from the folder where it scores better: " + counted)
     if reused:
         notes.append(f"unchanged since they were last graded: {', '.join(reused)} (results kept from then)")
     document: ResultsDocument = {

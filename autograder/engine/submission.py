@@ -32,6 +32,7 @@ WORK_FOLDERS = ("modules", "notebooks")
 RELEASE = "release"  # the kind of a release's own folder handed in whole: see LoadedSubmission.halves
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
+ZIP_HEADERS = 30 + 46  # a zip member's local and central headers, without the name they each carry
 SKIPPED_FOLDERS = frozenset(
     {
         "__pycache__",
@@ -154,6 +155,19 @@ def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) 
         )
 
 
+def _check_zip_size(path: Path, limits: Limits) -> None:
+    """Refuse a hand-in's zip larger than any zip of a hand-in within the limits: its files' bytes (stored,
+    or deflated, which grows what it cannot shrink by a thousandth at most), and each member's two headers
+    and name."""
+    most = limits.handin_mb * 2**20 * 1001 // 1000 + limits.handin_files * (ZIP_HEADERS + 2 * PATH_MAX)
+    size = _size(path)
+    if size > most:
+        raise SubmissionError(
+            f"{path}: is {size / 2**20:.1f} MiB, more than a zip of a hand-in within the handin_mb limit "
+            f"({limits.handin_mb} MiB) can be; hand in only your code and notebooks"
+        )
+
+
 def _read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, bytes]:
     """Every file below ``root`` (no links, no tool folders), within the hand-in's caps (``already`` read).
 
@@ -221,8 +235,13 @@ def read_zip(
     """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.
 
     Every name is checked before anything is unpacked, and no member inflates past the size its header
-    declares (a zip bomb claims little and inflates to gigabytes) or the hand-in past ``handin_mb``.
+    declares (a zip bomb claims little and inflates to gigabytes) or the hand-in past ``handin_mb``. A
+    hand-in's own zip (no ``rename``: not an LMS's bulk download, which the instructor brings) is refused
+    by its size before it is opened: opening lists every member it holds, and a zip of millions of empty
+    members costs the trusted process seconds and gigabytes before any count can stop it.
     """
+    if rename is None:
+        _check_zip_size(path, limits)
     try:
         archive = zipfile.ZipFile(path)  # read member by member: a class's bulk download can be large
     except zipfile.BadZipFile:

@@ -20,7 +20,9 @@ from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
 from markdown_it import MarkdownIt
 
 from autograder.course.batch import gradebook
+from autograder.engine import submission
 from autograder.engine.worker.cage import remove_tree
+from autograder.engine.worker.limits import Limits
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -108,6 +110,31 @@ def test_a_zip_bomb_inflates_no_further_than_its_headers_declare(tmp_path):
     assert usage.ru_maxrss * 1024 < 400 * 2**20, f"the grader peaked at {usage.ru_maxrss // 1024} MiB"
     assert process.returncode == 0, err[-2000:]
     assert json.loads(out)["score"] > 0, "taken at its word (a kilobyte of zeros): Part 2 is still graded"
+
+
+def test_a_zip_larger_than_a_hand_in_may_hold_is_refused_before_its_members_are_listed(tmp_path, monkeypatch):
+    """Opening a zip lists every member it holds: 300,000 empty ones (29 MB) took 1.2 s and 166 MB of the
+    trusted process, and nothing bounded a student's zip file itself."""
+    crowded = tmp_path / "crowded.zip"
+    with zipfile.ZipFile(crowded, "w") as archive:
+        for index in range(30_000):
+            archive.writestr(f"junk/{index}", b"")
+    assert crowded.stat().st_size > 2 * 2**20
+    opened: list[object] = []
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
+    with pytest.raises(submission.SubmissionError) as refused:
+        submission.load(crowded, Limits(handin_mb=1, handin_files=100))
+    assert not opened, "refused by its size alone"
+    message = str(refused.value)
+    assert "crowded.zip" in message and "handin_mb" in message and "\n" not in message, message
+    monkeypatch.undo()
+    full = tmp_path / "full.zip"  # as much as the limit lets a hand-in hold, of bytes deflate cannot shrink
+    bpe = (SOLUTIONS / "bpe.py").read_bytes()
+    with zipfile.ZipFile(full, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bpe.py", bpe)
+        archive.writestr("data/noise.bin", os.urandom(2**20 - len(bpe)))
+    assert full.stat().st_size > 0.99 * 2**20
+    assert submission.load(full, Limits(handin_mb=1, handin_files=100)).files["bpe.py"] == bpe
 
 
 def test_a_notebook_of_too_many_cells_is_refused_before_it_is_parsed(tmp_path):

@@ -8,6 +8,7 @@ links are never followed, and sizes are bounded.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import re
@@ -155,12 +156,35 @@ def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) 
         )
 
 
-def _check_zip_size(path: Path, limits: Limits) -> None:
-    """Refuse a hand-in's zip larger than any zip of a hand-in within the limits: its files' bytes (stored,
-    or deflated, which grows what it cannot shrink by a thousandth at most), and each member's two headers
-    and name."""
+def unpack_uploads(source: Path, files: dict[str, bytes], limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
+    """A student's uploads, as an LMS's bulk download holds them, with each ``.zip`` among them unpacked in its
+    place (an LMS keeps an uploaded zip as it came); ``source`` names the student's group of them."""
+    unpacked: dict[str, bytes] = {}
+    for name, content in files.items():
+        if "/" not in name and name.lower().endswith(".zip"):
+            unpacked.update(read_zip(source / name, data=content, limits=limits))
+        else:
+            unpacked[name] = content
+    check_uploads(source, unpacked, limits)
+    return unpacked
+
+
+def check_uploads(source: Path, files: dict[str, bytes], limits: Limits) -> None:
+    """Refuse a student's uploads that hold more together than one hand-in may: each zip among them was
+    bounded alone."""
+    if len(files) > limits.handin_files or sum(map(len, files.values())) > limits.handin_mb * 2**20:
+        raise SubmissionError(
+            f"{source}: the uploads hold more together than a hand-in may (the handin_mb and handin_files "
+            "limits); hand in only your code and notebooks"
+        )
+
+
+def _check_zip_size(path: Path, limits: Limits, size: int | None = None) -> None:
+    """Refuse a hand-in's zip (of ``size`` bytes, or the file's) larger than any zip of a hand-in within the
+    limits: its files' bytes (stored, or deflated, which grows what it cannot shrink by a thousandth at
+    most), and each member's two headers and name."""
     most = limits.handin_mb * 2**20 * 1001 // 1000 + limits.handin_files * (ZIP_HEADERS + 2 * PATH_MAX)
-    size = _size(path)
+    size = _size(path) if size is None else size
     if size > most:
         raise SubmissionError(
             f"{path}: is {size / 2**20:.1f} MiB, more than a zip of a hand-in within the handin_mb limit "
@@ -230,7 +254,11 @@ def _check_count(source: Path, name: str, count: int, limits: Limits, what: str 
 
 
 def read_zip(
-    path: Path, rename: Callable[[str], str | None] | None = None, *, limits: Limits = DEFAULT_LIMITS
+    path: Path,
+    rename: Callable[[str], str | None] | None = None,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    data: bytes | None = None,
 ) -> dict[str, bytes]:
     """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.
 
@@ -238,12 +266,14 @@ def read_zip(
     declares (a zip bomb claims little and inflates to gigabytes) or the hand-in past ``handin_mb``. A
     hand-in's own zip (no ``rename``: not an LMS's bulk download, which the instructor brings) is refused
     by its size before it is opened: opening lists every member it holds, and a zip of millions of empty
-    members costs the trusted process seconds and gigabytes before any count can stop it.
+    members costs the trusted process seconds and gigabytes before any count can stop it. ``data``: the
+    zip's bytes, already read (a student's upload inside an LMS's bulk download); ``path`` then names it.
     """
     if rename is None:
-        _check_zip_size(path, limits)
+        _check_zip_size(path, limits, len(data) if data is not None else None)
     try:
-        archive = zipfile.ZipFile(path)  # read member by member: a class's bulk download can be large
+        # Read member by member: a class's bulk download can be large.
+        archive = zipfile.ZipFile(path if data is None else io.BytesIO(data))
     except zipfile.BadZipFile:
         raise SubmissionError(f"{path}: is not a valid .zip; zip the folder again") from None
     except OSError as error:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import zipfile
 from pathlib import Path
 from typing import cast
@@ -17,6 +19,7 @@ from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
 from autograder.engine.document import ResultsDocument
 from autograder.engine.points import SuitePoints
+from autograder.engine.submission import SubmissionError
 from autograder.engine.worker.limits import Limits
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
@@ -71,6 +74,43 @@ def test_a_moodle_zip_with_a_folder_per_student(tmp_path):
     assert found_files(discovery, "301") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
     assert found_files(discovery, "302") == {"bpe.py": BPE}
     assert {entry.name_hint for entry in discovery.found} == {"Ada Lovelace", "Bea Bee"}
+
+
+def _zipped(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
+def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, download):
+    """Canvas keeps an uploaded zip as it came: the bulk download holds the student's zip as one member."""
+    upload = _zipped({"homework/bpe.py": BPE, "homework/simple_tokenizers.py": TOKENIZERS})
+    members = {"lovelaceada_1001_5001_homework.zip": upload, "beebea_1002_5003_bpe.py": BPE}
+    if download == "unzipped":
+        source = _folder(tmp_path / "download", members)
+    else:
+        source = tmp_path / "download.zip"
+        source.write_bytes(_zipped(members))
+    discovery = discover(source)
+    assert found_files(discovery, "1001") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
+    assert found_files(discovery, "1002") == {"bpe.py": BPE}
+
+
+@pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
+def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(tmp_path, download):
+    noise = [_zipped({f"data/noise{index}.bin": os.urandom(600 * 1024)}) for index in range(2)]  # each within 1 MiB
+    members = {"lovelaceada_1001_5001_part1.zip": noise[0], "lovelaceada_1001_5002_part2.zip": noise[1]}
+    if download == "unzipped":
+        source = _folder(tmp_path / "download", members)
+    else:
+        source = tmp_path / "download.zip"
+        source.write_bytes(_zipped(members))
+    (found,) = discover(source).found
+    with pytest.raises(SubmissionError, match=r"^[^\n]*1001[^\n]*handin_mb[^\n]*$"):
+        found.load(Limits(handin_mb=1))
 
 
 def test_a_zip_without_student_ids_is_refused_with_the_fix(tmp_path):

@@ -336,6 +336,7 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
                     raise submissions.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
+        submissions.check_uploads(folder / student, files, limits)
         return submissions.from_files(folder / student, files, name=student, limits=limits)
 
     return load
@@ -371,7 +372,8 @@ def _zip_group_loader(
     archive_path: Path, student: str, members: dict[str, str]
 ) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
-        files = submissions.read_zip(archive_path, rename=members.get, limits=limits)
+        uploads = submissions.read_zip(archive_path, rename=members.get, limits=limits)
+        files = submissions.unpack_uploads(archive_path.parent / student, uploads, limits)
         return submissions.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load

@@ -169,6 +169,14 @@ def unpack_uploads(source: Path, files: dict[str, bytes], limits: Limits = DEFAU
     return unpacked
 
 
+def _only_zips(files: dict[str, bytes]) -> bool:
+    """Whether the hand-in's top holds a .zip and no code, at the top or in a folder below it."""
+    top = [entry for entry in files if "/" not in entry]
+    return any(entry.lower().endswith(".zip") for entry in top) and not (
+        any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in top) or _code_folders(files)
+    )
+
+
 def check_uploads(source: Path, files: dict[str, bytes], limits: Limits) -> None:
     """Refuse a student's uploads that hold more together than one hand-in may: each zip among them was
     bounded alone."""
@@ -350,6 +358,8 @@ def from_files(
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
     files = _strip_single_folder(files)
+    if _only_zips(files):  # a folder that holds what a student uploaded: an LMS's folder per student, say
+        files = _strip_single_folder(unpack_uploads(source, files, limits))
     work = _work_folders(files)
     if len(work) > 1:
         halves = tuple(

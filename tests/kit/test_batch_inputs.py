@@ -84,11 +84,21 @@ def _zipped(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
-def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, download):
-    """Canvas keeps an uploaded zip as it came: the bulk download holds the student's zip as one member."""
+@pytest.mark.parametrize(
+    "lms, download",
+    [("Canvas", "as the LMS's .zip"), ("Canvas", "unzipped"), ("Moodle", "as the LMS's .zip"), ("Moodle", "unzipped")],
+)
+def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, download):
+    """An LMS keeps an uploaded zip as it came: its download holds the student's zip as one file (Canvas), or
+    as one file in the student's folder (Moodle)."""
     upload = _zipped({"homework/bpe.py": BPE, "homework/simple_tokenizers.py": TOKENIZERS})
-    members = {"lovelaceada_1001_5001_homework.zip": upload, "beebea_1002_5003_bpe.py": BPE}
+    if lms == "Canvas":
+        members = {"lovelaceada_1001_5001_homework.zip": upload, "beebea_1002_5003_bpe.py": BPE}
+    else:
+        members = {
+            "Ada Lovelace_1001_assignsubmission_file_/homework.zip": upload,
+            "Bea Bee_1002_assignsubmission_file_/bpe.py": BPE,
+        }
     if download == "unzipped":
         source = _folder(tmp_path / "download", members)
     else:
@@ -97,6 +107,15 @@ def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, downl
     discovery = discover(source)
     assert found_files(discovery, "1001") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
     assert found_files(discovery, "1002") == {"bpe.py": BPE}
+
+
+def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a_zip_wins(tmp_path):
+    from autograder.engine import submission
+
+    zipped = _folder(tmp_path / "ada", {"ada_homework.zip": _zipped({"homework/bpe.py": BPE})})
+    assert submission.load(zipped).files == {"bpe.py": BPE}
+    beside = _folder(tmp_path / "bea", {"bpe.py": BPE, "old.zip": _zipped({"bpe.py": b"old = True"})})
+    assert submission.load(beside).files["bpe.py"] == BPE and "old.zip" in submission.load(beside).files
 
 
 @pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])

@@ -157,8 +157,9 @@ def _check_size(source: Path, name: str, size: int, total: int, limits: Limits) 
 
 
 def unpack_uploads(source: Path, files: dict[str, bytes], limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
-    """A student's uploads, as an LMS's bulk download holds them, with each ``.zip`` among them unpacked in its
-    place (an LMS keeps an uploaded zip as it came); ``source`` names the student's group of them."""
+    """A student's uploads (an LMS's download of them, or a folder that holds only a zip) with each ``.zip``
+    among them unpacked in its place, one level deep: an LMS keeps an uploaded zip as it came. ``source``
+    names them in messages."""
     unpacked: dict[str, bytes] = {}
     for name, content in files.items():
         if "/" not in name and name.lower().endswith(".zip"):

@@ -132,6 +132,26 @@ def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(
         found.load(Limits(handin_mb=1))
 
 
+@pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
+def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_path, download):
+    older = _zipped({"bpe.py": b"def merge_pair(tokens, pair):\n    return tokens\n"})
+    members = {
+        "lovelaceada_1001_5001_bpe.py": BPE,
+        "lovelaceada_1001_5002_backup.zip": older,
+        "beebea_1002_5003_bpe.py": BPE,
+        "beebea_1002_5004_same.zip": _zipped({"bpe.py": BPE}),
+    }
+    if download == "unzipped":
+        source = _folder(tmp_path / "download", members)
+    else:
+        source = tmp_path / "download.zip"
+        source.write_bytes(_zipped(members))
+    discovery = discover(source)
+    with pytest.raises(SubmissionError, match=r"^[^\n]*1001: [^\n]*bpe\.py and [^\n]*backup\.zip both hold bpe\.py"):
+        found_files(discovery, "1001")
+    assert found_files(discovery, "1002") == {"bpe.py": BPE}, "the same file twice is one"
+
+
 def test_a_zip_without_student_ids_is_refused_with_the_fix(tmp_path):
     archive_path = tmp_path / "class.zip"
     with zipfile.ZipFile(archive_path, "w") as archive:

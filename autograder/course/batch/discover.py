@@ -322,21 +322,20 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
 
 def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
-        files: dict[str, bytes] = {}
+        uploads: list[tuple[str, dict[str, bytes]]] = []
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
-                inner = submissions.load(path, limits)
-                files.update(inner.files)
+                uploads.append((f"{path.name}/", submissions.load(path, limits).files))
             elif path.suffix.lower() == ".zip":
-                files.update(submissions.read_zip(path, limits=limits))
+                uploads.append((path.name, submissions.read_zip(path, limits=limits)))
             else:
                 try:
-                    files[original or path.name] = path.read_bytes()
+                    uploads.append((path.name, {original or path.name: path.read_bytes()}))
                 except OSError as error:
                     raise submissions.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
-        submissions.check_uploads(folder / student, files, limits)
+        files = submissions.merged_uploads(folder / student, uploads, limits)
         return submissions.from_files(folder / student, files, name=student, limits=limits)
 
     return load

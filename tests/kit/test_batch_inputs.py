@@ -84,6 +84,15 @@ def _zipped(files: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def _download(tmp_path: Path, download: str, members: dict[str, bytes]) -> Path:
+    """An LMS's download of ``members`` as the instructor brings it: its .zip, or that zip unpacked."""
+    if download == "unzipped":
+        return _folder(tmp_path / "download", members)
+    archive = tmp_path / "download.zip"
+    archive.write_bytes(_zipped(members))
+    return archive
+
+
 @pytest.mark.parametrize(
     "lms, download",
     [("Canvas", "as the LMS's .zip"), ("Canvas", "unzipped"), ("Moodle", "as the LMS's .zip"), ("Moodle", "unzipped")],
@@ -99,12 +108,7 @@ def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, 
             "Ada Lovelace_1001_assignsubmission_file_/homework.zip": upload,
             "Bea Bee_1002_assignsubmission_file_/bpe.py": BPE,
         }
-    if download == "unzipped":
-        source = _folder(tmp_path / "download", members)
-    else:
-        source = tmp_path / "download.zip"
-        source.write_bytes(_zipped(members))
-    discovery = discover(source)
+    discovery = discover(_download(tmp_path, download, members))
     assert found_files(discovery, "1001") == {"bpe.py": BPE, "simple_tokenizers.py": TOKENIZERS}
     assert found_files(discovery, "1002") == {"bpe.py": BPE}
 
@@ -122,12 +126,7 @@ def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a
 def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(tmp_path, download):
     noise = [_zipped({f"data/noise{index}.bin": os.urandom(600 * 1024)}) for index in range(2)]  # each within 1 MiB
     members = {"lovelaceada_1001_5001_part1.zip": noise[0], "lovelaceada_1001_5002_part2.zip": noise[1]}
-    if download == "unzipped":
-        source = _folder(tmp_path / "download", members)
-    else:
-        source = tmp_path / "download.zip"
-        source.write_bytes(_zipped(members))
-    (found,) = discover(source).found
+    (found,) = discover(_download(tmp_path, download, members)).found
     with pytest.raises(SubmissionError, match=r"^[^\n]*1001[^\n]*handin_mb[^\n]*$"):
         found.load(Limits(handin_mb=1))
 
@@ -141,12 +140,7 @@ def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_
         "beebea_1002_5003_bpe.py": BPE,
         "beebea_1002_5004_same.zip": _zipped({"bpe.py": BPE}),
     }
-    if download == "unzipped":
-        source = _folder(tmp_path / "download", members)
-    else:
-        source = tmp_path / "download.zip"
-        source.write_bytes(_zipped(members))
-    discovery = discover(source)
+    discovery = discover(_download(tmp_path, download, members))
     with pytest.raises(SubmissionError, match=r"^[^\n]*1001: [^\n]*bpe\.py and [^\n]*backup\.zip both hold bpe\.py"):
         found_files(discovery, "1001")
     assert found_files(discovery, "1002") == {"bpe.py": BPE}, "the same file twice is one"

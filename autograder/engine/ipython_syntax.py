@@ -26,10 +26,9 @@ _HELP = re.compile(r"^\s*[A-Za-z_][\w.]*\s*\?{1,2}\s*$|^\s*\?{1,2}\s*[A-Za-z_][\
 
 def plain_python(source: str) -> tuple[str, list[str]]:
     """The cell as plain Python, and what was skipped (the magics' names, shortened), for a note."""
-    if len(source) > student_syntax.MOST_CHARACTERS:  # too long to read here: the worker runs it as written
-        return "\n".join(source.splitlines()), []
-    if student_syntax.parse(source) is not None:
-        # Plain Python already (no magic, escape or help parses as Python): no need to load IPython.
+    # Plain Python already (no magic, escape or help parses as Python): no need to load IPython. Too long to
+    # read here: the worker runs it as written.
+    if len(source) > student_syntax.MOST_CHARACTERS or student_syntax.parse(source) is not None:
         return "\n".join(source.splitlines()), []
     lines = source.splitlines()
     first = next((index for index, line in enumerate(lines) if line.strip()), None)

@@ -188,10 +188,12 @@ def merged_uploads(source: Path, uploads: list[tuple[str, dict[str, bytes]]], li
 
 def _only_zips(files: dict[str, bytes]) -> bool:
     """Whether the hand-in's top holds a .zip and no code, at the top or in a folder below it."""
-    top = [entry for entry in files if "/" not in entry]
-    return any(entry.lower().endswith(".zip") for entry in top) and not (
-        any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in top) or _code_folders(files)
-    )
+    zipped = any(entry.lower().endswith(".zip") for entry in files if "/" not in entry)
+    return zipped and not _code_folders(files) and not _code_at_top(files)
+
+
+def _code_at_top(files: dict[str, bytes]) -> bool:
+    return any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in files if "/" not in entry)
 
 
 def _check_uploads(source: Path, files: dict[str, bytes], limits: Limits) -> None:
@@ -490,7 +492,7 @@ def _code_folder(source: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes
 
 def _code_folders(files: dict[str, bytes]) -> list[str]:
     """The folders that hold the hand-in's code, when its top holds none; sorted."""
-    if any(entry.endswith(".py") or entry.lower().endswith(".ipynb") for entry in files if "/" not in entry):
+    if _code_at_top(files):
         return []
     return sorted({entry.rsplit("/", 1)[0] for entry in files if "/" in entry and _is_code(entry.rsplit("/", 1)[1])})
 

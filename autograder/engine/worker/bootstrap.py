@@ -129,6 +129,20 @@ def become(uid: int | None) -> None:
         raise SystemExit("the worker could not leave root")
 
 
+def refuse_if_readable(paths: list[str]) -> None:
+    """End the worker, before any student code runs, if it can list one of the grader's folders or open one
+    of its canaries: in the container cage its own user is all that keeps it out of them."""
+    for path in paths:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                open(path, "rb").close()
+        except OSError:
+            continue
+        raise SystemExit(f"the cage is open: the worker's user can read {path}, so no student code was run")
+
+
 def enter_site(folders: list[str]) -> None:
     """What the ``site`` module would give a student (started with -S, the worker has none of it): the
     installed packages on the path, and ``exit()`` and ``quit()``; but no .pth file is run."""
@@ -424,6 +438,7 @@ def main() -> None:
         return
     notices = []
     become(config.get("uid"))
+    refuse_if_readable(config.get("unreadable", []))
     if config.get("copy_from"):
         # The worker's own copy, in its tmpfs (capped at disk_mb), before the limits: file_size_mb caps what
         # the student's code writes, not a hand-in's notebook with its outputs.

@@ -109,7 +109,7 @@ def command(
         ]
     else:
         arguments += ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
-    # --die-with-parent: the worker is spawned with nothing run between fork and exec (Cage.before_exec), so
+    # --die-with-parent: the worker is spawned with nothing run between fork and exec (Cage.spawn_options), so
     # this is what ends the sandbox with a grader killed by SIGKILL.
     arguments += ["--die-with-parent", "--new-session", "--clearenv"]
     for name, value in environment.items():

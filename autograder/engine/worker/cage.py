@@ -7,7 +7,8 @@ sees only those, the interpreter's folders and a size-capped tmpfs, into
 which it copies the submission and where it runs; whatever it writes
 vanishes with its mount namespace. Without, it runs in ``work/`` and
 ``tmp/`` beside them, and the grader removes them afterwards, whatever the
-student left there.
+student left there. In the container cage those two are its own user's
+(0700) and the two pieces root's, in a cage folder only that user may enter.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.engine.worker import bubblewrap
+from autograder.engine.worker import bubblewrap, shield, worker_user
 from autograder.engine.worker.isolation import Isolation, isolation
+from autograder.engine.worker.isolation import bubblewrap as find_bubblewrap
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
@@ -38,10 +40,9 @@ RUNTIME_FILES = ("bootstrap.py", "codec.py", "protocol.py")  # the worker's own 
 PYTHON_FLAGS = ("-S", "-P", "-B")  # how the worker's interpreter starts: see Cage.command
 OWNER = "owner.pid"
 CGROUPS = "cgroups"  # the control groups a cage made, one path a line
-# A worker caged as root runs as this uid plus its grader's pid: never root, never the grader's
-# user, and a different user for every grader process (each job slot of a batch is one).
-WORKER_UID_BASE = 1_800_000_000
 WORKER_USER = "student"
+# The levels whose worker is root's until it becomes a user of its own (worker_user.new_uid).
+OWN_USER_LEVELS = (Isolation.SANDBOX_AS_ROOT, Isolation.CONTAINER)
 
 
 def grader_folder(name: str) -> Path:
@@ -51,17 +52,26 @@ def grader_folder(name: str) -> Path:
     by somebody else, or one that is a symlink, is not used.
     """
     uid = os.getuid() if hasattr(os, "getuid") else 0
+    # Root's workers are users of their own, who must reach their cage by its name (never list the folder);
+    # every other folder in it stays 0700. Anyone else's workers are that user.
+    mode = 0o711 if uid == 0 else 0o700
     base = Path(tempfile.gettempdir()) / f"bpe-kit-{uid}"
     with contextlib.suppress(FileExistsError):
-        base.mkdir(mode=0o700)
-    info = os.lstat(base)
-    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != uid):
-        raise RuntimeError(f"{base} exists and is not this user's folder: remove it, or set TMPDIR elsewhere")
-    if stat.S_IMODE(info.st_mode) != 0o700:
-        os.chmod(base, 0o700)
+        base.mkdir(mode=mode)
+    _check_own_folder(base, uid)
+    if stat.S_IMODE(os.lstat(base).st_mode) != mode:
+        os.chmod(base, mode)
     folder = base / name
-    folder.mkdir(mode=0o700, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o711 if name == "cages" and uid == 0 else 0o700)
+    _check_own_folder(folder, uid)  # never a link: what it points to is not ours to write in
     return folder
+
+
+def _check_own_folder(folder: Path, uid: int) -> None:
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != uid):
+        raise RuntimeError(f"{folder} exists and is not this user's folder: remove it, or set TMPDIR elsewhere")
 
 
 @functools.cache
@@ -92,6 +102,7 @@ class Cage:
     level: Isolation
     tree: TreeLimits | None = None
     notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
+    worker_uid: int | None = None  # the worker's own user, where it is root's until it drops to it
 
     @property
     def runtime(self) -> Path:
@@ -115,6 +126,11 @@ class Cage:
         """A new cage holding ``files``; with None, an empty one whose worker can start before they are
         known (a spare: see starting), filled later with ``fill``."""
         level = isolation()
+        if level is Isolation.NONE:
+            raise CageUnavailable(
+                "student code was not run: the grader is root and could not give it a user of its own; "
+                "run `grade doctor` to see why and how to fix it"
+            )
         base = grader_folder("cages")
         sweep_abandoned(base)
         root = base / secrets.token_hex(16)
@@ -122,16 +138,28 @@ class Cage:
         (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside the pieces, never inside them
         cage = cls(root=root, limits=limits, level=level)
         try:
+            uid = cage.worker_uid = worker_user.new_uid() if level in OWN_USER_LEVELS else None
+            if level is Isolation.CONTAINER and uid is not None:
+                shield.guard_the_kit()  # done and said by the command before (shield.guard_for); a safety net
+                worker_user.end_processes(uid)  # whatever an earlier holder of this uid left
             cage.runtime.mkdir(mode=0o755)
             for name, code in runtime_code().items():
                 (cage.runtime / name).write_bytes(code)
                 (cage.runtime / name).chmod(0o644)
-            (cage.submission if level.full else cage.work).mkdir(mode=0o755)
+            (cage.submission if cage.copies_in else cage.work).mkdir(mode=0o755)
             if files is not None:
                 cage.fill(files)
             if not level.full:
                 cage.tmp.mkdir()
-            if level is Isolation.SANDBOX_AS_ROOT:
+            if level is Isolation.CONTAINER:
+                # Its user's alone: the worker copies the hand-in into work/ and writes in tmp/; no other
+                # worker's user may enter the cage at all (its name is in /proc for all to read).
+                assert uid is not None
+                cage.work.mkdir(mode=0o700)
+                for folder in (cage.work, cage.tmp, cage.root):
+                    os.chown(folder, uid, uid)
+                    folder.chmod(0o700)
+            if level in OWN_USER_LEVELS:
                 try:
                     cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
                 except TreeLimitsUnavailable as why:
@@ -150,7 +178,7 @@ class Cage:
         """Write the hand-in's files where the worker copies them from. In the sandbox that folder is
         bound into the worker's view when it starts, so files written after it started are seen too;
         the worker reads them only once its config says where they are."""
-        copy = self.submission if self.level.full else self.work
+        copy = self.submission if self.copies_in else self.work
         for relative, content in files.items():
             target = copy / relative
             target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
@@ -158,17 +186,19 @@ class Cage:
             target.chmod(0o644)
 
     @property
-    def worker_uid(self) -> int | None:
-        return WORKER_UID_BASE + os.getpid() if self.level is Isolation.SANDBOX_AS_ROOT else None
+    def copies_in(self) -> bool:
+        """Whether the worker copies the hand-in from a folder it may not write (``submission/``) into its
+        own, rather than run where the grader put it (the process cage, whose worker is the grader's user)."""
+        return self.level.full or self.level is Isolation.CONTAINER
 
     def command(self) -> list[str]:
         # -S -P -B: no site module (the bootstrap puts bubblewrap.site_folders on the path itself, without
         # running their .pth files), no script folder on sys.path, no bytecode written. Not -I: its -E would
         # also drop the PYTHONHASHSEED we set for repeatable runs, and the environment is ours entirely anyway.
-        if not self.level.full:
+        if not self.level.full:  # the container and process cages: the worker's user is set as it starts
             return [sys.executable, *PYTHON_FLAGS, str(self.runtime / "bootstrap.pyc")]
         sandboxed = bubblewrap.command(
-            str(shutil.which("bwrap")),
+            str(find_bubblewrap()),
             runtime=self.runtime,
             submission=self.submission,
             scratch_bytes=self.limits.disk_mb * 2**20,
@@ -181,6 +211,9 @@ class Cage:
     def worker_config(self) -> dict[str, Any]:
         """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
         site_folders = list(bubblewrap.site_folders())
+        if self.level is Isolation.CONTAINER:  # already its own user: it checks first that it reads nothing ours
+            place = {"submission_dir": str(self.work), "copy_from": str(self.submission)}
+            return {**place, "uid": None, "site_folders": site_folders, "unreadable": shield.unreadable()}
         if not self.level.full:
             return {"submission_dir": str(self.work), "copy_from": None, "uid": None, "site_folders": site_folders}
         place = {"submission_dir": bubblewrap.WORK, "copy_from": bubblewrap.SUBMISSION}
@@ -190,10 +223,24 @@ class Cage:
     def working_directory(self) -> Path:
         return self.root if self.level.full else self.tmp
 
+    def adopt(self, pid: int) -> None:
+        """Put a worker spawned as its own user into the tree's control groups (it cannot enter them
+        itself: they are root's). It waits for its config before it runs anything, so nothing has
+        escaped the count yet."""
+        if self.tree is not None and self.level is Isolation.CONTAINER:
+            self.tree.add(pid)
+
+    def end_processes(self) -> None:
+        """Kill whatever the worker's own user still runs (a process that left the worker's group and
+        session): in the container cage no PID namespace ends it with the worker."""
+        if self.level is Isolation.CONTAINER and self.worker_uid is not None:
+            worker_user.end_processes(self.worker_uid)
+
     def environment(self) -> dict[str, str]:
         tmp = bubblewrap.SCRATCH if self.level.full else str(self.tmp)
+        own_user = self.level.full or self.level is Isolation.CONTAINER
         environment = {
-            "PATH": "/usr/bin:/bin" if self.level.full else os.environ.get("PATH", os.defpath),
+            "PATH": "/usr/bin:/bin" if own_user else os.environ.get("PATH", os.defpath),
             "HOME": tmp,
             "TMPDIR": tmp,
             "TEMP": tmp,
@@ -210,24 +257,37 @@ class Cage:
             environment["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         return environment
 
-    def before_exec(self, parent_death: Callable[[], Callable[[], None] | None]) -> Callable[[], None] | None:
-        """What the worker's child must run between fork and exec: nothing in a sandbox, so it can be spawned.
+    def spawn_options(self, parent_death: Callable[[], Callable[[], None] | None]) -> dict[str, Any]:
+        """What the worker's child must do between fork and exec: nothing in a sandbox, so it can be spawned.
 
         A preexec function makes Python fork the whole grader (page tables of a few hundred MiB, copied
         at every start) rather than vfork; in a sandbox nothing needs one: bubblewrap's --die-with-parent
         asks for the parent-death signal itself, and the tree's control groups are entered by a shell
-        in front of bubblewrap (TreeLimits.entered_by). The process cage has neither, so it keeps the
+        in front of bubblewrap (TreeLimits.entered_by). The container cage becomes its own user there,
+        with no new privileges and no sockets (worker_user.spawn_options). The process cage keeps the
         preexec function ``parent_death`` makes (made here only, so a sandboxed start does not look it up)."""
-        return None if self.level.full else parent_death()
+        if self.level.full:
+            return {"preexec_fn": None}
+        if self.level is Isolation.CONTAINER:
+            assert self.worker_uid is not None
+            return worker_user.spawn_options(self.worker_uid)
+        return {"preexec_fn": parent_death()}
 
     def memory_exceeded(self) -> bool:
         return self.tree is not None and self.tree.memory_exceeded()
 
     def remove(self) -> None:
         """Remove the cage and its control groups; never raises, whatever the student left."""
+        self.end_processes()
         if self.tree is not None:
             self.tree.remove()
+        if self.level is Isolation.CONTAINER and self.worker_uid is not None:
+            worker_user.remove_leftovers(self.worker_uid, keep=self.root.parent.parent)
         remove_tree(self.root)
+
+
+class CageUnavailable(Exception):
+    """No cage that keeps student code from being root can be built here (``isolation.Isolation.NONE``)."""
 
 
 def remove_tree(folder: Path) -> None:

@@ -127,7 +127,7 @@ class Worker:
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
         else:
             kwargs["start_new_session"] = True
-        kwargs["preexec_fn"] = self.cage.before_exec(parent_death_signal)
+        kwargs.update(self.cage.spawn_options(parent_death_signal))
         self.process = subprocess.Popen(
             self.cage.command(),
             stdin=subprocess.PIPE,
@@ -137,6 +137,11 @@ class Worker:
             env=self.cage.environment(),
             **kwargs,
         )
+        try:
+            self.cage.adopt(self.process.pid)
+        except OSError as error:  # a control group that refuses it: no student code runs uncounted
+            self.stop()
+            raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
         self.imported = set()
         self.streaming = 0
@@ -238,6 +243,7 @@ class Worker:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        self.cage.end_processes()  # what left the worker's group, where no namespace ends it
         self._output_read.set()  # its reader closes the output pipe (_drain_output)
         for stream in (process.stdin, process.stdout):
             if stream is not None:

@@ -68,11 +68,17 @@ class TreeLimits:
         """``command``, started by a shell that first moves itself into the groups, then execs it.
 
         Entering in a preexec function would make Python fork rather than spawn the worker (see
-        Cage.before_exec); the shell is the same process as what it execs, so the whole tree is
+        Cage.spawn_options); the shell is the same process as what it execs, so the whole tree is
         counted from its first instruction. The folders are the shell's arguments, never its script.
         A group that cannot be entered stops the worker before it starts: no cage, no student code.
         """
         return ["/bin/sh", "-c", ENTER_AND_EXEC, "sh", str(len(self.folders)), *map(str, self.folders), *command]
+
+    def add(self, pid: int) -> None:
+        """Move the process ``pid`` into every group (the grader does this for a worker that is already
+        another user, who may not write the groups' files). Raises OSError where one refuses it."""
+        for folder in self.folders:
+            (folder / "cgroup.procs").write_text(str(pid))
 
     def memory_exceeded(self) -> bool:
         """Whether the tree hit its memory cap (the kernel then kills one of its processes)."""

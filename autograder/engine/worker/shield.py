@@ -1,0 +1,74 @@
+"""What a worker's uid must not read, in a cage without its own file system view (the container cage).
+
+Bubblewrap's sandbox shows a worker an allow-list; a container's worker sees
+the grader's whole file system as any user would. So before the first
+worker starts, the grader, which is root there and owns the kit's files,
+takes other users' access away from the folders that hold what no student
+may read (the kit with its hidden tests and solutions, the results, the
+class's hand-ins) and plants a canary file in each it may write to. The
+worker then checks, before it loads any student code, that it can list none
+of those folders and open none of those files; a worker that can refuses to
+start, and the grader reports its own failure, never the student's zero.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+import sys
+import threading
+from pathlib import Path
+
+from autograder.engine.suites import KIT_ROOT
+
+CANARY = ".bpe-kit-canary"
+
+_guarded: dict[Path, Path | None] = {}  # folder -> its canary (None: one not ours to write into)
+_guarding = threading.Lock()
+
+
+def guard(folder: Path, *, plant: bool) -> str:
+    """Take group's and others' access away from ``folder`` (its top only: nothing below can then be
+    reached); ``plant`` a canary in it where the folder is the grader's own (results, the kit), never in a
+    student's. Returns a line saying what changed, or "" where nothing did. Idempotent."""
+    folder = folder.resolve()
+    with _guarding:
+        if folder in _guarded or not folder.is_dir():
+            return ""
+        mode = stat.S_IMODE(folder.stat().st_mode)
+        if mode & 0o077:
+            os.chmod(folder, mode & 0o700)
+        canary = None
+        if plant:
+            canary = folder / CANARY
+            with contextlib.suppress(FileExistsError):
+                descriptor = os.open(canary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                with os.fdopen(descriptor, "w", encoding="ascii") as written:
+                    written.write(secrets.token_hex(16) + "\n")
+        _guarded[folder] = canary
+    if mode & 0o077:
+        return f"note: took other users' access away from {folder} (mode {mode:o} -> {mode & 0o700:o})"
+    return ""
+
+
+def guard_the_kit() -> list[str]:
+    """The kit's own folder, or where what the worker runs lives inside it (a venv in the clone), the
+    folders below it that hold what students must not read."""
+    from autograder.engine.worker.bubblewrap import site_folders
+
+    needed = (sys.prefix, sys.base_prefix, os.path.realpath(sys.executable), *site_folders())
+    inside = [path for path in needed if _within(Path(path).resolve(), KIT_ROOT)]
+    folders = [KIT_ROOT / "tests", KIT_ROOT / "solutions"] if inside else [KIT_ROOT]
+    return [line for folder in folders if (line := guard(folder, plant=True))]
+
+
+def unreadable() -> list[str]:
+    """What a worker checks it cannot read: each guarded folder, and each canary planted in one."""
+    with _guarding:
+        return [str(path) for folder, canary in _guarded.items() for path in (folder, canary) if path is not None]
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents

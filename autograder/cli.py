@@ -264,6 +264,12 @@ def batch(
     except CageRequired as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
+    from autograder.engine.worker.shield import guard_for_grading
+
+    with contextlib.suppress(OSError):  # the batch says what it cannot write, in its own words, below
+        out.mkdir(parents=True, exist_ok=True)
+    for line in guard_for_grading(own=(out,), students=(submissions,)):
+        click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.adjustments import AdjustmentsError
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
@@ -405,6 +411,20 @@ def gradescope(out: Path, uncaged: bool) -> None:
     except ReleaseError as error:
         click.echo(f"grade gradescope: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
+
+
+@main.command()
+def doctor() -> None:
+    """Say which cage student code gets on this machine, why not a better one, and how to get it.
+
+    Exits 1 where `grade batch` and the Gradescope runner would refuse to grade other people's code.
+    """
+    from autograder.engine.worker.doctor import diagnose, render
+
+    diagnosis = diagnose()
+    click.echo(render(diagnosis))
+    if diagnosis.batch_refuses:
+        sys.exit(1)
 
 
 @main.command()

@@ -32,9 +32,15 @@ def results_for(submission: Path) -> ResultsDocument:
         from autograder.engine.grading import CannotGrade, grade_path
         from autograder.engine.suites import KIT_ROOT
         from autograder.engine.worker.isolation import UNCAGED_MARKER, CageRequired, require_full_cage
+        from autograder.engine.worker.shield import guard_for_grading
 
         try:
             require_full_cage(uncaged_accepted=(KIT_ROOT / UNCAGED_MARKER).exists())
+            # Gradescope's container: the package's folder and the results are root's alone before any
+            # student code runs (the container cage; bubblewrap's view hides them anyway).
+            tree = submission.parent
+            for line in guard_for_grading(own=(tree / "source", tree / "results")):
+                print(f"run_autograder: {line}", file=sys.stderr)
         except CageRequired as error:
             print(f"run_autograder: {error}", file=sys.stderr)
             return _without_tests(

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from autograder import __version__
 from autograder.engine.submission import LoadedSubmission
-from autograder.engine.worker.isolation import FORCE_VARIABLE
+from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
 
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
@@ -31,10 +30,10 @@ def submission_hash(loaded: LoadedSubmission) -> str:
 
 def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
     """What else decides a score: the tests (and which parts of them), the reference they compare with, the
-    limits, the cage asked for, and the grader's own code."""
+    limits, the cage the worker runs in (a result and its notes from one cage are never shown under another),
+    and the grader's own code."""
     settings = json.dumps(
-        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": os.environ.get(FORCE_VARIABLE, "")},
-        sort_keys=True,
+        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": isolation().value}, sort_keys=True
     )
     digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
     for folder in (suite, references, GRADER):

@@ -20,6 +20,7 @@ from autograder.engine.parts import MODULES, part_of
 from autograder.engine.results import build_document
 from autograder.engine.scoring import outcome_of
 from autograder.engine.student_text import visible
+from autograder.engine.worker.cage import CageUnavailable
 from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import start_worker
@@ -55,9 +56,13 @@ def grade_path(
     if not parts and path.is_file() and path.stem in MODULES:
         parts = (path.stem,)
     chosen = [module for module in MODULES if not parts or module in parts]
-    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
     hand_ins = _hand_ins(path, limits)
-    graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
+    # After reading the hand-in: the hash names the cage, which the probe started above is finding meanwhile.
+    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
+    try:
+        graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
+    except CageUnavailable as error:  # root, and no cage that would keep student code from being root
+        raise CannotGrade(str(error)) from None
     if cache is not None:
         cache.prune()
     name = hand_ins[0].name if len(hand_ins) == 1 else path.resolve().name

@@ -31,17 +31,18 @@ _guarding = threading.Lock()
 
 def guard(folder: Path, *, plant: bool) -> str:
     """Take group's and others' access away from ``folder`` (its top only: nothing below can then be
-    reached); ``plant`` a canary in it where the folder is the grader's own (results, the kit), never in a
-    student's. Returns a line saying what changed, or "" where nothing did. Idempotent."""
+    reached; a file, such as an LMS's .zip, likewise); ``plant`` a canary in it where the folder is the
+    grader's own (results, the kit), never in a student's. Returns a line saying what changed, or "" where
+    nothing did. Idempotent."""
     folder = folder.resolve()
     with _guarding:
-        if folder in _guarded or not folder.is_dir():
+        if folder in _guarded or not folder.exists():
             return ""
         mode = stat.S_IMODE(folder.stat().st_mode)
         if mode & 0o077:
             os.chmod(folder, mode & 0o700)
         canary = None
-        if plant:
+        if plant and folder.is_dir():
             canary = folder / CANARY
             with contextlib.suppress(FileExistsError):
                 descriptor = os.open(canary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -62,6 +63,21 @@ def guard_the_kit() -> list[str]:
     inside = [path for path in needed if _within(Path(path).resolve(), KIT_ROOT)]
     folders = [KIT_ROOT / "tests", KIT_ROOT / "solutions"] if inside else [KIT_ROOT]
     return [line for folder in folders if (line := guard(folder, plant=True))]
+
+
+def guard_for_grading(*, kit: bool = True, own: tuple[Path, ...] = (), students: tuple[Path, ...] = ()) -> list[str]:
+    """Before the first worker starts in the container cage: the kit, the grader's ``own`` folders
+    (results, OUT: canaries planted) and the ``students``' (the class folder or download: nothing written
+    in it). What changed, a line each, for the instructor; nothing at any other level, where bubblewrap's
+    view or the user's own account does this."""
+    from autograder.engine.worker.isolation import Isolation, isolation
+
+    if isolation() is not Isolation.CONTAINER:
+        return []
+    lines = guard_the_kit() if kit else []
+    lines += [line for folder in own if (line := guard(folder, plant=True))]
+    lines += [line for folder in students if (line := guard(folder, plant=False))]
+    return lines
 
 
 def unreadable() -> list[str]:

@@ -79,21 +79,32 @@ def _parent_death() -> Callable[[], None] | None:
 
 
 def end_processes(uid: int) -> None:
-    """Kill every process of ``uid``, wherever it went: a child of the grader's becomes ``uid`` and sends
-    SIGKILL to all it may signal, which is that uid's processes and none else (it is not root). Never raises."""
+    """Kill every process of ``uid``, wherever it went; never raises.
+
+    A child of the grader's becomes ``uid`` and, before it execs, sends SIGKILL to all it may signal: that
+    uid's processes and none else (it is not root), itself spared. Done between fork and exec so that it
+    needs no interpreter the uid may run, only a program that does nothing.
+    """
     if not sys.platform.startswith("linux") or uid < UID_BASE:
         return
+
+    def kill_all() -> None:
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
-            [sys.executable, "-S", "-c", "import os, signal\ntry: os.kill(-1, signal.SIGKILL)\nexcept OSError: pass"],
+            [shutil.which("true") or "/bin/true"],
             user=uid,
             group=uid,
             extra_groups=[],
+            preexec_fn=kill_all,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             timeout=30,
             env={},
+            cwd="/",
         )
 
 

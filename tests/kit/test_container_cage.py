@@ -1,0 +1,184 @@
+"""The container cage's pieces, on this machine: no sockets, a user of its own whose processes all end,
+the kit closed to it, the cache that names the cage, and `grade doctor`. The whole cage inside a real
+container is tests/kit/test_container.py."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.engine.fingerprints import grading_hash
+from autograder.engine.suites import KIT_ROOT
+from autograder.engine.worker import bootstrap, isolation, seccomp, shield, worker_user
+from autograder.engine.worker.limits import Limits
+
+needs_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a worker a user of its own"
+)
+
+TRY_SOCKETS = """
+import errno, os, socket
+said = []
+for make in (lambda: socket.socket(), lambda: socket.socket(socket.AF_UNIX), lambda: socket.socketpair()):
+    try:
+        make()
+        said.append("made")
+    except OSError as error:
+        said.append(errno.errorcode[error.errno])
+read, write = os.pipe()
+os.write(write, b"x")
+said.append("pipe " + os.read(read, 1).decode())
+child = os.fork()
+if child == 0:
+    try:
+        socket.socket()
+        os._exit(0)
+    except OSError:
+        os._exit(3)
+said.append(f"child {os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])}")
+print(" ".join(said))
+"""
+
+
+@pytest.mark.skipif(seccomp.no_sockets() is None, reason="the filter knows x86-64's and arm64's call numbers")
+def test_the_socket_filter_refuses_every_socket_and_keeps_pipes():
+    """Filtered, a process and its children make no socket of any family; pipes (the worker's channel) work."""
+    no_sockets = seccomp.no_sockets()
+    assert no_sockets is not None
+    filtered = subprocess.run(
+        [sys.executable, "-c", TRY_SOCKETS], preexec_fn=no_sockets.install, capture_output=True, text=True, timeout=60
+    )
+    assert filtered.stdout.split() == ["EACCES", "EACCES", "EACCES", "pipe", "x", "child", "3"], filtered.stderr
+    unfiltered = subprocess.run([sys.executable, "-c", TRY_SOCKETS], capture_output=True, text=True, timeout=60)
+    assert unfiltered.stdout.split()[:3] == ["made", "made", "made"], unfiltered.stderr
+
+
+def _processes_of(uid: int) -> list[str]:
+    listed = subprocess.run(["ps", "-o", "stat=", "-u", str(uid)], capture_output=True, text=True).stdout.split()
+    return [state for state in listed if not state.startswith("Z")]  # killed, awaiting their parent
+
+
+@needs_root
+def test_every_process_of_a_worker_user_ends_wherever_it_went():
+    """A process that left the worker's session and group still belongs to its user, and ends with it."""
+    uid = worker_user.new_uid()
+    started = subprocess.Popen(
+        ["sh", "-c", "setsid sleep 300 & sleep 300"], user=uid, group=uid, extra_groups=[], start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while len(_processes_of(uid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_processes_of(uid)) == 3
+        worker_user.end_processes(uid)
+        started.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while _processes_of(uid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_of(uid) == []
+    finally:
+        started.kill()
+
+
+@needs_root
+def test_what_a_worker_user_leaves_in_shared_folders_is_removed(tmp_path):
+    uid = worker_user.new_uid()
+    left = Path("/tmp") / f"bpe-kit-test-left-{uid}"
+    theirs = Path("/tmp") / f"bpe-kit-test-not-theirs-{uid}"
+    subprocess.run(["sh", "-c", f"mkdir -p {left}/deep && touch {left}/deep/file"], user=uid, group=uid, check=True)
+    theirs.write_text("the grader's", encoding="utf-8")
+    try:
+        worker_user.remove_leftovers(uid, keep=tmp_path)
+        assert not left.exists() and theirs.exists()
+    finally:
+        theirs.unlink()
+
+
+@needs_root
+def test_a_guarded_folder_and_its_canary_are_closed_to_a_worker_user(tmp_path, monkeypatch):
+    """What the grader guards, a worker's user can neither list nor open, and the worker's own check agrees."""
+    monkeypatch.setattr(shield, "_guarded", {})
+    results = tmp_path / "results"
+    results.mkdir(mode=0o755)
+    (results / "results.json").write_text("{}", encoding="utf-8")
+    tmp_path.chmod(0o755)
+    assert "took other users' access away" in shield.guard(results, plant=True)
+    assert shield.guard(results, plant=True) == ""  # once
+    paths = shield.unreadable()
+    assert paths == [str(results), str(results / shield.CANARY)]
+    uid = worker_user.new_uid()
+    for path in [*paths, str(results / "results.json")]:
+        looked = subprocess.run(["ls", path], user=uid, group=uid, capture_output=True, text=True)
+        assert looked.returncode != 0 and "Permission denied" in looked.stderr, path
+    with pytest.raises(SystemExit, match="can read"):  # as root, the worker's check finds them readable
+        bootstrap.refuse_if_readable(paths)
+
+
+def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkeypatch):
+    guarded: list[Path] = []
+    monkeypatch.setattr(shield, "guard", lambda folder, *, plant: guarded.append(folder) or "")
+    monkeypatch.setattr(shield.sys, "prefix", "/opt/grader")
+    monkeypatch.setattr(shield.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(shield.sys, "executable", "/opt/grader/bin/python")
+    monkeypatch.setattr("autograder.engine.worker.bubblewrap.site_folders", lambda: ("/opt/grader/lib",))
+    shield.guard_the_kit()
+    assert guarded == [KIT_ROOT]
+    guarded.clear()
+    monkeypatch.setattr(shield.sys, "prefix", str(KIT_ROOT / ".venv"))
+    shield.guard_the_kit()
+    assert guarded == [KIT_ROOT / "tests", KIT_ROOT / "solutions"]
+
+
+def test_a_result_graded_in_one_cage_is_never_taken_for_another(monkeypatch):
+    """The cache key names the cage: a result (and its notes) from the process cage is not shown under the sandbox."""
+    suite, references = KIT_ROOT / "tests" / "public", KIT_ROOT / "solutions"
+    keys = {}
+    for level in isolation.Isolation:
+        monkeypatch.setattr(isolation, "_probed", [isolation.Probe(level)])
+        keys[level] = grading_hash(suite, references, Limits())
+    assert len(set(keys.values())) == len(isolation.Isolation)
+    monkeypatch.setattr(isolation, "_probed", [isolation.Probe(isolation.Isolation.PROCESS)])
+    assert grading_hash(suite, references, Limits()) == keys[isolation.Isolation.PROCESS]
+
+
+def test_doctor_names_the_cage_this_machine_gives_and_exits_as_the_batch_would():
+    doctor = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "doctor"], capture_output=True, text=True, timeout=120
+    )
+    level = isolation.isolation()
+    assert doctor.stdout.startswith(f"cage: {level.value}: "), doctor.stdout
+    assert doctor.returncode == (0 if level.keeps_hand_ins_apart else 1)
+    assert ("refuse to grade here" in doctor.stdout) == (doctor.returncode == 1)
+
+
+@needs_root
+def test_as_root_student_code_never_runs_as_root(tmp_path):
+    """Without bubblewrap, root's worker is a user of its own, or nothing runs at all (never root)."""
+    (tmp_path / "simple_tokenizers.py").write_text(
+        "import os\n\ndef char_tokenize(text):\n    return [str(os.geteuid())]\n", encoding="utf-8"
+    )
+    graded = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(tmp_path), "--format", "json", "--no-cache"],
+        env={**os.environ, isolation.FORCE_VARIABLE: isolation.FORCE_PROCESS_CAGE},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    doctor = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", "doctor"],
+        env={**os.environ, isolation.FORCE_VARIABLE: isolation.FORCE_PROCESS_CAGE},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if doctor.stdout.startswith(f"cage: {isolation.Isolation.NONE.value}"):
+        assert graded.returncode != 0 and "could not give it a user of its own" in graded.stderr
+        assert "grade doctor" in graded.stderr
+    else:
+        assert doctor.stdout.startswith(f"cage: {isolation.Isolation.CONTAINER.value}"), doctor.stdout
+        assert "'0'" not in graded.stdout and str(worker_user.UID_BASE)[:3] in graded.stdout, graded.stdout[-2000:]

@@ -395,19 +395,16 @@ def release(out: Path, github_classroom: bool) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
-@click.option(
-    UNCAGED_FLAG,
-    "uncaged",
-    is_flag=True,
-    help="Let the autograder grade where Gradescope's container cannot build the sandbox: the student's "
-    "code can then read the hidden tests and the solutions in its container.",
-)
-def gradescope(out: Path, uncaged: bool) -> None:
-    """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests)."""
+def gradescope(out: Path) -> None:
+    """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests).
+
+    In Gradescope's container, which may not make namespaces, student code runs as a user of its own
+    with the kit closed to it (the container cage); `grade doctor` run there says which cage it got.
+    """
     from autograder.authoring.release import ReleaseError, build_gradescope
 
     try:
-        click.echo(f"wrote {build_gradescope(out, uncaged=uncaged)}")
+        click.echo(f"wrote {build_gradescope(out)}")
     except ReleaseError as error:
         click.echo(f"grade gradescope: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)

@@ -23,7 +23,6 @@ from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.engine.notebook_format import import_nbformat
 from autograder.engine.parts import PARTS
 from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker.isolation import UNCAGED_FLAG, UNCAGED_MARKER
 
 RELEASE_NAME = "bpe-kit-student"
 NOTEBOOKS_EXTRA = "notebooks"  # what working in the notebooks adds to the grader: pip install -e ".[notebooks]"
@@ -167,12 +166,8 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines - public
 
 
-def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, uncaged: bool = False) -> Path:
-    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/.
-
-    ``uncaged``: the instructor accepts grading without the sandbox where the container cannot build
-    it (the kit then holds the marker file that ``autograder.course.gradescope`` looks for).
-    """
+def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
+    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/."""
     _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
@@ -186,8 +181,6 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, uncaged: bool =
         for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
             shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
-        if uncaged:
-            (source / "kit" / UNCAGED_MARKER).write_text("built with " + UNCAGED_FLAG + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 
 

@@ -30,12 +30,11 @@ def results_for(submission: Path) -> ResultsDocument:
     """The results document for the submission folder, never an exception."""
     try:
         from autograder.engine.grading import CannotGrade, grade_path
-        from autograder.engine.suites import KIT_ROOT
-        from autograder.engine.worker.isolation import UNCAGED_MARKER, CageRequired, require_full_cage
+        from autograder.engine.worker.isolation import CageRequired, require_full_cage
         from autograder.engine.worker.shield import guard_for_grading
 
         try:
-            require_full_cage(uncaged_accepted=(KIT_ROOT / UNCAGED_MARKER).exists())
+            require_full_cage(uncaged_accepted=False)  # root in its container: never the process cage
             # Gradescope's container: the package's folder and the results are root's alone before any
             # student code runs (the container cage; bubblewrap's view hides them anyway).
             tree = submission.parent

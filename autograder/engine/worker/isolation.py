@@ -56,12 +56,10 @@ class Isolation(enum.Enum):
 
 # Set by the grader's --run-student-code-uncaged flag (and only by it): the process cage is then accepted.
 UNCAGED_FLAG = "--run-student-code-uncaged"
-# In a Gradescope package built with that flag: its runner grades without the sandbox too.
-UNCAGED_MARKER = ".run-student-code-uncaged"
 
 
-# Only ever a step down, for benchmarks and debugging: `grade batch` and Gradescope then refuse to grade
-# without UNCAGED_FLAG, as on a machine without bubblewrap.
+# Only ever a step down, for benchmarks and debugging: bubblewrap is not tried, so root gets the container
+# cage and anyone else the process cage (which `grade batch` refuses without UNCAGED_FLAG).
 FORCE_VARIABLE = "BPE_KIT_CAGE"
 FORCE_PROCESS_CAGE = "process"
 

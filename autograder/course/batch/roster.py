@@ -8,6 +8,8 @@ id is the first column called one of ``ID_COLUMNS``, the name comes from a
 from __future__ import annotations
 
 import csv
+import hashlib
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +32,15 @@ class Student:
     row: dict[str, str]  # every column, for exports that need more (Canvas's SIS ids, sections)
 
 
-def read_roster(path: Path) -> dict[str, Student]:
+class Roster(dict[str, Student]):
+    """The students by id, and what reading them found worth saying (ids that collide, ids given twice)."""
+
+    def __init__(self, students: dict[str, Student], warnings: list[str]) -> None:
+        super().__init__(students)
+        self.warnings = warnings
+
+
+def read_roster(path: Path) -> Roster:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as error:
@@ -46,7 +56,7 @@ def read_roster(path: Path) -> dict[str, Student]:
     name_column = next((headers[name] for name in NAME_COLUMNS if name in headers and headers[name] != id_column), None)
     first = next((headers[name] for name in FIRST_COLUMNS if name in headers), None)
     last = next((headers[name] for name in LAST_COLUMNS if name in headers), None)
-    students: dict[str, Student] = {}
+    rows: dict[str, list[tuple[int, str, Student]]] = defaultdict(list)  # cleaned id -> (line, raw id, student)
     for number, row in enumerate(reader, start=2):
         raw = (row.get(id_column) or "").strip()
         if not raw:
@@ -60,5 +70,33 @@ def read_roster(path: Path) -> dict[str, Student]:
                 part for part in ((row.get(first or "") or "").strip(), (row.get(last or "") or "").strip()) if part
             )
         cleaned = {str(key): (value or "").strip() for key, value in row.items()}
-        students[student_id(raw)] = Student(student_id(raw), name, cleaned)
-    return students
+        rows[student_id(raw)].append((number, raw, Student(student_id(raw), name, cleaned)))
+    return _distinct(path, rows)
+
+
+def _distinct(path: Path, rows: dict[str, list[tuple[int, str, Student]]]) -> Roster:
+    """One student per id, losing no one: ids that clean to one (``Zoë.Li``, ``Zoé.Li``) get ids of their own
+    as two hand-in names do (discover._distinct_ids: the clean one keeps it, the others add a digest of their
+    raw id), and an id given twice keeps its last line, with a warning naming both."""
+    students: dict[str, Student] = {}
+    warnings: list[str] = []
+    for student, entries in rows.items():
+        by_raw: dict[str, list[tuple[int, Student]]] = defaultdict(list)
+        for number, raw, entry in entries:
+            by_raw[raw].append((number, entry))
+        keeper = student if student in by_raw else min(by_raw)
+        for raw, given in sorted(by_raw.items()):
+            if len(given) > 1:
+                lines = " and ".join(str(number) for number, _ in given)
+                warnings.append(f"{path}: id {raw!r} is on lines {lines}; the last line counts")
+            number, entry = given[-1]
+            if raw == keeper:
+                students[student] = entry
+                continue
+            own = f"{student}-{hashlib.sha256(raw.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
+            students[own] = Student(own, entry.name, entry.row)
+            warnings.append(
+                f"{path}: ids {keeper!r} and {raw!r} (line {number}) both read as {student!r}: "
+                f"{raw!r} is graded as {own!r}, as its hand-in's name is"
+            )
+    return Roster(students, warnings)

@@ -19,7 +19,7 @@ from autograder.course.batch import adjustments, gradebook, histogram, similarit
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
-from autograder.course.batch.roster import Student, read_roster
+from autograder.course.batch.roster import RosterError, Student, read_roster
 from autograder.engine import suites
 from autograder.engine.document import ResultsDocument
 from autograder.engine.fingerprints import fingerprint, grading_hash
@@ -84,6 +84,12 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
     discovery = discover(source, assignment=options.assignment)
     roster = read_roster(options.roster) if options.roster else None
+    if roster and discovery.found and not {found.student for found in discovery.found} & set(roster):
+        sample = ", ".join(repr(found.student) for found in discovery.found[:2])
+        raise RosterError(
+            f"{options.roster}: none of its {len(roster)} ids names a hand-in (its ids look like "
+            f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
+        )
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
@@ -141,9 +147,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             outcomes[student] = (kept, "")
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
-    warnings: list[str] = []
+    warnings: list[str] = list(roster.warnings) if roster is not None else []
     if options.nbgrader_db is not None:
-        warnings = nbgrader_export.export(options.nbgrader_db, assignment, records, points)
+        warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
         written.append(options.nbgrader_db)
     return BatchResult(records, len(pending), reused, written, discovery, warnings)
 

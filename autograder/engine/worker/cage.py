@@ -62,9 +62,12 @@ def grader_folder(name: str) -> Path:
     if stat.S_IMODE(os.lstat(base).st_mode) != mode:
         os.chmod(base, mode)
     folder = base / name
+    mode = 0o711 if name == "cages" and uid == 0 else 0o700
     with contextlib.suppress(FileExistsError):
-        folder.mkdir(mode=0o711 if name == "cages" and uid == 0 else 0o700)
+        folder.mkdir(mode=mode)
     _check_own_folder(folder, uid)  # never a link: what it points to is not ours to write in
+    if stat.S_IMODE(os.lstat(folder).st_mode) != mode:  # made by an older kit, or before the umask
+        os.chmod(folder, mode)
     return folder
 
 

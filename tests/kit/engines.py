@@ -1,0 +1,27 @@
+"""The one way a kit test asks for an outside engine (a browser, a container runtime, Slurm).
+
+Where the engine is missing the test skips with one line saying what to install; CI's second step sets
+``BPE_KIT_REQUIRE_ENGINES=1``, where everything is installed, and there a missing engine fails the test::
+
+    chromium = require("chromium", install="apt-get install chromium chromium-driver")
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+REQUIRE_VARIABLE = "BPE_KIT_REQUIRE_ENGINES"
+
+
+def require(program: str, *, install: str) -> str:
+    """The path of ``program`` on PATH; else skip (fail under ``BPE_KIT_REQUIRE_ENGINES=1``) saying ``install``."""
+    found = shutil.which(program)
+    if found is not None:
+        return found
+    message = f"needs {program}: {install}"
+    if os.environ.get(REQUIRE_VARIABLE) == "1":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)

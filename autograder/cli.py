@@ -266,8 +266,6 @@ def batch(
         sys.exit(EXIT_CANNOT_GRADE)
     from autograder.engine.worker.shield import guard_for_grading
 
-    with contextlib.suppress(OSError):  # the batch says what it cannot write, in its own words, below
-        out.mkdir(parents=True, exist_ok=True)
     for line in guard_for_grading(own=(out,), students=(submissions,)):
         click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.adjustments import AdjustmentsError

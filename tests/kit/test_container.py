@@ -291,3 +291,28 @@ def test_an_attack_earns_nothing_and_reads_no_canary_in_a_real_container(gradesc
     # Its part graded as its own doing: a grader error or a refusal would be a zero that proves nothing.
     graded = {test["extra_data"]["outcome"] for test in results["tests"] if test["extra_data"]["module"] == "bpe"}
     assert graded and graded <= ATTACK_OUTCOMES, f"outcomes {graded}; {diagnosis(process, results)}"
+
+
+# merge_pair ends its worker on one input only: that call crashes; the worker started again grades the rest.
+CRASHES_ON_ONE_INPUT = """
+_merge_pair = merge_pair
+
+
+def merge_pair(tokens, pair):
+    if list(tokens) == ["a", "a", "a"]:
+        import os
+
+        os._exit(3)
+    return _merge_pair(tokens, pair)
+"""
+
+
+def test_a_worker_started_again_after_a_crash_grades_the_rest_in_a_real_container(gradescope_root, hidden):
+    """The container cage's worker, started again, finds a fresh copy of the hand-in (not a grader error)."""
+    container.assert_real()
+    root, _ = gradescope_root
+    process, results = run_autograder(root, hidden, solution_files(bpe=CRASHES_ON_ONE_INPUT))
+    outcomes = {test["extra_data"]["outcome"] for test in results["tests"]}
+    assert "grader error" not in outcomes, diagnosis(process, results)
+    crashed = [test for test in results["tests"] if test["status"] == "failed"]
+    assert crashed and {test["extra_data"]["function"] for test in crashed} == {"merge_pair"}, outcomes

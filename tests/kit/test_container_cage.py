@@ -5,6 +5,7 @@ container is tests/kit/test_container.py."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -86,17 +87,62 @@ def test_every_process_of_a_worker_user_ends_wherever_it_went():
 
 
 @needs_root
-def test_what_a_worker_user_leaves_in_shared_folders_is_removed(tmp_path):
+def test_what_a_worker_user_leaves_in_shared_folders_is_removed():
     uid = worker_user.new_uid()
-    left = Path("/tmp") / f"bpe-kit-test-left-{uid}"
+    left = [Path(folder) / f"bpe-kit-test-left-{uid}" for folder in ("/tmp", "/run/lock") if os.path.isdir(folder)]
     theirs = Path("/tmp") / f"bpe-kit-test-not-theirs-{uid}"
-    subprocess.run(["sh", "-c", f"mkdir -p {left}/deep && touch {left}/deep/file"], user=uid, group=uid, check=True)
+    script = " && ".join(f"mkdir -p {folder}/deep && touch {folder}/deep/file" for folder in left)
+    subprocess.run(["sh", "-c", script], user=uid, group=uid, check=True)
     theirs.write_text("the grader's", encoding="utf-8")
     try:
-        worker_user.remove_leftovers(uid, keep=tmp_path)
-        assert not left.exists() and theirs.exists()
+        worker_user.remove_leftovers(uid)
+        assert not any(folder.exists() for folder in left) and theirs.exists()
     finally:
         theirs.unlink()
+
+
+@needs_root
+def test_leftovers_are_removed_with_the_worker_users_rights_not_roots():
+    """A classmate who swaps a folder on the way for a link could once have root remove anything: the
+    removal is the worker's user's, so what that user may not remove stays (here, a file in a folder of
+    root's inside the user's own folder)."""
+    uid = worker_user.new_uid()
+    own = Path("/tmp") / f"bpe-kit-test-own-{uid}"
+    subprocess.run(["mkdir", str(own)], user=uid, group=uid, check=True)
+    roots = own / "root's" / "file"
+    roots.parent.mkdir(mode=0o755)
+    roots.write_text("root's own", encoding="utf-8")
+    try:
+        worker_user.remove_leftovers(uid)
+        assert roots.exists(), "removed with root's rights"
+    finally:
+        shutil.rmtree(own)
+
+
+def test_the_container_cage_is_roots_and_only_its_work_folders_are_the_workers(monkeypatch):
+    """The worker's user may not rename the runtime it is started again from, nor read another cage's copy."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("only root can give a worker a user of its own")
+    from autograder.engine.worker import cage as cages
+
+    monkeypatch.setattr(cages, "isolation", lambda: isolation.Isolation.CONTAINER)
+    monkeypatch.setattr(shield, "guard_the_kit", lambda: [])
+    cage = cages.Cage.create({"bpe.py": b"x = 1\n"}, limits=Limits())
+    try:
+        uid = cage.worker_uid
+        assert uid is not None and uid >= worker_user.UID_BASE
+        owners = {
+            path.name: (path.stat().st_uid, path.stat().st_gid, oct(path.stat().st_mode & 0o777))
+            for path in (cage.root, cage.runtime, cage.submission, cage.work, cage.tmp)
+        }
+        assert owners[cage.root.name] == (0, 0, "0o711")
+        assert owners["runtime"][0] == 0 and owners["submission"] == (0, uid, "0o750")
+        assert owners["work"] == (uid, uid, "0o700") and owners["tmp"] == (uid, uid, "0o700")
+        (cage.work / "left").write_text("by the worker before", encoding="utf-8")
+        cage.prepare_start()
+        assert list(cage.work.iterdir()) == [] and cage.work.stat().st_uid == uid
+    finally:
+        cage.remove()
 
 
 @needs_root

@@ -155,13 +155,14 @@ class Cage:
             if not level.full:
                 cage.tmp.mkdir()
             if level is Isolation.CONTAINER:
-                # Its user's alone: the worker copies the hand-in into work/ and writes in tmp/; no other
-                # worker's user may enter the cage at all (its name is in /proc for all to read).
+                # The cage stays root's (0711), so its worker cannot swap the runtime it is restarted from;
+                # the copy of the hand-in is its user's group's to read alone (its path is in /proc for all
+                # to see); work/ and tmp/ are its user's, made anew at every start (prepare_start).
                 assert uid is not None
-                cage.work.mkdir(mode=0o700)
-                for folder in (cage.work, cage.tmp, cage.root):
-                    os.chown(folder, uid, uid)
-                    folder.chmod(0o700)
+                cage.root.chmod(0o711)
+                os.chown(cage.submission, 0, uid)
+                cage.submission.chmod(0o750)
+                cage.prepare_start()
             if level in OWN_USER_LEVELS:
                 try:
                     cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
@@ -187,6 +188,16 @@ class Cage:
             target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
             target.write_bytes(content)
             target.chmod(0o644)
+
+    def prepare_start(self) -> None:
+        """Before each start of the container cage's worker: an empty work/ and tmp/ of its user's, so a
+        worker started again (after a timeout or a crash) finds neither its copy nor what it wrote."""
+        if self.level is not Isolation.CONTAINER or self.worker_uid is None:
+            return
+        for folder in (self.work, self.tmp):
+            remove_tree(folder)  # by descriptors: a link the student left inside is removed, not followed
+            folder.mkdir(mode=0o700)
+            os.chown(folder, self.worker_uid, self.worker_uid)
 
     @property
     def copies_in(self) -> bool:
@@ -285,7 +296,7 @@ class Cage:
         if self.tree is not None:
             self.tree.remove()
         if self.level is Isolation.CONTAINER and self.worker_uid is not None:
-            worker_user.remove_leftovers(self.worker_uid, keep=self.root.parent.parent)
+            worker_user.remove_leftovers(self.worker_uid)
         remove_tree(self.root)
 
 

@@ -128,6 +128,8 @@ class Worker:
         else:
             kwargs["start_new_session"] = True
         kwargs.update(self.cage.spawn_options(parent_death_signal))
+        if self.starts:
+            self.cage.prepare_start()  # a start again: not what the worker before left
         self.process = subprocess.Popen(
             self.cage.command(),
             stdin=subprocess.PIPE,

@@ -75,6 +75,9 @@ def guard_for_grading(*, kit: bool = True, own: tuple[Path, ...] = (), students:
     if isolation() is not Isolation.CONTAINER:
         return []
     lines = guard_the_kit() if kit else []
+    for folder in own:  # made now, if new, so that it is never open to others (the batch would make it)
+        with contextlib.suppress(OSError):  # what cannot be made is said by the command, in its own words
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     lines += [line for folder in own if (line := guard(folder, plant=True))]
     lines += [line for folder in students if (line := guard(folder, plant=False))]
     return lines

@@ -23,7 +23,6 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from autograder.engine.worker import seccomp
@@ -32,8 +31,8 @@ from autograder.engine.worker import seccomp
 # grader process: base + pid * PER_GRADER + n. Two hand-ins never share one while both run.
 UID_BASE = 1_800_000_000
 PER_GRADER = 256
-# Where every user may write: what a worker leaves there is removed after it.
-SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+# Where every user may write on the common Linux images: what a worker leaves there is removed after it.
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue", "/var/crash")
 
 _counter = itertools.count()
 _counting = threading.Lock()
@@ -108,34 +107,61 @@ def end_processes(uid: int) -> None:
         )
 
 
-def remove_leftovers(uid: int, *, keep: Path) -> None:
-    """Remove what ``uid`` left in the folders every user may write (``keep``, the grader's own, is not
-    looked into, nor is another file system). Never follows a link; never raises."""
-    if uid < UID_BASE:
+def remove_leftovers(uid: int) -> None:
+    """Remove what ``uid`` left in the folders every user may write; never raises.
+
+    Done by a child of the grader's that has become ``uid`` (after every process of it has ended), so that
+    it can remove nothing that user could not: a classmate's worker still running cannot swap a folder on
+    the way for a link to something of root's and have the grader remove it. It walks by descriptors and
+    never follows a link.
+    """
+    if not sys.platform.startswith("linux") or uid < UID_BASE:
         return
-    for top in SHARED_FOLDERS:
-        with contextlib.suppress(OSError):
-            device = os.lstat(top).st_dev
-            folders = [top]
-            while folders:
-                folder = folders.pop()
-                with contextlib.suppress(OSError), os.scandir(folder) as entries:
-                    for entry in entries:
-                        with contextlib.suppress(OSError):
-                            info = entry.stat(follow_symlinks=False)
-                            if entry.path == str(keep) or info.st_dev != device:
-                                continue
-                            if info.st_uid == uid:
-                                _remove(entry.path, folder=stat.S_ISDIR(info.st_mode))
-                            elif stat.S_ISDIR(info.st_mode):
-                                folders.append(entry.path)
+
+    def remove_own() -> None:
+        for top in SHARED_FOLDERS:
+            with contextlib.suppress(OSError):
+                _remove_owned(os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW), uid, depth=0)
+
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            [shutil.which("true") or "/bin/true"],
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            preexec_fn=remove_own,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+            env={},
+            cwd="/",
+        )
 
 
-def _remove(path: str, *, folder: bool) -> None:
-    if folder:
-        shutil.rmtree(path, ignore_errors=True)  # by descriptors: a link inside is removed, not followed
-    else:
-        os.unlink(path)
+# How deep the walk for leftovers goes into folders that are not the worker's own (its own go whole).
+LEFTOVER_DEPTH = 8
+
+
+def _remove_owned(folder: int, uid: int, *, depth: int) -> None:
+    """Below the open folder ``folder`` (closed here): remove each entry ``uid`` owns, look inside the others."""
+    try:
+        device = os.fstat(folder).st_dev
+        for name in os.listdir(folder):
+            with contextlib.suppress(OSError):
+                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                if info.st_dev != device:
+                    continue
+                if info.st_uid == uid:
+                    if stat.S_ISDIR(info.st_mode):
+                        shutil.rmtree(name, dir_fd=folder, ignore_errors=True)
+                    else:
+                        os.unlink(name, dir_fd=folder)
+                elif stat.S_ISDIR(info.st_mode) and depth < LEFTOVER_DEPTH:
+                    inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+                    _remove_owned(inner, uid, depth=depth + 1)
+    finally:
+        os.close(folder)
 
 
 def can_start(executable: str, uid: int) -> str:

@@ -1,4 +1,4 @@
-"""Headless Chromium (Debian's ``chromium``, installed by .ci/system-packages) for looking at the kit's pages."""
+"""Headless Chromium (Debian's ``chromium``) for looking at the kit's pages; a test without it skips (see engines)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
+from engines import require
 
 # Quiet and offline: this machine's network is closed, and Chromium's own background connections
 # (updates, sync, Google's hosts) would otherwise be refused many at a time.
@@ -24,10 +24,9 @@ FLAGS = (
 
 
 def chromium() -> str:
+    """Chromium's path (``chromium-browser`` is Ubuntu's name for it); skips the test where it is missing."""
     found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.fail("chromium is not installed: run `bash .ci/system-packages` as root (Debian's chromium)")
-    return found
+    return found or require("chromium", install="apt-get install chromium chromium-driver")
 
 
 def load(page: Path, screenshot: Path, *, width: int = 1200, height: int = 1600) -> str:

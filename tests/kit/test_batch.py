@@ -159,6 +159,14 @@ def test_a_renamed_copy_is_listed_with_what_it_shares(graded_class):
     assert "bea" not in section, "the untouched stubs are shared by all, and count for no one"
 
 
+@pytest.fixture
+def chromium() -> str:
+    """Chromium's path, found before the test starts: without it the skip names the test (not engines.py)."""
+    return browser.chromium()
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("chromium")
 def test_the_summary_page_loads_in_a_browser_with_every_student_in_the_histogram(graded_class, tmp_path):
     _, out, _ = graded_class
     dom = browser.load(out / "summary.html", tmp_path / "summary.png")

@@ -349,12 +349,14 @@ def _later_interrupt(signum: int, frame: object) -> None:
     help="Folder to write the stubs to [default: the kit's student_template/].",
 )
 def stubs(into: Path | None) -> None:
-    """Regenerate the student stubs from solutions/ (instructors)."""
+    """Regenerate the student stubs, and the return types the grader checks, from solutions/ (instructors)."""
+    from autograder.authoring.answer_types import write_module
     from autograder.authoring.stubs import write_stubs
     from autograder.engine.suites import KIT_ROOT
 
     for path in write_stubs(into or KIT_ROOT / "student_template"):
         click.echo(f"wrote {path}")
+    click.echo(f"wrote {write_module()}")
 
 
 @main.command("make-notebooks")

@@ -26,6 +26,7 @@ from autograder.engine.proxy import (
     GradingSession,
     NotStarted,
     StudentStopped,
+    WrongType,
     failure_outcome,
     short_repr,
 )
@@ -159,6 +160,13 @@ class GradingPlugin:
                 "calls, no randomness)",
                 **base,
                 **context,
+            )
+        if isinstance(error, WrongType):
+            example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
+            context["call"] = error.record.text
+            got, contract = short_repr(error.record.returned), f"a value of type {error.contract}"
+            return TestOutcome(
+                outcome=Outcome.FAILED, got=got, expected=contract, hint=error.hint, example=example, **base, **context
             )
         if isinstance(error, AssertionError):
             shown: dict[str, Any]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autograder.engine.answer_types import type_problem
 from autograder.engine.outcomes import Outcome
 from autograder.engine.worker import codec, protocol
 from autograder.engine.worker.client import (
@@ -45,6 +46,19 @@ class StudentRaised(Exception):
         super().__init__(text)
         self.error_type = error_type  # the student's exception, by name ("ValueError")
         self.error_message = error_message
+
+
+class WrongType(AssertionError):
+    """The answer's value may be right, but not its type (``1.0`` for ``1``): a failed answer, which hypothesis
+    shrinks like any other. Raised by the call, before any test compares it."""
+
+    def __init__(self, record: CallRecord, contract: str, expected: str, found: str) -> None:
+        super().__init__(f"{record.function} returned {found} where the contract says {expected}")
+        self.record, self.contract, self.expected, self.found = record, contract, expected, found
+
+    @property
+    def hint(self) -> str:
+        return f"the contract asks for {self.expected} there: {self.record.function} returned {self.found}"
 
 
 class StudentStopped(BaseException):
@@ -341,6 +355,9 @@ class GradingSession:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
             record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output)
             self.calls[-1] = record
+            wrong = type_problem(module, function, returned)
+            if wrong is not None:
+                raise WrongType(record, *wrong)
             return record
         self.calls[-1] = CallRecord(module, function, args, kwargs, output=output)
         if reply.kind == protocol.MISSING_MODULE:

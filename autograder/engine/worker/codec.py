@@ -61,14 +61,40 @@ class CodecError(ValueError):
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
+_SUBCLASSED_BASES = {"int": int, "float": float, "str": str}
+
+
+class Subclassed:
+    """A student's subclass of int, float or str, as the grader sees it: its name, its base and its plain
+    value. Equal only to the same, so no test mistakes it for the plain value the contract asks for."""
+
+    __slots__ = ("base", "type_name", "value")
+
+    def __init__(self, type_name: str, base: str, value: Any) -> None:
+        self.type_name, self.base, self.value = type_name, base, value
+
+    def _key(self) -> tuple[str, str, Any]:
+        return self.type_name, self.base, self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Subclassed) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"{self.type_name}({self.value!r})"
+
+
 def _only_scalars(items: Any) -> bool:
     return set(map(type, items)) <= _SCALARS
 
 
-def to_plain(value: Any) -> Any:
-    """Turn a value into a JSON-ready tree, refusing anything not plain data."""
+def to_plain(value: Any, *, name_subclasses: bool = True) -> Any:
+    """Turn a value into a JSON-ready tree, refusing anything not plain data. A subclass of int, float or str
+    goes with its name (``Subclassed``), unless ``name_subclasses`` is false: as its plain value alone."""
     budget = [MAX_ITEMS]
-    return _to_plain(value, 0, budget)
+    return _to_plain(value, 0, budget, name_subclasses)
 
 
 def _spend(budget: list[int], items: int) -> None:
@@ -77,7 +103,7 @@ def _spend(budget: list[int], items: int) -> None:
         raise CodecError(f"value holds more than {MAX_ITEMS} items")
 
 
-def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
+def _to_plain(value: Any, depth: int, budget: list[int], named: bool) -> Any:
     if depth > MAX_DEPTH:
         raise CodecError(f"value is nested deeper than {MAX_DEPTH} levels")
     _spend(budget, 1)
@@ -91,28 +117,30 @@ def _to_plain(value: Any, depth: int, budget: list[int]) -> Any:
     if inner <= MAX_DEPTH and kind is dict and _only_scalars(value) and _only_scalars(value.values()):
         _spend(budget, 2 * len(value))
         return {"d": list(map(list, value.items()))}
-    # Exact base-type methods, so a subclass travels as its plain base value
-    # whatever it overrides.
-    if isinstance(value, int):
-        return int.__int__(value)
-    if isinstance(value, float):
-        return float.__float__(value)
-    if isinstance(value, str):
-        return str.__str__(value)
+    # A subclass of a scalar travels as its plain base value, read with the base type's own method whatever
+    # it overrides, and with its name: the grader sees it as a Subclassed, equal to no plain value, so a
+    # str subclass or an IntEnum where the contract says str or int fails its test, naming the type.
+    for base in (int, float, str):
+        if isinstance(value, base):
+            plain = base.__dict__[f"__{base.__name__}__"](value)
+            return {"u": [kind.__name__[:100], base.__name__, plain]} if named else plain
     if isinstance(value, bytes | bytearray):
         return {"b": base64.b64encode(bytes(value)).decode("ascii")}
     if isinstance(value, list):
-        return [_to_plain(item, inner, budget) for item in list.__iter__(value)]
+        return [_to_plain(item, inner, budget, named) for item in list.__iter__(value)]
     if isinstance(value, tuple):
-        return {"t": [_to_plain(item, inner, budget) for item in tuple.__iter__(value)]}
+        return {"t": [_to_plain(item, inner, budget, named) for item in tuple.__iter__(value)]}
     if isinstance(value, dict):
         return {
-            "d": [[_to_plain(key, inner, budget), _to_plain(item, inner, budget)] for key, item in dict.items(value)]
+            "d": [
+                [_to_plain(key, inner, budget, named), _to_plain(item, inner, budget, named)]
+                for key, item in dict.items(value)
+            ]
         }
     if isinstance(value, frozenset):
-        return {"f": [_to_plain(item, inner, budget) for item in frozenset.__iter__(value)]}
+        return {"f": [_to_plain(item, inner, budget, named) for item in frozenset.__iter__(value)]}
     if isinstance(value, set):
-        return {"s": [_to_plain(item, inner, budget) for item in set.__iter__(value)]}
+        return {"s": [_to_plain(item, inner, budget, named) for item in set.__iter__(value)]}
     raise CodecError(f"a value of type {type(value).__name__} is not plain data")
 
 
@@ -150,6 +178,12 @@ def _from_plain(tree: Any, depth: int) -> Any:
                 values = [_from_plain(value, inner) for value in values]
             return dict(zip(_spread(keys), values, strict=True))
         items = body if inner <= MAX_DEPTH and _only_scalars(body) else [_from_plain(item, inner) for item in body]
+        if tag == "u":
+            if len(body) != 3 or type(body[0]) is not str or body[1] not in _SUBCLASSED_BASES:
+                raise CodecError("malformed value in message")
+            if type(body[2]) is not _SUBCLASSED_BASES[body[1]]:
+                raise CodecError("malformed value in message")
+            return Subclassed(body[0], body[1], body[2])
         if tag == "t":
             return tuple(items)
         if tag == "s":
@@ -216,7 +250,7 @@ def call_payload(args: tuple[Any, ...] | list[Any], kwargs: dict[str, Any]) -> b
     try:
         return marshal.dumps((list(args), dict(kwargs)), MARSHAL_VERSION)
     except ValueError:
-        plain = from_plain(to_plain((list(args), dict(kwargs))))
+        plain = from_plain(to_plain((list(args), dict(kwargs)), name_subclasses=False))
         return marshal.dumps(plain, MARSHAL_VERSION)
 
 

@@ -264,9 +264,14 @@ def batch(
     except CageRequired as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.engine.worker.shield import guard_for_grading
+    from autograder.engine.worker.shield import GuardError, guard_for_grading
 
-    for line in guard_for_grading(own=(out,), students=(submissions,)):
+    try:
+        guarded = guard_for_grading(own=(out,), students=(submissions,))
+    except GuardError as error:
+        click.echo(f"grade batch: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    for line in guarded:
         click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.adjustments import AdjustmentsError
     from autograder.course.batch.discover import DiscoveryError

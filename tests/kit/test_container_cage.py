@@ -149,6 +149,7 @@ def test_the_container_cage_is_roots_and_only_its_work_folders_are_the_workers(m
 def test_a_guarded_folder_and_its_canary_are_closed_to_a_worker_user(tmp_path, monkeypatch):
     """What the grader guards, a worker's user can neither list nor open, and the worker's own check agrees."""
     monkeypatch.setattr(shield, "_guarded", {})
+    monkeypatch.setenv(shield.CARRIED, "")
     results = tmp_path / "results"
     results.mkdir(mode=0o755)
     (results / "results.json").write_text("{}", encoding="utf-8")
@@ -180,9 +181,24 @@ def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkey
     shield.guard_the_kit()
     assert guarded == [KIT_ROOT]
     guarded.clear()
-    monkeypatch.setattr(shield.sys, "prefix", str(KIT_ROOT / ".venv"))
+    passed: list[Path] = []
+
+    def pass_through(folder: Path) -> str:
+        passed.append(folder)
+        return ""
+
+    monkeypatch.setattr(shield, "pass_through", pass_through)
+    monkeypatch.setattr(shield.sys, "prefix", str(KIT_ROOT / "venv-in-the-clone"))
     shield.guard_the_kit()
-    assert guarded == [KIT_ROOT / "tests", KIT_ROOT / "solutions"]
+    assert passed == [KIT_ROOT], "passed through, not listed"
+    assert guarded == sorted(KIT_ROOT.iterdir()), "every entry closed, .git and tests/ among them"
+    (KIT_ROOT / "venv-in-the-clone").mkdir()
+    try:
+        guarded.clear()
+        shield.guard_the_kit()
+        assert KIT_ROOT / "venv-in-the-clone" not in guarded and KIT_ROOT / "tests" in guarded
+    finally:
+        (KIT_ROOT / "venv-in-the-clone").rmdir()
 
 
 def test_a_result_graded_in_one_cage_is_never_taken_for_another(monkeypatch):
@@ -233,3 +249,59 @@ def test_as_root_student_code_never_runs_as_root(tmp_path):
     else:
         assert doctor.stdout.startswith(f"cage: {isolation.Isolation.CONTAINER.value}"), doctor.stdout
         assert "'0'" not in graded.stdout and str(worker_user.UID_BASE)[:3] in graded.stdout, graded.stdout[-2000:]
+
+
+@needs_root
+def test_the_sweep_removes_deep_and_read_only_leftovers_in_time():
+    """A tree deeper than Python recurses, and the user's own read-only folders, once stopped the sweep."""
+    uid = worker_user.new_uid()
+    leave = (
+        "import os\n"
+        f"top = '/tmp/bpe-kit-test-deep-{uid}'\n"
+        "os.makedirs(top + '/locked/inner')\n"
+        "open(top + '/locked/inner/file', 'w').close()\n"
+        "os.chmod(top + '/locked/inner', 0o500)\n"
+        "os.chmod(top + '/locked', 0o500)\n"
+        "folder = os.open(top, os.O_RDONLY)\n"
+        "for _ in range(1500):\n"
+        "    os.mkdir('d', dir_fd=folder)\n"
+        "    inner = os.open('d', os.O_RDONLY, dir_fd=folder)\n"
+        "    os.close(folder)\n"
+        "    folder = inner\n"
+    )
+    subprocess.run(["sh", "-c", f"cat > /tmp/bpe-kit-test-leave-{uid}.py"], input=leave, text=True, check=True)
+    try:
+        subprocess.run(
+            ["sh", "-c", f"exec $(command -v python3) /tmp/bpe-kit-test-leave-{uid}.py"],
+            user=uid,
+            group=uid,
+            check=False,
+            capture_output=True,
+        )
+        top = Path(f"/tmp/bpe-kit-test-deep-{uid}")
+        if not top.exists():  # no interpreter this user may run: the tree made by root, then given to it
+            subprocess.run([sys.executable, f"/tmp/bpe-kit-test-leave-{uid}.py"], check=True)
+            subprocess.run(["chown", "-R", f"{uid}:{uid}", str(top)], check=True)
+        worker_user.remove_leftovers(uid)
+        assert not top.exists()
+    finally:
+        Path(f"/tmp/bpe-kit-test-leave-{uid}.py").unlink()
+
+
+def test_a_uid_the_machine_gives_someone_is_passed_over(monkeypatch):
+    first = worker_user.new_uid()
+    monkeypatch.setattr(worker_user, "_named_user", lambda uid: uid == first + 1)
+    block = worker_user.UID_BASE + os.getpid() * worker_user.PER_GRADER
+    assert worker_user.new_uid() == block + (first - block + 2) % worker_user.PER_GRADER
+
+
+def test_an_output_folder_that_is_not_the_graders_is_refused(tmp_path, monkeypatch):
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("only root grades in the container cage")
+    monkeypatch.setattr(shield, "_guarded", {})
+    monkeypatch.setenv(shield.CARRIED, "")
+    squatted = tmp_path / "out"
+    squatted.mkdir()
+    os.chown(squatted, worker_user.UID_BASE, worker_user.UID_BASE)
+    with pytest.raises(shield.GuardError, match="not to the grader"):
+        shield.guard(squatted, plant=True)

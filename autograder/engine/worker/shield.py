@@ -29,6 +29,15 @@ _guarded: dict[Path, Path | None] = {}  # folder -> its canary (None: one not ou
 _guarding = threading.Lock()
 
 
+# The guarded folders and canaries, for the processes this grader starts (a batch's pool, started by spawn):
+# their workers check them too. Paths only, none of them secret.
+CARRIED = "BPE_KIT_GUARDED"
+
+
+class GuardError(Exception):
+    """A folder the grader must keep from student code is not the grader's own: the message says which."""
+
+
 def guard(folder: Path, *, plant: bool) -> str:
     """Take group's and others' access away from ``folder`` (its top only: nothing below can then be
     reached; a file, such as an LMS's .zip, likewise); ``plant`` a canary in it where the folder is the
@@ -43,26 +52,38 @@ def guard(folder: Path, *, plant: bool) -> str:
             os.chmod(folder, mode & 0o700)
         canary = None
         if plant and folder.is_dir():
+            if folder.stat().st_uid != os.geteuid():  # a worker's leftover squatting the name, say
+                raise GuardError(
+                    f"{folder}: belongs to user {folder.stat().st_uid}, not to the grader; choose another folder"
+                )
             canary = folder / CANARY
             with contextlib.suppress(FileExistsError):
                 descriptor = os.open(canary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
                 with os.fdopen(descriptor, "w", encoding="ascii") as written:
                     written.write(secrets.token_hex(16) + "\n")
         _guarded[folder] = canary
+        os.environ[CARRIED] = os.pathsep.join(_paths())
     if mode & 0o077:
         return f"note: took other users' access away from {folder} (mode {mode:o} -> {mode & 0o700:o})"
     return ""
 
 
 def guard_the_kit() -> list[str]:
-    """The kit's own folder, or where what the worker runs lives inside it (a venv in the clone), the
-    folders below it that hold what students must not read."""
+    """The kit's own folder; or, where what the worker runs lives inside it (a venv in the clone), every
+    entry of it but the ones on the way to that, with the kit's folder itself left to be passed through
+    (0711) but not listed: its .git holds the hidden tests and solutions as well."""
     from autograder.engine.worker.bubblewrap import site_folders
 
-    needed = (sys.prefix, sys.base_prefix, os.path.realpath(sys.executable), *site_folders())
-    inside = [path for path in needed if _within(Path(path).resolve(), KIT_ROOT)]
-    folders = [KIT_ROOT / "tests", KIT_ROOT / "solutions"] if inside else [KIT_ROOT]
-    return [line for folder in folders if (line := guard(folder, plant=True))]
+    needed = [Path(path).resolve() for path in (sys.prefix, sys.base_prefix, os.path.realpath(sys.executable))]
+    needed += [Path(path).resolve() for path in site_folders()]
+    inside = [path for path in needed if _within(path, KIT_ROOT)]
+    if not inside:
+        return [line for line in [guard(KIT_ROOT, plant=True)] if line]
+    lines = [line for line in [pass_through(KIT_ROOT)] if line]
+    for entry in sorted(KIT_ROOT.iterdir()):
+        if not any(_within(path, entry.resolve()) for path in inside):
+            lines += [line for line in [guard(entry, plant=entry.is_dir())] if line]
+    return lines
 
 
 def guard_for_grading(*, kit: bool = True, own: tuple[Path, ...] = (), students: tuple[Path, ...] = ()) -> list[str]:
@@ -83,10 +104,25 @@ def guard_for_grading(*, kit: bool = True, own: tuple[Path, ...] = (), students:
     return lines
 
 
+def pass_through(folder: Path) -> str:
+    """Let others pass through ``folder`` (to an environment inside it) but not list or write it."""
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    if not mode & 0o066:
+        return ""
+    os.chmod(folder, mode & 0o711)
+    return f"note: others may pass through {folder} to the environment in it, but not list it"
+
+
 def unreadable() -> list[str]:
-    """What a worker checks it cannot read: each guarded folder, and each canary planted in one."""
+    """What a worker checks it cannot read: each guarded folder and each canary planted in one, by this
+    grader or by the one that started it."""
     with _guarding:
-        return [str(path) for folder, canary in _guarded.items() for path in (folder, canary) if path is not None]
+        carried = [path for path in os.environ.get(CARRIED, "").split(os.pathsep) if path]
+        return list(dict.fromkeys([*carried, *_paths()]))
+
+
+def _paths() -> list[str]:
+    return [str(path) for folder, canary in _guarded.items() for path in (folder, canary) if path is not None]
 
 
 def _within(path: Path, folder: Path) -> bool:

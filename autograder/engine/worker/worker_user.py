@@ -22,13 +22,16 @@ import stat
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from autograder.engine.worker import seccomp
 
 # Far above any uid a system gives its people or its services, below the 32-bit limit, and a block per
-# grader process: base + pid * PER_GRADER + n. Two hand-ins never share one while both run.
+# grader process: base + pid * PER_GRADER + n, for any pid Linux gives (at most 2**22). Two hand-ins never
+# share one while both run.
 UID_BASE = 1_800_000_000
 PER_GRADER = 256
 # Where every user may write on the common Linux images: what a worker leaves there is removed after it.
@@ -40,10 +43,25 @@ _counting = threading.Lock()
 
 def new_uid() -> int:
     """A uid for one worker. One grader reuses its block's uids in turn; each is emptied of processes
-    (``end_processes``) before its worker's cage is removed, so never two hand-ins' at once."""
-    with _counting:
-        serial = next(_counter) % PER_GRADER
-    return UID_BASE + (os.getpid() % 4_000_000) * PER_GRADER + serial
+    (``end_processes``) and files (``remove_leftovers``) before its worker's cage is removed, so never two
+    hand-ins' at once. A uid the machine already gives someone (its password database names it) is passed
+    over."""
+    while True:
+        with _counting:
+            serial = next(_counter) % PER_GRADER
+        uid = UID_BASE + os.getpid() * PER_GRADER + serial
+        if not _named_user(uid):
+            return uid
+
+
+def _named_user(uid: int) -> bool:
+    try:
+        import pwd
+
+        pwd.getpwuid(uid)
+    except (ImportError, KeyError):
+        return False
+    return True
 
 
 def spawn_options(uid: int) -> dict[str, Any]:
@@ -108,20 +126,25 @@ def end_processes(uid: int) -> None:
 
 
 def remove_leftovers(uid: int) -> None:
-    """Remove what ``uid`` left in the folders every user may write; never raises.
+    """Remove what ``uid`` left in the folders every user may write; never raises, never takes long.
 
     Done by a child of the grader's that has become ``uid`` (after every process of it has ended), so that
     it can remove nothing that user could not: a classmate's worker still running cannot swap a folder on
-    the way for a link to something of root's and have the grader remove it. It walks by descriptors and
-    never follows a link.
+    the way for a link to something of root's and have the grader remove it. It walks by descriptors, never
+    follows a link, makes the user's own read-only folders writable first, goes any depth without
+    recursing, and stops after ``SWEEP_SECONDS`` (the child's time is the grader's: a timeout on it would
+    start only once it is done).
     """
     if not sys.platform.startswith("linux") or uid < UID_BASE:
         return
 
     def remove_own() -> None:
+        deadline = time.monotonic() + SWEEP_SECONDS
         for top in SHARED_FOLDERS:
-            with contextlib.suppress(OSError):
-                _remove_owned(os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW), uid, depth=0)
+            try:
+                _sweep(os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW), uid, deadline)
+            except Exception:  # anything at all: the sweep is a courtesy, the grader goes on
+                continue
 
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
@@ -133,35 +156,77 @@ def remove_leftovers(uid: int) -> None:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            timeout=120,
             env={},
             cwd="/",
         )
 
 
-# How deep the walk for leftovers goes into folders that are not the worker's own (its own go whole).
-LEFTOVER_DEPTH = 8
+# How long one worker's sweep may take, and how deep it looks into others' world-writable folders.
+SWEEP_SECONDS = 5.0
+LEFTOVER_DEPTH = 4
 
 
-def _remove_owned(folder: int, uid: int, *, depth: int) -> None:
-    """Below the open folder ``folder`` (closed here): remove each entry ``uid`` owns, look inside the others."""
+@dataclass
+class _Open:
+    """A folder the sweep is inside: its descriptor, the names still to look at, and how it got there."""
+
+    descriptor: int
+    names: Iterator[str]
+    own: bool  # the user's: emptied, then removed
+    depth: int
+    name: str = ""  # in the folder above
+    above: int = -1
+
+
+def _sweep(top: int, uid: int, deadline: float) -> None:
+    """Below the open folder ``top`` (closed here): remove whatever ``uid`` owns, whole, and look for more
+    inside folders of others. A stack of open folders, not recursion: a tree of any depth is walked."""
+    device = os.fstat(top).st_dev
+    stack = [_Open(top, iter(os.listdir(top)), own=False, depth=0)]
     try:
-        device = os.fstat(folder).st_dev
-        for name in os.listdir(folder):
+        while stack and time.monotonic() < deadline:
+            here = stack[-1]
+            entry = next(here.names, None)
+            if entry is None:
+                stack.pop()
+                if here.own and here.above >= 0:
+                    with contextlib.suppress(OSError):
+                        os.rmdir(here.name, dir_fd=here.above)
+                os.close(here.descriptor)
+                continue
+            info = _lstat(entry, here.descriptor)
+            if info is None or info.st_dev != device:
+                continue
+            mine = here.own or info.st_uid == uid
+            if not stat.S_ISDIR(info.st_mode):
+                if mine:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry, dir_fd=here.descriptor)
+                continue
+            # Someone else's folder can hold the user's files only where the user could write: every user may.
+            if not mine and (here.depth >= LEFTOVER_DEPTH or not info.st_mode & stat.S_IWOTH):
+                continue
             with contextlib.suppress(OSError):
-                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-                if info.st_dev != device:
+                if mine:  # its own read-only folder: made writable, so that it can be emptied
+                    os.chmod(entry, 0o700, dir_fd=here.descriptor)  # run as the user: a swapped link gains nothing
+                inner = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=here.descriptor)
+                try:
+                    names = iter(os.listdir(inner))
+                except OSError:
+                    os.close(inner)
                     continue
-                if info.st_uid == uid:
-                    if stat.S_ISDIR(info.st_mode):
-                        shutil.rmtree(name, dir_fd=folder, ignore_errors=True)
-                    else:
-                        os.unlink(name, dir_fd=folder)
-                elif stat.S_ISDIR(info.st_mode) and depth < LEFTOVER_DEPTH:
-                    inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
-                    _remove_owned(inner, uid, depth=depth + 1)
+                stack.append(_Open(inner, names, own=mine, depth=here.depth + 1, name=entry, above=here.descriptor))
     finally:
-        os.close(folder)
+        for left in stack:
+            with contextlib.suppress(OSError):
+                os.close(left.descriptor)
+
+
+def _lstat(name: str, folder: int) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return None
 
 
 def can_start(executable: str, uid: int) -> str:

@@ -109,20 +109,7 @@ def end_processes(uid: int) -> None:
         with contextlib.suppress(OSError):
             os.kill(-1, signal.SIGKILL)
 
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run(
-            [shutil.which("true") or "/bin/true"],
-            user=uid,
-            group=uid,
-            extra_groups=[],
-            preexec_fn=kill_all,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=30,
-            env={},
-            cwd="/",
-        )
+    _as_user(uid, kill_all)
 
 
 def remove_leftovers(uid: int) -> None:
@@ -146,13 +133,19 @@ def remove_leftovers(uid: int) -> None:
             except Exception:  # anything at all: the sweep is a courtesy, the grader goes on
                 continue
 
+    _as_user(uid, remove_own)
+
+
+def _as_user(uid: int, action: Callable[[], None]) -> None:
+    """Run ``action`` in a child of the grader's that has become ``uid``, between fork and exec (then it
+    execs a program that does nothing): no interpreter the uid may run is needed. Never raises."""
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
             [shutil.which("true") or "/bin/true"],
             user=uid,
             group=uid,
             extra_groups=[],
-            preexec_fn=remove_own,
+            preexec_fn=action,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

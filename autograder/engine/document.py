@@ -53,6 +53,7 @@ class BatchStamp(TypedDict):
     similarity: NotRequired[list[int]]  # winnowed fingerprints of the code (course.batch.similarity)
     similarity_version: NotRequired[int]  # how the code hash and fingerprints were taken (similarity.VERSION)
     imports: NotRequired[list[str]]  # what the graded code imports from outside (similarity.measures)
+    builds_code: NotRequired[list[str]]  # how it would run code built at run time (similarity.measures)
 
 
 class AdjustmentEntry(TypedDict):

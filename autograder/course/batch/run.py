@@ -201,6 +201,7 @@ def _stamp(
         "similarity": measured.prints,
         "similarity_version": similarity.VERSION,
         "imports": measured.imports,
+        "builds_code": measured.builds_code,
     }
     return document
 

@@ -47,7 +47,7 @@ WINDOW = 8
 THRESHOLD = 0.75
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
-VERSION = 5
+VERSION = 6
 # Sources no longer than this have their trees kept between readings (see _parsed): five times the longest
 # reference module; 16 of them at most, so the trees kept stay under 200 MB whatever the hand-ins hold.
 KEPT_CHARACTERS = 50_000
@@ -166,6 +166,7 @@ class Measures(NamedTuple):
     code_hash: str  # the program, blind to comments, docstrings and layout: equal for identical code
     prints: list[int]  # its winnowed fingerprints, sorted
     imports: list[str]  # what it imports from beyond what a hand-in is expected to (see _outside)
+    builds_code: list[str]  # how it would run code built at run time, which the worker refuses (_builds_code)
 
 
 def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
@@ -188,7 +189,28 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
         program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
     files = {name: content for half in loaded.halves for name, content in half.files.items()} or loaded.files
-    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, files))
+    texts = [source for _, source in (sources(loaded) if code is None else code)]
+    built = _builds_code(texts, imports)
+    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, files), built)
+
+
+# Ways to run code that is not a hand-in's source: exec, eval or compile of built text, marshalled code,
+# code objects made by hand, machine code through ctypes. The worker refuses each (bootstrap.refuse_built_code);
+# the summary lists the hand-ins that try, since a copy hidden that way earns nothing and shows nothing.
+BUILDING_CALLS = re.compile(r"(?<![\w.])(exec|eval|compile)\s*\(|\b(CodeType|FunctionType)\b")
+BUILDING_MODULES = frozenset({"marshal", "ctypes", "_ctypes"})
+
+
+def _builds_code(texts: Iterable[str], imports: Iterable[ast.Import | ast.ImportFrom]) -> list[str]:
+    """How the graded code would run code built at run time, by name: calls seen in its text (comments and
+    strings included: a copy might be found there), and the modules it imports for it."""
+    found: set[str] = set()
+    for text in texts:
+        found.update(next(name for name in match.groups() if name) for match in BUILDING_CALLS.finditer(text))
+    for node in imports:
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in BUILDING_MODULES)
+    return sorted(found)
 
 
 def _outside(imports: Iterable[ast.Import | ast.ImportFrom], files: Mapping[str, bytes]) -> list[str]:

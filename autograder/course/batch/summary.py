@@ -68,7 +68,7 @@ def build_sections(records: list[StudentRecord], *, stubs: StartingCode) -> list
     sections = [_overview(records, documents)]
     if documents:
         sections += [_functions(documents), _item_analysis(documents), _stopped(graded), _slowest(graded)]
-    sections += [_identical(graded, stubs.code_hash), _similar(graded, stubs), _imports(graded)]
+    sections += [_identical(graded, stubs.code_hash), _similar(graded, stubs), _imports(graded), _built(graded)]
     sections += [_not_graded(records), _students(records)]
     return [section for section in sections if section.lines or section.rows]
 
@@ -266,13 +266,30 @@ IMPORTS_SAID = (
 )
 
 
+BUILT_SAID = (
+    "Graded code that would run code built at run time (exec, eval or compile of built text, marshal, code "
+    "objects, ctypes): the grader refuses it, so a copy hidden that way earned nothing and showed nothing. "
+    "Worth a look."
+)
+
+
 def _imports(graded: list[StudentRecord]) -> Section:
-    section = Section("Imports to look at", lines=[IMPORTS_SAID], headers=["student", "imports", "score"])
+    return _listed(graded, "Imports to look at", IMPORTS_SAID, ("imports", "imports"))
+
+
+def _built(graded: list[StudentRecord]) -> Section:
+    return _listed(graded, "Code built at run time", BUILT_SAID, ("builds_code", "builds code with"))
+
+
+def _listed(graded: list[StudentRecord], title: str, said: str, column: tuple[str, str]) -> Section:
+    """A section of the students whose batch stamp lists something under ``column`` (its key, its header)."""
+    key, header = column
+    section = Section(title, lines=[said], headers=["student", header, "score"])
     for record, document in _with_documents(graded):
         stamp = document["extra_data"].get("batch")
-        imported = stamp.get("imports", []) if stamp is not None else []
-        if imported:
-            section.rows.append([record.id, Code(", ".join(imported)), f"{document['score']:g}"])
+        listed = stamp.get(key, []) if stamp is not None else []
+        if isinstance(listed, list) and listed:
+            section.rows.append([record.id, Code(", ".join(listed)), f"{document['score']:g}"])
     if not section.rows:
         section.lines = []
     return section

@@ -181,6 +181,96 @@ def import_only_source(trusted: list[str]) -> None:
         del sys.path_importer_cache[path]
 
 
+class BuiltCodeRefused(RuntimeError):
+    """Code that is not in the hand-in's source was about to run: refused where it was built."""
+
+
+# The standard library's code generators, by file and function (its qualified name, or the start of it):
+# their compile of text they wrote is allowed. ast.parse makes a tree, not code.
+GENERATORS = (
+    ("dataclasses.py", "_create_fn"),
+    ("collections/__init__.py", "namedtuple"),
+    ("enum.py", ""),
+    ("typing.py", "ForwardRef.__init__"),
+    ("ast.py", "parse"),
+)
+AUDITED = frozenset({"compile", "marshal.loads", "marshal.load", "code.__new__", "import", "ctypes.dlopen"})
+# What the worker never imports for student code: with it any bytes could run as machine code.
+REFUSED_MODULES = frozenset({"ctypes", "_ctypes"})
+
+
+def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str]) -> None:
+    """From now on only source text the hand-in holds runs (Python's audit hooks see every compile).
+
+    ``exec``, ``eval`` and ``compile`` of text that is not a hand-in file or one of its notebook cells,
+    ``marshal.loads`` and code objects built by hand are refused where student code asks for them, with an
+    error naming its line; the standard library's code generators (dataclasses, namedtuple, enum, typing)
+    still work, and so does importing, which the import hook keeps to source (import_only_source). ctypes
+    is not imported at all. The hook catches copies hidden behind exec; the cage remains the boundary.
+    """
+    import hashlib
+
+    handed_in: set[bytes] = set()
+    for folder, _, names in os.walk(submission_dir):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as source:
+                    handed_in.add(hashlib.sha256(source.read()).digest())
+    handed_in.update(hashlib.sha256(cell.encode("utf-8", "surrogatepass")).digest() for cell in cells)
+    student_roots = tuple({os.path.join(folder, "") for folder in (submission_dir, os.path.realpath(submission_dir))})
+    trusted_roots = tuple(os.path.realpath(folder).rstrip(os.sep) + os.sep for folder in trusted)
+
+    def students(filename: str) -> bool:
+        return filename.startswith(student_roots) or (filename.startswith("<") and " cell " in filename)
+
+    def hook(event: str, arguments: tuple[Any, ...]) -> None:
+        if event not in AUDITED:
+            return
+        chain = []  # the frames between the hook and the student's code that asked, innermost first
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None and not students(frame.f_code.co_filename):
+            chain.append(frame.f_code)
+            frame = frame.f_back
+        if frame is None:
+            return  # not asked by student code: the worker's own work, or the standard library at start-up
+        importing = any(code.co_name == "_find_and_load" for code in chain)
+        if (event == "import" and arguments[0] in REFUSED_MODULES) or event == "ctypes.dlopen":
+            raise ImportError("ctypes cannot be imported while your code is graded: write plain Python")
+        if event == "import" or (event.startswith("marshal.") and importing):
+            return
+        if event == "compile" and _compiles_allowed(arguments, chain, handed_in, trusted_roots, importing):
+            return
+        what = {
+            "compile": "running code built at run time (exec, eval or compile of text that is not in your files)"
+        }.get(event, "loading compiled code (marshal, or a code object built by hand)")
+        raise BuiltCodeRefused(f"{what} is refused while your code is graded: hand in the code itself as source")
+
+    sys.addaudithook(hook)
+
+
+def _compiles_allowed(
+    arguments: tuple[Any, ...], chain: list[Any], handed_in: set[bytes], trusted: tuple[str, ...], importing: bool
+) -> bool:
+    import hashlib
+
+    source, filename = arguments[0], str(arguments[1])
+    if isinstance(source, str):
+        source = source.encode("utf-8", "surrogatepass")
+    if isinstance(source, bytes) and hashlib.sha256(source).digest() in handed_in:
+        return True
+    if importing and filename.startswith(trusted):  # a module of the standard library or a package, from source
+        return True
+    caller = chain[0] if chain else None  # what called compile or exec: a generator of the standard library's
+    return (
+        caller is not None
+        and caller.co_filename.startswith(trusted)
+        and any(
+            caller.co_filename.endswith(os.sep + file.replace("/", os.sep)) and caller.co_qualname.startswith(function)
+            for file, function in GENERATORS
+        )
+    )
+
+
 def where_in_student_code(error: BaseException, roots: list[str]) -> str:
     """The student's file and line closest to where ``error`` was raised."""
     if isinstance(error, SyntaxError) and error.filename:
@@ -448,7 +538,11 @@ def main() -> None:
         notices.append("this platform could not set: " + ", ".join(missing))
     os.chdir(config["submission_dir"])
     enter_site(config.get("site_folders", []))
-    import_only_source(list(sys.path))  # the standard library's folders and the installed packages
+    trusted = list(sys.path)  # the standard library's folders and the installed packages
+    import_only_source(trusted)
+    cells = [cell["source"] for cell in config.get("cells", [])]
+    cells += [cell["source"] for each in config.get("module_cells", {}).values() for cell in each]
+    refuse_built_code(config["submission_dir"], cells, trusted)
     sys.path.insert(0, config["submission_dir"])
     sys.argv = [config.get("script_name") or "submission"]
     quiet_checks()

@@ -74,6 +74,7 @@ class DocumentDetails(TypedDict, total=False):
     graded_from: dict[str, str]  # part module -> the release's work folder it counted from, where there were two
     adjustments: list[AdjustmentEntry]  # the instructor's, in a batch's feedback only
     feedback: str  # how much of the tests the feedback shows (reports.disclosure), in a batch's feedback only
+    read: dict[str, list[str]]  # the hand-in's files the worker read, by the part reading them (part_cache)
 
 
 class ResultsDocument(TypedDict):

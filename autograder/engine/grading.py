@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.engine import submission as submissions
@@ -15,7 +16,7 @@ from autograder.engine import suites
 from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.fingerprints import grading_hash
 from autograder.engine.outcomes import Outcome
-from autograder.engine.part_cache import PartCache, PartResult, part_key
+from autograder.engine.part_cache import PartCache, PartResult, file_digests, part_key
 from autograder.engine.parts import MODULES, part_of
 from autograder.engine.results import build_document
 from autograder.engine.scoring import outcome_of
@@ -133,7 +134,7 @@ def _parts_of(
     found: dict[str, tuple[PartResult, bool]] = {}
     for module, key in keys.items():
         kept = cache.get(key) if cache is not None else None
-        if kept is not None:
+        if kept is not None and kept.still_holds(loaded):
             found[module] = (kept, True)
     missing = [module for module in chosen if module not in found]
     if not missing:
@@ -143,7 +144,10 @@ def _parts_of(
     if not whole_suite and not only:  # this suite has no tests for them
         return found | {module: (PartResult(tests=[], notes=[], seconds=0.0), False) for module in missing}
     document = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
+    read = document["extra_data"].get("read")
     for module, result in _by_part(document, missing).items():
+        names = None if read is None else [*read.get("", []), *read.get(module, []), *_own_files(module)]
+        result = replace(result, depends=file_digests(loaded, names))
         found[module] = (result, False)
         # A collection's error (no part's module) or the grader's own error in a test is never kept.
         trouble = any(
@@ -153,6 +157,11 @@ def _parts_of(
         if cache is not None and not trouble:
             cache.put(keys[module], result)
     return found
+
+
+def _own_files(module: str) -> list[str]:
+    """The files that hold a part, read or not (one handed in later, say)."""
+    return [f"{module}.py", f"{module}.ipynb"]
 
 
 def _by_part(document: ResultsDocument, modules: list[str]) -> dict[str, PartResult]:

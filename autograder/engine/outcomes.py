@@ -56,3 +56,6 @@ class GradingRun:
     # The hand-in as graded: feedback reads from its source which graded functions call which (call_graph)
     # when two of one part fail, to name the one to fix first.
     loaded: LoadedSubmission | None = None
+    # The hand-in's files the worker read (opened or imported), by the part module whose call read them (""
+    # before any call); None where not known whole.
+    read: dict[str, tuple[str, ...]] | None = None

@@ -3,8 +3,10 @@
 A student's loop is edit one module, run ``grade``, read. The key of a part
 holds everything that decides its score: the grading (tests, reference,
 limits, the grader's own code), the file that holds the part, and every file
-of the hand-in that is not another part's (a helper module, data); another
-part's module counts only where this part's file imports it. The cache lives
+of the hand-in that is not another part's (a helper module, data). Another
+part's module counts where the run read it, however (an import, importlib,
+open): the worker says which of the hand-in's files it read, and a result is
+kept with their digests and used only while they are unchanged. The cache lives
 in the user's cache folder, never beside the work: ``$BPE_KIT_CACHE``, else
 the platform's (``~/.cache/bpe-kit`` on Linux); ``BPE_KIT_CACHE=off`` or
 ``grade --no-cache`` turns it off.
@@ -16,9 +18,8 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder.atomic_files import write_atomically
@@ -53,28 +54,34 @@ class PartResult:
     tests: list[GradedTest]
     notes: list[str]
     seconds: float
+    # The hand-in's files the run read (every file, where the run could not say), each with its digest ("" for
+    # one it looked for and did not find).
+    depends: dict[str, str] | None = None
+
+    def still_holds(self, loaded: LoadedSubmission) -> bool:
+        """Whether every file this result depends on is as it was (one kept without its files: never)."""
+        return self.depends is not None and all(_digest(loaded, name) == kept for name, kept in self.depends.items())
+
+
+def file_digests(loaded: LoadedSubmission, read: list[str] | None) -> dict[str, str]:
+    """The digest of each file ``read`` names (of every file, for None), "" for one the hand-in lacks."""
+    return {name: _digest(loaded, name) for name in (loaded.files if read is None else read)}
+
+
+def _digest(loaded: LoadedSubmission, name: str) -> str:
+    return hashlib.sha256(loaded.files[name]).hexdigest() if name in loaded.files else ""
 
 
 def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
     """The digest of what decides ``module``'s results in this hand-in."""
     others = PART_FILES - {f"{module}.py", f"{module}.ipynb"}
-    own = [loaded.files.get(f"{module}{suffix}", b"") for suffix in (".py", ".ipynb")]
-    imported = {
-        name
-        for name in others
-        if loaded.kind == "modules"
-        and any(
-            re.search(rb"^\s*(from|import)\s+" + re.escape(Path(name).stem.encode()) + rb"\b", text, re.M)
-            for text in own
-        )
-    }
     digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind}\0{loaded.script_name}".encode())
     # What loading said of this hand-in (a file graded under another name, a notebook's skipped magics) is
     # kept with its results: the same code under another name must not show the other name's notes.
     digest.update("\n".join(loaded.notes).encode("utf-8", "surrogatepass") + b"\0")
     for name in sorted(loaded.files):
-        if loaded.kind == "modules" and name in others and name not in imported:
-            continue
+        if loaded.kind == "modules" and name in others:
+            continue  # counted where the run read it (PartResult.depends)
         digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
     return digest.hexdigest()
 
@@ -86,14 +93,21 @@ class PartCache:
     def get(self, key: str) -> PartResult | None:
         try:
             raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            return PartResult(tests=raw["tests"], notes=list(raw["notes"]), seconds=float(raw["seconds"]))
+            depends = raw.get("depends")
+            kept = PartResult(tests=raw["tests"], notes=list(raw["notes"]), seconds=float(raw["seconds"]))
+            return replace(kept, depends=dict(depends)) if isinstance(depends, dict) else kept
         except (OSError, ValueError, KeyError, TypeError):
             return None  # absent, or damaged: graded again
 
     def put(self, key: str, result: PartResult) -> None:
         """Keep ``result``; a cache that cannot be written only costs speed, so errors are ignored."""
         with contextlib.suppress(OSError):
-            payload = {"tests": result.tests, "notes": result.notes, "seconds": result.seconds}
+            payload = {
+                "tests": result.tests,
+                "notes": result.notes,
+                "seconds": result.seconds,
+                "depends": result.depends,
+            }
             write_atomically(self.folder / f"{key}.json", json.dumps(payload, ensure_ascii=False))
 
     def prune(self) -> None:

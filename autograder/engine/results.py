@@ -36,6 +36,7 @@ def build_document(run: GradingRun) -> ResultsDocument:
             "submission": visible(run.submission),
             "suite": run.suite,
             "notes": [visible(note) for note in run.notes],
+            **({"read": {part: list(names) for part, names in run.read.items()}} if run.read is not None else {}),
         },
     }
 

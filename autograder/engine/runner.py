@@ -37,7 +37,8 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
     try:
         plugin = GradingPlugin(GradingSession(worker, limits))
         errors = run_pytest(suite, plugin, only)
-        notes.extend(_load_report(worker))
+        report, read = _load_report(worker)
+        notes.extend(report)
         notes.extend(worker.notices)
     finally:
         discard(worker, cage)
@@ -65,6 +66,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         notes=tuple(notes),
         seconds=time.monotonic() - started.since,
         student_seconds=plugin.session.used,
+        read=read,
         loaded=submission,
     )
 
@@ -87,13 +89,19 @@ def run_suite_session(
     return code, log.getvalue()
 
 
-def _load_report(worker: Worker) -> list[str]:
-    """What the worker noticed while loading: modules that failed, notebook cells that raised."""
+def _load_report(worker: Worker) -> tuple[list[str], dict[str, tuple[str, ...]] | None]:
+    """What the worker noticed while loading (modules that failed, notebook cells that raised), and the
+    hand-in's files it read, by the part whose call read them; None where that is not known whole (a
+    worker started again forgot the files its first start read)."""
+    starts = worker.starts
     try:
         reply = worker.request({"op": protocol.DESCRIBE}, timeout=10)
     except (WorkerGone, WorkerTimedOut, WorkerCouldNotStart):
-        return []
+        return [], None
     notes = []
     for cell in reply.message.get("cells", []):
         notes.append(f"notebook cell {cell.get('cell')} raised {cell.get('type')}: {cell.get('message')}")
-    return notes
+    read = reply.message.get("read")
+    if starts != 1 or worker.starts != 1 or not isinstance(read, dict):
+        return notes, None
+    return notes, {str(module): tuple(map(str, names)) for module, names in read.items()}

@@ -224,6 +224,9 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         return filename.startswith(student_roots) or (filename.startswith("<") and " cell " in filename)
 
     def hook(event: str, arguments: tuple[Any, ...]) -> None:
+        if event == "open":
+            _note_read(arguments[0], student_roots, submission_dir)
+            return
         if event not in AUDITED:
             return
         chain = []  # the frames between the hook and the student's code that asked, innermost first
@@ -246,6 +249,23 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         raise BuiltCodeRefused(f"{what} is refused while your code is graded: hand in the code itself as source")
 
     sys.addaudithook(hook)
+
+
+# The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by
+# importlib), by the part module whose call was running ("" before any call: a notebook's cells): the grader
+# keeps a part's results only while these are unchanged (part_cache).
+READ: dict[str, set[str]] = {}
+CALLING = [""]  # the part module of the call running now
+
+
+def _note_read(path: Any, roots: tuple[str, ...], submission_dir: str) -> None:
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, str):
+        return  # a descriptor: what it names was opened before
+    full = os.path.normpath(os.path.join(submission_dir, path))
+    if full.startswith(roots) and "__pycache__" not in full:
+        READ.setdefault(CALLING[0], set()).add(os.path.relpath(full, submission_dir).replace(os.sep, "/"))
 
 
 def _compiles_allowed(
@@ -406,6 +426,7 @@ def send_unreadable(message: str, printed: str) -> None:
 
 def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> bool:
     """Run one call and send its answer; True when the answer is a value (not a failure)."""
+    CALLING[0] = request["module"]
     if not submission.attempted(request["module"]):
         # The grader times the import apart from the call: say when it is done.
         submission.load(request["module"])
@@ -568,7 +589,9 @@ def main() -> None:
             run_calls(submission, request["calls"], output)
         elif request.get("op") == protocol.DESCRIBE:
             failures = dict(submission.failures)
-            send({"ok": True, "failures": failures, "cells": submission.cell_reports, "output": output.take()})
+            read = {module: sorted(names) for module, names in READ.items()}
+            reply = {"failures": failures, "cells": submission.cell_reports, "read": read}
+            send({"ok": True, **reply, "output": output.take()})
         else:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
 

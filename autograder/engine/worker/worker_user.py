@@ -136,12 +136,17 @@ def remove_leftovers(uid: int) -> None:
     _as_user(uid, remove_own)
 
 
+def _do_nothing() -> str:
+    """A program that does nothing, by its real path: a folder of links on PATH may be one the uid cannot enter."""
+    return os.path.realpath(shutil.which("true") or "/bin/true")
+
+
 def _as_user(uid: int, action: Callable[[], None]) -> None:
     """Run ``action`` in a child of the grader's that has become ``uid``, between fork and exec (then it
     execs a program that does nothing): no interpreter the uid may run is needed. Never raises."""
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
-            [shutil.which("true") or "/bin/true"],
+            [_do_nothing()],
             user=uid,
             group=uid,
             extra_groups=[],

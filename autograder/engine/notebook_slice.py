@@ -13,6 +13,9 @@ to what the graded functions can reach:
   and so on to a fixed point; needed functions are the graded ones and those
   they use, and a function uses the names it reads but does not bind itself
   (a parameter called ``merges`` is not the exploration's ``merges``);
+- a statement that may change a needed name runs too: an item or attribute
+  assigned on it (``TABLE["x"] = 1``), or a method called on it
+  (``PATTERNS.update(...)``), so a notebook grades as it runs top to bottom;
 - a compound statement (``if``, ``try``, ``with``, ``for``) runs when it
   defines something, or binds a needed name;
 - everything else is left out: calls made for their output, prints, plots,
@@ -20,9 +23,7 @@ to what the graded functions can reach:
 
 Dropped lines become blank lines, so every line keeps its number in
 tracebacks. A cell that does not parse is kept whole: its SyntaxError is
-reported as before. A function that relies on a global changed by a call
-for its side effect (``cache.update(...)`` at the top level) would not see
-that change; the contract's functions take everything as arguments.
+reported as before.
 """
 
 from __future__ import annotations
@@ -98,16 +99,22 @@ def _binds(node: ast.stmt) -> Iterator[str]:
     for inner in ast.walk(node):
         if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store | ast.Del):
             yield inner.id
-        elif isinstance(inner, ast.Subscript | ast.Attribute) and isinstance(inner.ctx, ast.Store):
-            root = inner.value
-            while isinstance(root, ast.Subscript | ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name):
-                yield root.id  # CACHE["x"] = ... changes CACHE
+        elif isinstance(inner, ast.Subscript | ast.Attribute) and isinstance(inner.ctx, ast.Store | ast.Del):
+            yield from _root(inner.value)  # CACHE["x"] = ... changes CACHE
+        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+            yield from _root(inner.func.value)  # PATTERNS.update(...) may change PATTERNS
         elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield inner.name
         elif isinstance(inner, ast.alias):
             yield (inner.asname or inner.name).split(".")[0]
+
+
+def _root(node: ast.expr) -> Iterator[str]:
+    """The name an item or attribute chain starts from (``TABLE`` of ``TABLE["a"].b``), if it is a name."""
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Name):
+        yield node.id
 
 
 def _uses(node: ast.stmt) -> Iterator[str]:

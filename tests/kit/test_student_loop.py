@@ -104,6 +104,24 @@ def test_a_notebook_runs_what_its_functions_need_and_not_its_demos(tmp_path):
     assert time.monotonic() - started < 60, "the endless demo did not run"
 
 
+def test_a_notebook_grades_as_it_runs_when_a_later_cell_changes_a_table_a_function_reads(tmp_path):
+    """A table filled by a call at the top level (``RULES.update(...)``) is filled when graded too."""
+    solution = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
+    cells = [
+        "RULES = {}\nSEPARATORS = {}",
+        solution.replace("return list(text)", "return list(text) if RULES.get('characters') else []").replace(
+            "return text.split()", "return text.split(SEPARATORS.get('word'))"
+        ),
+        "RULES.update(characters=True)\nSEPARATORS['word'] = None\nprint(char_tokenize('hi'))",
+    ]
+    path = write_notebook(
+        tmp_path / "simple_tokenizers.ipynb", ("markdown", "# Part 1"), *(("code", cell) for cell in cells)
+    )
+    process, document = grade(path)
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert document["score"] == document["max_score"] == 30, document["output"]
+
+
 def test_a_cell_that_fails_is_named_as_jupyter_shows_it(tmp_path):
     path = write_notebook(
         tmp_path / "simple_tokenizers.ipynb",

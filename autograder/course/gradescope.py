@@ -17,7 +17,7 @@ from typing import Any
 
 from autograder.atomic_files import write_atomically
 from autograder.engine.document import ResultsDocument
-from autograder.reports import json_report
+from autograder.reports import disclosure, json_report
 
 DEFAULT_ROOT = Path("/autograder")
 
@@ -47,7 +47,9 @@ def results_for(submission: Path) -> ResultsDocument:
                 "your code. This is not your fault: your instructor can see why."
             )
         try:
-            return grade_path(submission, suite="hidden")
+            # What the student sees of the hidden tests: the default feedback (reports.disclosure), made here
+            # where the result is made, so results.json holds no passed test's call.
+            return disclosure.view(grade_path(submission, suite="hidden"), disclosure.DEFAULT)
         except CannotGrade as error:
             return _without_tests(f"Your submission could not be graded: {error}")
     except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor

@@ -30,6 +30,7 @@ class GradedTestDetails(TypedDict):
     detail: str
     example: str  # a property's failing inputs
     load_failed: bool  # the file did not load: reports show the cause once for all its tests
+    summary: NotRequired[str]  # a load failure in the kit's words alone (reports.disclosure's scores)
     fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
 
 

@@ -40,6 +40,7 @@ class TestOutcome:
     printed: str = ""
     example: str = ""  # a property's failing inputs, as hypothesis drew them
     load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
+    summary: str = ""  # a load failure in the kit's words alone: no message of the student's (disclosure)
     fix_first: str = ""  # the student's own functions this one calls that fail their own tests
 
 

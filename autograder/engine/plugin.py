@@ -30,6 +30,7 @@ from autograder.engine.proxy import (
     failure_outcome,
     short_repr,
 )
+from autograder.engine.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST, cut
 
 DEFAULT_VISIBILITY = "visible"
 
@@ -38,6 +39,7 @@ class GradingPlugin:
     def __init__(self, session: GradingSession) -> None:
         self.session = session
         self.outcomes: list[TestOutcome] = []
+        self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
@@ -123,8 +125,11 @@ class GradingPlugin:
             "bonus": item.get_closest_marker("bonus") is not None,
         }
         last = self.session.last_call
-        printed = "".join(record.output for record in self.session.calls)
-        context: dict[str, Any] = {"call": last.text if last else "", "printed": printed[-2000:]}
+        context: dict[str, Any] = {"call": last.text if last else "", "printed": ""}
+        if last is not None and not report.passed:
+            # Only what the failing call printed, within the test's and the hand-in's room (student_output).
+            context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
+            self._printed_room -= min(len(last.output), PRINTED_PER_TEST)
         if report.passed:
             return TestOutcome(outcome=Outcome.PASSED, **base, **context)
         if report.when == "setup" or call.excinfo is None:
@@ -142,7 +147,10 @@ class GradingPlugin:
         stopped = failure_outcome(error)
         if stopped is not None:
             load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
-            return TestOutcome(outcome=stopped, detail=text, load_failed=load_failed, **base, **context)
+            summary = error.summary if isinstance(error, CannotLoad) else ""
+            return TestOutcome(
+                outcome=stopped, detail=text, load_failed=load_failed, summary=summary, **base, **context
+            )
         if _flaky(error):
             # Hypothesis asked the same input twice and the student's code answered two ways: the student's
             # failure (state kept between calls, randomness), not a flaw of the grader's.

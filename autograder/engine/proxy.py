@@ -16,6 +16,7 @@ from typing import Any
 
 from autograder.engine.answer_types import type_problem
 from autograder.engine.outcomes import Outcome
+from autograder.engine.student_output import MESSAGE_PER_TEST, cut
 from autograder.engine.worker import codec, protocol
 from autograder.engine.worker.client import (
     Reply,
@@ -76,12 +77,18 @@ class NotStarted(StudentStopped):
 class CannotLoad(StudentStopped):
     """The module does not import, or the function is not in it."""
 
+    def __init__(self, text: str, *, summary: str = "") -> None:
+        super().__init__(text)
+        # The same in the kit's words alone (the file, the line, the error's kind, not its message), for a
+        # feedback that shows nothing student code wrote (reports.disclosure).
+        self.summary = summary or text
+
 
 class FunctionMissing(CannotLoad):
     """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
 
     def __init__(self, text: str, *, suggested: str = "") -> None:
-        super().__init__(text)
+        super().__init__(text, summary=text)
         self.suggested = suggested  # a name of the module close to the one asked for: a typo, perhaps
 
 
@@ -400,7 +407,7 @@ def _plan_of(recorded: list[tuple[int, str, str, bytes, bytes]]) -> CallPlan | N
 
 
 def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:
-    text = str(message.get("message", ""))
+    text = cut(str(message.get("message", "")), MESSAGE_PER_TEST)  # the student's words: see student_output
     where = str(message.get("where", ""))
     at = f" ({where})" if where else ""
     if kind == protocol.NOT_STARTED:
@@ -411,7 +418,10 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
         return FunctionMissing(text, suggested=str(message.get("suggested", "")))
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
-        return CannotLoad(f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}")
+        summary = f"{record.module}.py could not be imported ({where or 'no line named'}): {message.get('type')}"
+        return CannotLoad(
+            f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}", summary=summary
+        )
     if kind == protocol.RAISED:
         return StudentRaised(
             f"{record.text} raised {message.get('type')}: {text}{at}",

@@ -94,6 +94,7 @@ def _test_entry(outcome: TestOutcome) -> GradedTest:
             "detail": visible(outcome.detail),
             "example": visible(outcome.example),
             "load_failed": outcome.load_failed,
+            "summary": visible(outcome.summary),
             "fix_first": outcome.fix_first,
         },
     }

@@ -11,6 +11,7 @@ from autograder.engine.collected import forget_suite_modules, run_collected, ses
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
+from autograder.engine.student_output import CELL_RAISED, MESSAGE_PER_TEST, PRINTED_PER_TEST, WROTE_OUTSIDE_CALLS, cut
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker import protocol
 from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
@@ -44,7 +45,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         discard(worker, cage)
     stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
     if stray:
-        notes.append("your code wrote this outside of any call:\n" + stray[-2000:])
+        notes.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))
     outcomes = list(plugin.outcomes)
     for error in errors:
         outcomes.append(
@@ -100,7 +101,8 @@ def _load_report(worker: Worker) -> tuple[list[str], dict[str, tuple[str, ...]] 
         return [], None
     notes = []
     for cell in reply.message.get("cells", []):
-        notes.append(f"notebook cell {cell.get('cell')} raised {cell.get('type')}: {cell.get('message')}")
+        raised = CELL_RAISED.format(cell=cell.get("cell"), type=cell.get("type"))
+        notes.append(f"{raised}: {cut(str(cell.get('message')), MESSAGE_PER_TEST)}")
     read = reply.message.get("read")
     if starts != 1 or worker.starts != 1 or not isinstance(read, dict):
         return notes, None

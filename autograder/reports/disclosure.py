@@ -1,13 +1,18 @@
-"""How much of the hidden tests a batch's feedback shows the student: ``grade batch --feedback``.
+"""How much of the hidden tests a student's feedback shows: ``grade batch --feedback``, and Gradescope's.
 
-- ``full``: every test, passed ones too, with its call; a failing one with what was expected and what came back.
-- ``failures`` (the default): what a student needs to fix each lost point (the failing call, expected, got
-  and the hint) and nothing of the tests they passed. Each hidden test that a student fails becomes known to
-  that student; the ones they pass stay hidden.
+- ``full``: every test, passed ones too, with its call; a failing one with what was expected and what came
+  back. The instructor's explicit choice (self-check work): it shows the hidden inputs.
+- ``failures`` (the default, and the Gradescope package's): what a student needs to fix each lost point (the
+  failing call, expected, got and the hint), what that call printed (student_output's bounds) and nothing of
+  the tests they passed. Each hidden test that a student fails becomes known to that student; the ones they
+  pass stay hidden.
 - ``scores``: the points per function and which checks failed, in words; no call, no expected value, no
-  answer, no hint. For hand-ins that can be handed in again, where a known hidden call could be fitted to.
+  answer, no hint, and not one character student code produced (printed output, exception messages, a load
+  failure's beyond its file, line and kind). For hand-ins that can be handed in again, where a known hidden
+  call could be fitted to.
 
-The instructor's own ``results.json`` keeps everything: the class summary reads its wrong answers there.
+This view is the student's result, made once from the grader's document; the renderers only render it. The
+instructor's own ``results.json`` keeps everything: the class summary reads its wrong answers there.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import copy
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import outcome_of, passed
+from autograder.engine.student_output import without_student_text
 
 FULL, FAILURES, SCORES = "full", "failures", "scores"
 MODES = (FULL, FAILURES, SCORES)
@@ -35,11 +41,17 @@ def view(document: ResultsDocument, mode: str) -> ResultsDocument:
         return shown
     for test in shown["tests"]:
         extra = test["extra_data"]
-        if passed(test) or (mode == SCORES and not extra.get("load_failed")):
+        if passed(test) or mode == SCORES:
             for key in _TOLD:
                 extra[key] = ""  # type: ignore[literal-required]
-        if mode == SCORES and not passed(test) and not extra.get("load_failed"):
-            test["output"] = _in_words(outcome_of(test))
+        if mode == SCORES and not passed(test):
+            load_failure = extra.get("summary", "") if extra.get("load_failed") else ""
+            test["output"] = load_failure or _in_words(outcome_of(test))
+            extra["summary"] = load_failure
+    if mode == SCORES:
+        notes = [kept for note in shown["extra_data"].get("notes", []) if (kept := without_student_text(note))]
+        shown["extra_data"]["notes"] = notes
+        shown["output"] = "\n".join(notes)
     return shown
 
 

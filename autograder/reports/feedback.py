@@ -67,7 +67,7 @@ def entries(document: ResultsDocument) -> list[Entry]:
         if not extra.get("load_failed"):
             order.append(test)
             continue
-        key = (extra["module"], extra["detail"])
+        key = (extra["module"], extra["detail"] or extra.get("summary", ""))  # in a scores view, the kit's words
         if key not in hit:
             hit[key] = []
             order.append(key)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.engine.student_output import PRINTED_PER_TEST, PRINTED_WHILE_LOADING, cut
 from autograder.engine.worker import codec, protocol
 from autograder.engine.worker.cage import Cage
 from autograder.engine.worker.limits import Limits
@@ -205,7 +206,7 @@ class Worker:
                     self.notices.append(notice)
             printed = str(reply.get("output", ""))
             if printed.strip() and self.starts == 1:
-                self.notices.append("your code printed this while loading:\n" + printed.rstrip()[-2000:])
+                self.notices.append(f"{PRINTED_WHILE_LOADING}\n" + cut(printed.rstrip(), PRINTED_PER_TEST))
 
     def _wait_until_started(self) -> None:
         """Wait for the worker's first message, sent before it runs anything of the student's."""

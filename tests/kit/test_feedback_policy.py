@@ -1,0 +1,88 @@
+"""What a student's feedback carries of what their code produced: with ``--feedback scores``, not one
+character (a hand-in that records the hidden calls it is given and prints them, raises with them, or fails
+its import with them learns nothing); with the default, only its failing calls' output, within bounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from classroom import SOLUTIONS
+from conftest import run_batch
+
+from autograder.engine.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST
+
+MARK = "RECORDED-HIDDEN-CALLS"
+SPELLED = '"RECORDED-" + "HIDDEN-CALLS"'  # in the code: the page shows the student's own code, which is theirs
+# Part 1 right, but each call recorded; encode_words fails on purpose, printing and raising the record.
+RECORDS = (
+    (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
+    + f'''
+
+RECORDED = []
+_char_tokenize, _build_char_vocab = char_tokenize, build_char_vocab
+
+
+def char_tokenize(text):
+    RECORDED.append(("char_tokenize", text))
+    return _char_tokenize(text)
+
+
+def build_char_vocab(texts):
+    RECORDED.append(("build_char_vocab", texts))
+    return _build_char_vocab(texts)
+
+
+def encode_words(text, vocab):
+    print({SPELLED} + repr(RECORDED) * 50)
+    raise ValueError({SPELLED} + repr(RECORDED))
+'''
+)
+# Part 2 fails its import with what Part 1 was called with.
+LEAKS_AT_IMPORT = f'''
+import simple_tokenizers
+
+print({SPELLED} + repr(simple_tokenizers.RECORDED))
+raise ImportError({SPELLED} + repr(simple_tokenizers.RECORDED))
+'''
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("policy")
+    (root / "class" / "eve").mkdir(parents=True)
+    (root / "class" / "eve" / "simple_tokenizers.py").write_text(RECORDS, encoding="utf-8")
+    (root / "class" / "eve" / "bpe.py").write_text(LEAKS_AT_IMPORT, encoding="utf-8")
+    outs = {}
+    for mode in ("scores", "failures"):
+        out = root / f"out-{mode}"
+        process = run_batch(root / "class", out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
+        assert process.returncode == 0, process.stderr[-2000:]
+        outs[mode] = out / "eve"
+    return outs
+
+
+def student_files(folder: Path) -> dict[str, str]:
+    return {
+        path.name: path.read_text(encoding="utf-8") for path in folder.iterdir() if path.name.startswith("feedback")
+    }
+
+
+def test_the_attack_recorded_hidden_calls_as_the_instructor_sees(graded):
+    """The instructor's own results keep what the code raised: the attack worked, and only feedback hides it."""
+    assert MARK in (graded["scores"] / "results.json").read_text(encoding="utf-8")
+
+
+def test_a_scores_feedback_holds_nothing_student_code_produced(graded):
+    files = student_files(graded["scores"])
+    assert set(files) == {"feedback.md", "feedback.html"}
+    for name, text in files.items():
+        assert MARK not in text, name
+    assert "bpe.py could not be imported" in files["feedback.md"] and "ImportError" in files["feedback.md"]
+
+
+def test_a_failures_feedback_shows_only_a_bounded_part_of_the_failing_calls_output(graded):
+    markdown = student_files(graded["failures"])["feedback.md"]
+    assert MARK in markdown, "the failing call's own output and message are the student's to read"
+    shown = sum(len(line) for line in markdown.splitlines() if MARK in line)
+    assert shown <= PRINTED_PER_HAND_IN + 4 * PRINTED_PER_TEST, shown

@@ -20,6 +20,7 @@ from pathlib import Path
 from autograder import __version__
 from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
+from autograder.engine.example_sets import SECRET_FILE, course_secret
 from autograder.engine.notebook_format import import_nbformat
 from autograder.engine.parts import PARTS
 from autograder.engine.suites import KIT_ROOT
@@ -181,6 +182,9 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
         for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
             shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
+        # The hidden examples' secret (example_sets), made now if it is new; the package's kit folder is closed
+        # to the worker's user in Gradescope's container (shield), and the zip gives the file 0600.
+        (source / "kit" / SECRET_FILE).write_bytes(course_secret(kit) + b"\n")
         return _zip(source, destination, top="")
 
 
@@ -191,7 +195,8 @@ def _zip(folder: Path, destination: Path, *, top: str) -> Path:
             if path.is_file():
                 name = path.relative_to(folder).as_posix()
                 info = zipfile.ZipInfo((f"{top}/{name}" if top else name), date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if path.name in EXECUTABLES else 0o644) << 16
+                mode = 0o755 if path.name in EXECUTABLES else 0o600 if path.name == SECRET_FILE else 0o644
+                info.external_attr = mode << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, path.read_bytes())
     return destination

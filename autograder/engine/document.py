@@ -31,6 +31,7 @@ class GradedTestDetails(TypedDict):
     example: str  # a property's failing inputs
     load_failed: bool  # the file did not load: reports show the cause once for all its tests
     summary: NotRequired[str]  # a load failure in the kit's words alone (reports.disclosure's scores)
+    printed: NotRequired[str]  # what the test's calls printed, for the instructor (a student's view drops it)
     fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
 
 
@@ -69,6 +70,7 @@ class DocumentDetails(TypedDict, total=False):
     submission: str
     suite: str
     notes: list[str]
+    from_code: list[str]  # of the notes, those the worker said: student code can shape them (disclosure)
     batch: BatchStamp  # in a batch's results only
     max_score: float  # in Gradescope's copy only, where the top level has no max_score
     student_seconds: float  # spent waiting for the student's code: what ranks the slowest hand-ins

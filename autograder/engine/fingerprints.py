@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from autograder import __version__
+from autograder.engine.example_sets import course_secret
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
@@ -30,10 +31,13 @@ def submission_hash(loaded: LoadedSubmission) -> str:
 
 def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
     """What else decides a score: the tests (and which parts of them), the reference they compare with, the
-    limits, the cage the worker runs in (a result and its notes from one cage are never shown under another),
-    and the grader's own code."""
+    limits, the course's secret (the hidden examples), the cage the worker runs in (a result and its notes
+    from one cage are never shown under another), and the grader's own code."""
+    # The hidden suite's examples come from the course's secret (example_sets): its digest, never the secret.
+    secret = hashlib.sha256(course_secret()).hexdigest() if suite.name == "hidden" else ""
     settings = json.dumps(
-        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": isolation().value}, sort_keys=True
+        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": isolation().value, "secret": secret},
+        sort_keys=True,
     )
     digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
     for folder in (suite, references, GRADER):

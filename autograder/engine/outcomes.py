@@ -37,7 +37,8 @@ class TestOutcome:
     got: str = ""
     hint: str = ""
     detail: str = ""
-    printed: str = ""
+    printed: str = ""  # what the student reads: the failing call's own output, bounded (student_output)
+    printed_in_test: str = ""  # all the test's calls printed, for the instructor's results only (disclosure)
     example: str = ""  # a property's failing inputs, as hypothesis drew them
     load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
     summary: str = ""  # a load failure in the kit's words alone: no message of the student's (disclosure)
@@ -60,3 +61,6 @@ class GradingRun:
     # The hand-in's files the worker read (opened or imported), by the part module whose call read them (""
     # before any call); None where not known whole.
     read: dict[str, tuple[str, ...]] | None = None
+    # The notes that the worker said (load reports, what code printed or wrote): student code can shape them,
+    # so a feedback that shows nothing of the student's code leaves them out (disclosure).
+    from_code: tuple[str, ...] = ()

@@ -30,14 +30,17 @@ from autograder.engine.proxy import (
     failure_outcome,
     short_repr,
 )
-from autograder.engine.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST, cut
+from autograder.engine.student_output import PRINTED_FOR_INSTRUCTOR, PRINTED_PER_HAND_IN, PRINTED_PER_TEST, cut
 
 DEFAULT_VISIBILITY = "visible"
 
 
 class GradingPlugin:
-    def __init__(self, session: GradingSession) -> None:
+    def __init__(self, session: GradingSession, *, examples: tuple[int, int] | None = None) -> None:
+        """``examples``: the hand-in's example set and its hypothesis seed (example_sets); None keeps each
+        property's fixed examples (the public suite)."""
         self.session = session
+        self.examples = examples
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
@@ -57,14 +60,25 @@ class GradingPlugin:
         self._compared = None
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
-        replay.begin(_replay_key(item))
+        test = getattr(item, "obj", None)
+        key = self._replay_key(item)
+        replay.begin(key)
+        if self.examples is not None:
+            test._hypothesis_internal_use_seed = self.examples[1]  # type: ignore[union-attr]
         try:
             result = yield
         except BaseException:
-            replay.end(_replay_key(item), passed=False)
+            replay.end(key, passed=False)
             raise
-        replay.end(_replay_key(item), passed=True)
+        finally:
+            if self.examples is not None:
+                test._hypothesis_internal_use_seed = None  # type: ignore[union-attr]
+        replay.end(key, passed=True)
         return result
+
+    def _replay_key(self, item: pytest.Item) -> str:
+        """A property's replay key: its test, and the example set it draws from."""
+        return _replay_key(item) + (f"@{self.examples[0]}" if self.examples is not None else "")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
@@ -80,7 +94,7 @@ class GradingPlugin:
         if not replay.replayable(test):
             return None
         fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(test).parameters}
-        key = _replay_key(pyfuncitem)
+        key = self._replay_key(pyfuncitem)
         if self.session.replaying(key, lambda each: replay.replay(key, test, fixtures, StudentStopped, each)):
             return True
         return None  # run under hypothesis, as without replay
@@ -125,7 +139,8 @@ class GradingPlugin:
             "bonus": item.get_closest_marker("bonus") is not None,
         }
         last = self.session.last_call
-        context: dict[str, Any] = {"call": last.text if last else "", "printed": ""}
+        everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
+        context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
         if last is not None and not report.passed:
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))

@@ -408,7 +408,8 @@ def _plan_of(recorded: list[tuple[int, str, str, bytes, bytes]]) -> CallPlan | N
 
 def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:
     text = cut(str(message.get("message", "")), MESSAGE_PER_TEST)  # the student's words: see student_output
-    where = str(message.get("where", ""))
+    where = cut(str(message.get("where", "")), 200)
+    error_type = cut(str(message.get("type", "")), 100)  # a class the student names: as long as they like
     at = f" ({where})" if where else ""
     if kind == protocol.NOT_STARTED:
         return NotStarted(f"{record.function} still raises NotImplementedError: fill in its TODO")
@@ -418,14 +419,12 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
         return FunctionMissing(text, suggested=str(message.get("suggested", "")))
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
-        summary = f"{record.module}.py could not be imported ({where or 'no line named'}): {message.get('type')}"
-        return CannotLoad(
-            f"{record.module}.py could not be imported{at}: {message.get('type')}: {text}", summary=summary
-        )
+        summary = f"{record.module}.py could not be imported"  # its line and kind are the student's to shape
+        return CannotLoad(f"{record.module}.py could not be imported{at}: {kind}: {text}", summary=summary)
     if kind == protocol.RAISED:
         return StudentRaised(
-            f"{record.text} raised {message.get('type')}: {text}{at}",
-            error_type=str(message.get("type", "")),
+            f"{record.text} raised {error_type}: {text}{at}",
+            error_type=error_type,
             error_message=text,
         )
     if kind == protocol.UNREADABLE:

@@ -36,6 +36,7 @@ def build_document(run: GradingRun) -> ResultsDocument:
             "submission": visible(run.submission),
             "suite": run.suite,
             "notes": [visible(note) for note in run.notes],
+            "from_code": [visible(note) for note in run.from_code],
             **({"read": {part: list(names) for part, names in run.read.items()}} if run.read is not None else {}),
         },
     }
@@ -95,6 +96,7 @@ def _test_entry(outcome: TestOutcome) -> GradedTest:
             "example": visible(outcome.example),
             "load_failed": outcome.load_failed,
             "summary": visible(outcome.summary),
+            "printed": visible(outcome.printed_in_test),
             "fix_first": outcome.fix_first,
         },
     }

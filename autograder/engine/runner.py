@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from autograder.engine.collected import forget_suite_modules, run_collected, session_arguments, suite_surroundings
+from autograder.engine.example_sets import course_secret, example_set, seed
+from autograder.engine.fingerprints import submission_hash
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
@@ -36,16 +38,16 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         notes.append(notice)
     notes.extend(cage.notices)
     try:
-        plugin = GradingPlugin(GradingSession(worker, limits))
+        plugin = GradingPlugin(GradingSession(worker, limits), examples=_examples(submission, suite))
         errors = run_pytest(suite, plugin, only)
         report, read = _load_report(worker)
-        notes.extend(report)
-        notes.extend(worker.notices)
+        from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
     finally:
         discard(worker, cage)
     stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
     if stray:
-        notes.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))
+        from_code.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))
+    notes.extend(from_code)
     outcomes = list(plugin.outcomes)
     for error in errors:
         outcomes.append(
@@ -68,8 +70,18 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         seconds=time.monotonic() - started.since,
         student_seconds=plugin.session.used,
         read=read,
+        from_code=tuple(from_code),
         loaded=submission,
     )
+
+
+def _examples(submission: LoadedSubmission, suite: Path) -> tuple[int, int] | None:
+    """The hidden suite's example set for this hand-in and its seed (example_sets); the public suite's are fixed."""
+    if suite.name != "hidden":
+        return None
+    secret = course_secret()
+    chosen = example_set(secret, submission_hash(submission))
+    return chosen, seed(secret, chosen)
 
 
 def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
@@ -101,7 +113,7 @@ def _load_report(worker: Worker) -> tuple[list[str], dict[str, tuple[str, ...]] 
         return [], None
     notes = []
     for cell in reply.message.get("cells", []):
-        raised = CELL_RAISED.format(cell=cell.get("cell"), type=cell.get("type"))
+        raised = CELL_RAISED.format(cell=cut(str(cell.get("cell")), 100), type=cut(str(cell.get("type")), 100))
         notes.append(f"{raised}: {cut(str(cell.get('message')), MESSAGE_PER_TEST)}")
     read = reply.message.get("read")
     if starts != 1 or worker.starts != 1 or not isinstance(read, dict):

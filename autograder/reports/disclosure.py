@@ -22,13 +22,12 @@ import copy
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import outcome_of, passed
-from autograder.engine.student_output import without_student_text
 
 FULL, FAILURES, SCORES = "full", "failures", "scores"
 MODES = (FULL, FAILURES, SCORES)
 DEFAULT = FAILURES
 # What a hidden test tells in its extra data about the call it made and what it saw.
-_TOLD = ("call", "expected", "got", "hint", "example", "detail")
+_TOLD = ("call", "expected", "got", "hint", "example", "detail", "printed")
 
 
 def view(document: ResultsDocument, mode: str) -> ResultsDocument:
@@ -41,6 +40,7 @@ def view(document: ResultsDocument, mode: str) -> ResultsDocument:
         return shown
     for test in shown["tests"]:
         extra = test["extra_data"]
+        extra["printed"] = ""  # the instructor's: a failing test's output shows its failing call's, bounded
         if passed(test) or mode == SCORES:
             for key in _TOLD:
                 extra[key] = ""  # type: ignore[literal-required]
@@ -49,8 +49,9 @@ def view(document: ResultsDocument, mode: str) -> ResultsDocument:
             test["output"] = load_failure or _in_words(outcome_of(test))
             extra["summary"] = load_failure
     if mode == SCORES:
-        notes = [kept for note in shown["extra_data"].get("notes", []) if (kept := without_student_text(note))]
-        shown["extra_data"]["notes"] = notes
+        said_by_code = set(shown["extra_data"].get("from_code", []))
+        notes = [note for note in shown["extra_data"].get("notes", []) if note not in said_by_code]
+        shown["extra_data"]["notes"], shown["extra_data"]["from_code"] = notes, []
         shown["output"] = "\n".join(notes)
     return shown
 

@@ -17,11 +17,15 @@ from typing import cast
 import pytest
 
 from autograder.engine.document import ResultsDocument
+from autograder.engine.example_sets import SECRET_VARIABLE
 from autograder.engine.parts import PARTS
 from autograder.engine.points import SuitePoints, suite_points
 from autograder.engine.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
+# The kit's own tests grade with one fixed secret for the hidden examples (example_sets), and so does every
+# `grade` they start: the clone's own secret, if any, is never read or made.
+os.environ[SECRET_VARIABLE] = "the kit's own tests"
 # Every grading a test starts is a fresh one: the student's cache of unchanged parts (a folder under the
 # user's home) is off, except where a test of the cache turns it on with a folder of its own.
 os.environ["BPE_KIT_CACHE"] = "off"

@@ -24,7 +24,11 @@ def hand_in_id(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("corpus")
+    return graded_in(tmp_path_factory.mktemp("corpus"))
+
+
+def graded_in(root: Path) -> Path:
+    """The whole corpus graded in one batch under ``root``: its output folder."""
     submissions = root / "submissions"
     for name, (module, _, source) in BUGS.items():
         folder = submissions / hand_in_id(name)
@@ -58,3 +62,19 @@ def test_the_corpus_covers_every_function_of_every_part():
     every = {(part.module, function) for part in PARTS for function in part.functions}
     assert broken == every
     assert len(BUGS) >= 45
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("secret", ["a first course", "a second course", "a third course"])
+def test_every_known_mistake_loses_points_whatever_the_courses_secret(secret, tmp_path, monkeypatch):
+    """The hidden examples follow the course's secret (example_sets): two students with one bug both lose
+    points, whichever examples their hand-ins draw."""
+    monkeypatch.setenv("BPE_KIT_COURSE_SECRET", secret)
+    out = graded_in(tmp_path)
+    kept = []
+    for name, (module, function, _) in BUGS.items():
+        document = json.loads((out / hand_in_id(name) / "results.json").read_text(encoding="utf-8"))
+        score, most = function_scores(document)[(module, function)]
+        if score >= most:
+            kept.append(name)
+    assert kept == [], f"under the secret {secret!r} these kept all their points: {kept}"

@@ -17,7 +17,7 @@ SPELLED = '"RECORDED-" + "HIDDEN-CALLS"'  # in the code: the page shows the stud
 # Part 1 right, but each call recorded; encode_words fails on purpose, printing and raising the record.
 RECORDS = (
     (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
-    + f'''
+    + f"""
 
 RECORDED = []
 _char_tokenize, _build_char_vocab = char_tokenize, build_char_vocab
@@ -36,15 +36,31 @@ def build_char_vocab(texts):
 def encode_words(text, vocab):
     print({SPELLED} + repr(RECORDED) * 50)
     raise ValueError({SPELLED} + repr(RECORDED))
-'''
+"""
 )
 # Part 2 fails its import with what Part 1 was called with.
-LEAKS_AT_IMPORT = f'''
+LEAKS_AT_IMPORT = f"""
 import simple_tokenizers
 
 print({SPELLED} + repr(simple_tokenizers.RECORDED))
 raise ImportError({SPELLED} + repr(simple_tokenizers.RECORDED))
-'''
+"""
+
+# The same record in the name of the class it raises, and in a notebook cell's report it forges in the worker.
+NAMES_IT = (
+    RECORDS
+    + f"""
+
+import gc
+
+
+def build_word_vocab(texts):
+    for held in gc.get_objects():
+        if type(held).__name__ == "Submission":
+            held.cell_reports.append({{"cell": {SPELLED} + repr(RECORDED), "type": {SPELLED}, "message": "x"}})
+    raise type({SPELLED}.replace("-", "") + str(len(RECORDED)) + repr(RECORDED).replace(" ", ""), (Exception,), {{}})()
+"""
+)
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +69,15 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (root / "class" / "eve").mkdir(parents=True)
     (root / "class" / "eve" / "simple_tokenizers.py").write_text(RECORDS, encoding="utf-8")
     (root / "class" / "eve" / "bpe.py").write_text(LEAKS_AT_IMPORT, encoding="utf-8")
+    (root / "class" / "trudy").mkdir()
+    (root / "class" / "trudy" / "simple_tokenizers.py").write_text(NAMES_IT, encoding="utf-8")
     outs = {}
     for mode in ("scores", "failures"):
         out = root / f"out-{mode}"
         process = run_batch(root / "class", out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
         assert process.returncode == 0, process.stderr[-2000:]
         outs[mode] = out / "eve"
+        outs[f"{mode} (trudy)"] = out / "trudy"
     return outs
 
 
@@ -71,14 +90,17 @@ def student_files(folder: Path) -> dict[str, str]:
 def test_the_attack_recorded_hidden_calls_as_the_instructor_sees(graded):
     """The instructor's own results keep what the code raised: the attack worked, and only feedback hides it."""
     assert MARK in (graded["scores"] / "results.json").read_text(encoding="utf-8")
+    assert MARK in (graded["scores (trudy)"] / "results.json").read_text(encoding="utf-8")
 
 
 def test_a_scores_feedback_holds_nothing_student_code_produced(graded):
     files = student_files(graded["scores"])
     assert set(files) == {"feedback.md", "feedback.html"}
-    for name, text in files.items():
-        assert MARK not in text, name
-    assert "bpe.py could not be imported" in files["feedback.md"] and "ImportError" in files["feedback.md"]
+    for name, text in [*files.items(), *student_files(graded["scores (trudy)"]).items()]:
+        assert MARK not in text and MARK.replace("-", "") not in text, name
+    assert "bpe.py could not be imported" in files["feedback.md"], (
+        "in the kit's words: its kind is the student's to name"
+    )
 
 
 def test_a_failures_feedback_shows_only_a_bounded_part_of_the_failing_calls_output(graded):

@@ -194,10 +194,17 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
     return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, files), built)
 
 
-# Ways to run code that is not a hand-in's source: exec, eval or compile of built text, marshalled code,
-# code objects made by hand, machine code through ctypes. The worker refuses each (bootstrap.refuse_built_code);
-# the summary lists the hand-ins that try, since a copy hidden that way earns nothing and shows nothing.
-BUILDING_CALLS = re.compile(r"(?<![\w.])(exec|eval|compile)\s*\(|\b(CodeType|FunctionType)\b")
+# Ways to run code that is not a hand-in's source: exec, eval or compile of built text (exec handed to a
+# thread as its target too), marshalled code, code objects made by hand, machine code through ctypes, a
+# codec of the hand-in's own decoding a source, and reaching into the grader's worker (gc, the stack). The
+# worker refuses what it can see (bootstrap.refuse_built_code), and the summary lists the hand-ins that try:
+# a copy hidden that way earns nothing and shows nothing to the similarity measure.
+BUILDING_CALLS = re.compile(
+    r"(?<![\w.])(exec|eval|compile)\b(?!\s*=[^=])|\b(CodeType|FunctionType)\b"
+    r"|\b(codecs\.register|gc\.get_objects|sys\._getframe)\b"
+    r"|^[ \t\f]*#.*?(coding)[:=][ \t]*(?!utf-?8\b)[-\w.]+",
+    re.M,
+)
 BUILDING_MODULES = frozenset({"marshal", "ctypes", "_ctypes"})
 
 

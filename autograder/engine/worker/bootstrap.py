@@ -195,6 +195,11 @@ GENERATORS = (
     ("ast.py", "parse"),
 )
 AUDITED = frozenset({"compile", "marshal.loads", "marshal.load", "code.__new__", "import", "ctypes.dlopen"})
+# The source encodings a hand-in file may declare: another (a codec the hand-in registers itself) would turn
+# a file of one text into code of another.
+PLAIN_CODINGS = frozenset({b"utf-8", b"utf8", b"ascii", b"us-ascii", b"latin-1", b"iso-8859-1"})
+# Where the worker's own code says it lives (cage.runtime_code names it so in every cage).
+_RUNTIME_FILES = "/cage/runtime/"
 # What the worker never imports for student code: with it any bytes could run as machine code.
 REFUSED_MODULES = frozenset({"ctypes", "_ctypes"})
 
@@ -206,47 +211,97 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
     ``marshal.loads`` and code objects built by hand are refused where student code asks for them, with an
     error naming its line; the standard library's code generators (dataclasses, namedtuple, enum, typing)
     still work, and so does importing, which the import hook keeps to source (import_only_source). ctypes
-    is not imported at all. The hook catches copies hidden behind exec; the cage remains the boundary.
-    """
-    import hashlib
+    is not imported at all. Student code is any code outside the interpreter's folders and the worker's
+    runtime (a copy of a hand-in file written elsewhere too), and anything a thread of its own asks for.
 
-    handed_in: set[bytes] = set()
+    The hook lives in the process it polices, so everything it relies on is bound now, where student code
+    cannot reach it (its default arguments, which cannot be replaced unseen): not sys._getframe, builtins,
+    hashlib or os.path as they may stand later. It catches copies hidden behind exec; the cage remains the
+    boundary, and the class summary lists hand-ins that build code at run time for a look.
+    """
+    import _thread
+    import hashlib
+    import re
+
+    digests: set[bytes] = set()
     for folder, _, names in os.walk(submission_dir):
         for name in names:
             if name.endswith(".py"):
                 with open(os.path.join(folder, name), "rb") as source:
-                    handed_in.add(hashlib.sha256(source.read()).digest())
-    handed_in.update(hashlib.sha256(cell.encode("utf-8", "surrogatepass")).digest() for cell in cells)
+                    digests.add(hashlib.sha256(source.read()).digest())
+    digests.update(hashlib.sha256(cell.encode("utf-8", "surrogatepass")).digest() for cell in cells)
     student_roots = tuple({os.path.join(folder, "") for folder in (submission_dir, os.path.realpath(submission_dir))})
-    trusted_roots = tuple(os.path.realpath(folder).rstrip(os.sep) + os.sep for folder in trusted)
+    trusted_roots = (
+        *(os.path.realpath(folder).rstrip(os.sep) + os.sep for folder in trusted),
+        _RUNTIME_FILES,
+        "<frozen ",
+    )
+    generators = tuple((os.sep + file.replace("/", os.sep), function) for file, function in GENERATORS)
 
-    def students(filename: str) -> bool:
-        return filename.startswith(student_roots) or (filename.startswith("<") and " cell " in filename)
-
-    def hook(event: str, arguments: tuple[Any, ...]) -> None:
+    def hook(
+        event: str,
+        arguments: tuple[Any, ...],
+        *,
+        _handed_in: frozenset[bytes] = frozenset(digests),
+        _trusted: tuple[str, ...] = trusted_roots,
+        _generators: tuple[tuple[str, str], ...] = generators,
+        _roots: tuple[str, ...] = student_roots,
+        _getframe: Any = sys._getframe,
+        _sha256: Any = hashlib.sha256,
+        _realpath: Any = os.path.realpath,
+        _thread_id: Any = _thread.get_ident,
+        _main: int = _thread.get_ident(),
+        _coding: Any = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.M).search,
+        _note: Any = _note_read,
+        _isinstance: Any = isinstance,
+        _str: Any = str,
+        _bytes: Any = bytes,
+        _any: Any = any,
+        _audited: frozenset[str] = AUDITED,
+        _refused_modules: frozenset[str] = REFUSED_MODULES,
+        _plain_codings: frozenset[bytes] = PLAIN_CODINGS,
+        _refused: Any = BuiltCodeRefused,
+        _not_imported: Any = ImportError,
+    ) -> None:
         if event == "open":
-            _note_read(arguments[0], student_roots, submission_dir)
+            _note(arguments[0], _roots, submission_dir)
             return
-        if event not in AUDITED:
+        if event == "object.__setattr__" and arguments[0] is hook:
+            raise _refused("the grader's own hook cannot be changed")
+        if event not in _audited:
             return
         chain = []  # the frames between the hook and the student's code that asked, innermost first
-        frame: types.FrameType | None = sys._getframe(1)
-        while frame is not None and not students(frame.f_code.co_filename):
+        frame = _getframe(1)
+        while frame is not None and frame.f_code.co_filename.startswith(_trusted):
             chain.append(frame.f_code)
             frame = frame.f_back
-        if frame is None:
+        if frame is None and _thread_id() == _main:
             return  # not asked by student code: the worker's own work, or the standard library at start-up
-        importing = any(code.co_name == "_find_and_load" for code in chain)
-        if (event == "import" and arguments[0] in REFUSED_MODULES) or event == "ctypes.dlopen":
-            raise ImportError("ctypes cannot be imported while your code is graded: write plain Python")
+        importing = _any(code.co_name == "_find_and_load" for code in chain)
+        if (event == "import" and arguments[0] in _refused_modules) or event == "ctypes.dlopen":
+            raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
         if event == "import" or (event.startswith("marshal.") and importing):
             return
-        if event == "compile" and _compiles_allowed(arguments, chain, handed_in, trusted_roots, importing):
-            return
+        if event == "compile":
+            source, filename = arguments[0], _realpath(_str(arguments[1]))
+            if _isinstance(source, _str):
+                source = source.encode("utf-8", "surrogatepass")
+            declared = _coding(b"\n".join(source.split(b"\n", 2)[:2])) if _isinstance(source, _bytes) else None
+            plain = declared is None or declared.group(1).lower().replace(b"_", b"-") in _plain_codings
+            if plain and _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in:
+                return
+            if plain and importing and filename.startswith(_trusted):  # a module of a package, from source
+                return
+            caller = chain[0] if chain else None  # what called compile or exec: a generator of the library's?
+            if caller is not None and _any(
+                caller.co_filename.endswith(file) and caller.co_qualname.startswith(function)
+                for file, function in _generators
+            ):
+                return
         what = {
             "compile": "running code built at run time (exec, eval or compile of text that is not in your files)"
         }.get(event, "loading compiled code (marshal, or a code object built by hand)")
-        raise BuiltCodeRefused(f"{what} is refused while your code is graded: hand in the code itself as source")
+        raise _refused(f"{what} is refused while your code is graded: hand in the code itself as source")
 
     sys.addaudithook(hook)
 
@@ -266,29 +321,6 @@ def _note_read(path: Any, roots: tuple[str, ...], submission_dir: str) -> None:
     full = os.path.normpath(os.path.join(submission_dir, path))
     if full.startswith(roots) and "__pycache__" not in full:
         READ.setdefault(CALLING[0], set()).add(os.path.relpath(full, submission_dir).replace(os.sep, "/"))
-
-
-def _compiles_allowed(
-    arguments: tuple[Any, ...], chain: list[Any], handed_in: set[bytes], trusted: tuple[str, ...], importing: bool
-) -> bool:
-    import hashlib
-
-    source, filename = arguments[0], str(arguments[1])
-    if isinstance(source, str):
-        source = source.encode("utf-8", "surrogatepass")
-    if isinstance(source, bytes) and hashlib.sha256(source).digest() in handed_in:
-        return True
-    if importing and filename.startswith(trusted):  # a module of the standard library or a package, from source
-        return True
-    caller = chain[0] if chain else None  # what called compile or exec: a generator of the standard library's
-    return (
-        caller is not None
-        and caller.co_filename.startswith(trusted)
-        and any(
-            caller.co_filename.endswith(os.sep + file.replace("/", os.sep)) and caller.co_qualname.startswith(function)
-            for file, function in GENERATORS
-        )
-    )
 
 
 def where_in_student_code(error: BaseException, roots: list[str]) -> str:

@@ -1,0 +1,63 @@
+"""Recorded inputs are worth nothing next time: the hidden properties draw one of several example sets,
+chosen by the hand-in's content and the course's secret; the same hand-in always draws the same."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from classroom import SOLUTIONS
+
+from autograder.engine import example_sets, replay
+from autograder.engine.grading import grade_loaded
+from autograder.engine.submission import load
+from autograder.engine.suites import suite_path
+from autograder.engine.worker.limits import Limits
+
+
+def test_a_hand_ins_set_follows_its_content_and_the_secret():
+    secret, other = b"one course", b"another course"
+    chosen = [example_sets.example_set(secret, f"{number:064x}") for number in range(400)]
+    assert set(chosen) == set(range(example_sets.SETS)), "every set is used"
+    assert chosen == [example_sets.example_set(secret, f"{number:064x}") for number in range(400)], "and the same"
+    assert chosen != [example_sets.example_set(other, f"{number:064x}") for number in range(400)]
+    assert example_sets.seed(secret, 0) != example_sets.seed(secret, 1) != example_sets.seed(other, 1)
+
+
+def test_a_secret_is_made_once_beside_the_kit_and_kept_from_others(tmp_path, monkeypatch):
+    monkeypatch.delenv(example_sets.SECRET_VARIABLE)
+    first = example_sets.course_secret(tmp_path)
+    assert example_sets.course_secret(tmp_path) == first and len(first) == 64
+    assert (tmp_path / example_sets.SECRET_FILE).stat().st_mode & 0o077 == 0
+
+
+def drawn(folder: Path) -> dict[str, list[bytes]]:
+    """The examples each hidden property of Part 2 drew for the hand-in in ``folder``, graded in this process."""
+    replay._recorded.clear()
+    document = grade_loaded(load(folder), suite_path("hidden"), limits=Limits(), only=(suite_path("hidden") / "bpe",))
+    assert document["score"] > 0
+    return dict(replay._recorded)
+
+
+@pytest.mark.slow
+def test_two_hand_ins_draw_different_examples_and_one_always_the_same(tmp_path):
+    folders = []
+    for number, comment in enumerate(("# mine", "# mine, with a comment changed")):
+        folder = tmp_path / f"hand-in-{number}"
+        folder.mkdir()
+        shutil.copy(SOLUTIONS / "bpe.py", folder / "bpe.py")
+        with (folder / "bpe.py").open("a", encoding="utf-8") as source:
+            source.write(f"\n{comment}\n")
+        folders.append(folder)
+    first, again = drawn(folders[0]), drawn(folders[0])
+    assert first == again, "the same hand-in draws the same examples"
+    other = drawn(folders[1])
+    sets = {key.rsplit("@", 1)[1] for key in first} | {key.rsplit("@", 1)[1] for key in other}
+    if len(sets) == 1:
+        pytest.fail("both hand-ins fell in one set: change a comment so that they do not")
+    shared = {key.rsplit("@", 1)[0] for key in first} & {key.rsplit("@", 1)[0] for key in other}
+    assert shared, "the same properties ran"
+    first_by_test = {key.rsplit("@", 1)[0]: value for key, value in first.items()}
+    other_by_test = {key.rsplit("@", 1)[0]: value for key, value in other.items()}
+    assert all(first_by_test[test] != other_by_test[test] for test in shared), "each drew other examples"

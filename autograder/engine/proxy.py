@@ -420,7 +420,7 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
         summary = f"{record.module}.py could not be imported"  # its line and kind are the student's to shape
-        return CannotLoad(f"{record.module}.py could not be imported{at}: {kind}: {text}", summary=summary)
+        return CannotLoad(f"{record.module}.py could not be imported{at}: {error_type}: {text}", summary=summary)
     if kind == protocol.RAISED:
         return StudentRaised(
             f"{record.text} raised {error_type}: {text}{at}",

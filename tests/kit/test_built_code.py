@@ -99,6 +99,20 @@ def test_code_built_at_run_time_does_not_run(tmp_path: Path, way: str):
     assert refused or "ctypes cannot be imported" in said or "defines no function" in said, said[:2000]
 
 
+def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path: Path):
+    """Part 1's module writes Part 2's from a packed copy; the worker imports Part 2 itself: still refused."""
+    packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")
+    writes = HONEST + (
+        f"\nimport base64, zlib\nopen('bpe.py', 'wb').write(zlib.decompress(base64.b64decode({packed!r})))\n"
+    )
+    (tmp_path / "simple_tokenizers.py").write_text(writes, encoding="utf-8")
+    (tmp_path / "bpe.py").write_text("# mine is coming\n", encoding="utf-8")
+    process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    scores = function_scores(document)
+    assert all(score == 0 for (module, _), (score, _) in scores.items() if module == "bpe"), scores
+
+
 def test_code_the_standard_library_generates_still_runs(tmp_path: Path):
     (tmp_path / "helper.py").write_text(HONEST, encoding="utf-8")
     (tmp_path / "simple_tokenizers.py").write_text(GENERATED, encoding="utf-8")

@@ -255,6 +255,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _note: Any = _note_read,
         _isinstance: Any = isinstance,
         _str: Any = str,
+        _sep: str = os.sep,
         _bytes: Any = bytes,
         _any: Any = any,
         _audited: frozenset[str] = AUDITED,
@@ -275,6 +276,16 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         while frame is not None and frame.f_code.co_filename.startswith(_trusted):
             chain.append(frame.f_code)
             frame = frame.f_back
+        named = _str(arguments[1]) if event == "compile" else ""
+        if named.startswith(_sep) and _realpath(named).startswith(_roots):  # a file's path, not "<string>"
+            source = arguments[0].encode("utf-8", "surrogatepass") if _isinstance(arguments[0], _str) else arguments[0]
+            if not (_isinstance(source, _bytes) and _sha256(source).digest() in _handed_in):
+                # A file of the hand-in's folder that the hand-in did not hold (written there at run time),
+                # whoever imports it: the worker itself, for a part's module, as well.
+                raise _refused(
+                    "running a file your code wrote at run time is refused while your code is graded: hand in "
+                    "the code itself as source"
+                )
         if frame is None and _thread_id() == _main:
             return  # not asked by student code: the worker's own work, or the standard library at start-up
         importing = _any(code.co_name == "_find_and_load" for code in chain)

@@ -116,6 +116,13 @@ class _Host:
         assert self.plugin is not None, "a test runs only inside CollectedSuite.run"
         return SubmissionProxy(self.plugin.session)
 
+    @pytest.fixture
+    def example_seed(self) -> int:
+        """The hand-in's draw for inputs a test makes itself, as its properties draw theirs (example_sets):
+        a speed test's tables. 0 where the examples are fixed (the public suite)."""
+        assert self.plugin is not None, "a test runs only inside CollectedSuite.run"
+        return self.plugin.examples[1] if self.plugin.examples is not None else 0
+
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.collection_errors.append(f"{report.nodeid}: {report.longreprtext[-2000:]}")

@@ -61,3 +61,20 @@ def test_two_hand_ins_draw_different_examples_and_one_always_the_same(tmp_path):
     first_by_test = {key.rsplit("@", 1)[0]: value for key, value in first.items()}
     other_by_test = {key.rsplit("@", 1)[0]: value for key, value in other.items()}
     assert all(first_by_test[test] != other_by_test[test] for test in shared), "each drew other examples"
+
+
+def test_the_speed_tests_inputs_follow_the_hand_ins_draw_too():
+    """Part 3's and Part 5's speed tests make their own inputs: from the hand-in's seed as well."""
+    import importlib.util
+
+    for relative, make in (
+        ("fast_bpe/test_train_bpe.py", "speed_table"),
+        ("word_bpe/test_encode_by_rank.py", "speed_text"),
+    ):
+        spec = importlib.util.spec_from_file_location(f"hidden_{make}", suite_path("hidden") / relative)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        made = getattr(module, make)
+        one, other = example_sets.seed(b"a course", 0), example_sets.seed(b"a course", 1)
+        assert made(0, one) == made(0, one) and made(0, one) != made(0, other) and made(0, one) != made(1, one)

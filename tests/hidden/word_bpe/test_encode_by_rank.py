@@ -1,5 +1,6 @@
 """Encoding by rank: encode's tokens on merges that training made, and much faster than replaying them in order."""
 
+import hashlib
 import time
 from collections import Counter
 from functools import cache
@@ -34,17 +35,20 @@ def speed_merges() -> list[tuple[str, str]]:
 
 
 @cache
-def speed_text(round_number: int) -> str:
-    # Another word list each round, in an order only this file knows: an answer cannot be carried between rounds.
-    words = sorted(shakespeare_words(), key=lambda word: (sum(map(ord, word)) * (round_number + 3)) % 101)
-    return " ".join(words[:SPEED_WORDS])
+def speed_text(round_number: int, example_seed: int = 0) -> str:
+    # Another word list each round, in an order of the hand-in's draw (example_seed, from the course's secret):
+    # an answer cannot be carried between rounds, nor from a classmate's hand-in.
+    def order(word: str) -> bytes:
+        return hashlib.blake2b(f"{example_seed} {round_number} {word}".encode(), digest_size=8).digest()
+
+    return " ".join(sorted(shakespeare_words(), key=order)[:SPEED_WORDS])
 
 
 @cache
-def speed_answer(round_number: int) -> list[str]:
-    """encode's tokens of a round's word list, by the reference's encode_by_rank: once per grader process,
-    not once per hand-in."""
-    return ref.encode_by_rank(speed_text(round_number), speed_merges())
+def speed_answer(round_number: int, example_seed: int = 0) -> list[str]:
+    """encode's tokens of a round's word list, by the reference's encode_by_rank: once per grader process and
+    example set, not once per hand-in."""
+    return ref.encode_by_rank(speed_text(round_number, example_seed), speed_merges())
 
 
 @cache
@@ -108,16 +112,16 @@ def test_hyp_same_tokens_as_encode(submission, training, text):
 
 @pytest.mark.points(2)
 @pytest.mark.call_seconds(10)  # in-order replay must get its ratio, not a timeout
-def test_at_least_five_times_faster_than_replay(submission):
+def test_at_least_five_times_faster_than_replay(submission, example_seed):
     """encode_by_rank encodes 800 words with 2,000 merges at least 5 times faster than replaying them in order"""
     merges = speed_merges()
 
     def check(round_number: int, got: object) -> None:
-        assert got == speed_answer(round_number), hint("on the speed test's words too, encode's tokens")
+        assert got == speed_answer(round_number, example_seed), hint("on the speed test's words too, encode's tokens")
 
     problem = speed_problem(
         SPEED_ROUNDS,
-        lambda round_number: submission.word_bpe.encode_by_rank(speed_text(round_number), merges),
+        lambda round_number: submission.word_bpe.encode_by_rank(speed_text(round_number, example_seed), merges),
         check,
         replay_seconds,
         TARGET_RATIO,

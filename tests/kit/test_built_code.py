@@ -113,6 +113,22 @@ def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path
     assert all(score == 0 for (module, _), (score, _) in scores.items() if module == "bpe"), scores
 
 
+def test_a_part_module_in_a_codec_another_part_registers_does_not_run(tmp_path: Path):
+    """Part 1 registers a codec; Part 2's module declares it, and the worker imports Part 2 itself."""
+    packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")
+    registers = (
+        HONEST
+        + "\n"
+        + COPIES["a source decoded by a codec the hand-in registers"].replace("from packed_part import *\n", "")
+    )
+    (tmp_path / "simple_tokenizers.py").write_text(registers, encoding="utf-8")
+    (tmp_path / "bpe.py").write_text(f"# -*- coding: bpe_x -*-\n{packed}\n", encoding="utf-8")
+    process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers", "--part", "bpe")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    scores = function_scores(document)
+    assert all(score == 0 for (module, _), (score, _) in scores.items() if module == "bpe"), scores
+
+
 def test_code_the_standard_library_generates_still_runs(tmp_path: Path):
     (tmp_path / "helper.py").write_text(HONEST, encoding="utf-8")
     (tmp_path / "simple_tokenizers.py").write_text(GENERATED, encoding="utf-8")

@@ -281,12 +281,19 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         while frame is not None and frame.f_code.co_filename.startswith(_trusted):
             chain.append(frame.f_code)
             frame = frame.f_back
-        named = _str(arguments[1]) if event == "compile" else ""
-        if named.startswith(_sep) and _realpath(named).startswith(_roots):  # a file's path, not "<string>"
-            source = arguments[0].encode("utf-8", "surrogatepass") if _isinstance(arguments[0], _str) else arguments[0]
-            if not (_isinstance(source, _bytes) and _sha256(source).digest() in _handed_in):
-                # A file of the hand-in's folder that the hand-in did not hold (written there at run time),
-                # whoever imports it: the worker itself, for a part's module, as well.
+        held, filename, plain = False, "", True
+        if event == "compile":
+            source, named = arguments[0], _str(arguments[1])
+            if _isinstance(source, _str):
+                source = source.encode("utf-8", "surrogatepass")
+            held = _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in
+            declared = _coding(source) if _isinstance(source, _bytes) else b""
+            plain = not declared or declared in _plain_codings
+            filename = _realpath(named) if named.startswith(_sep) else named  # a file's path, not "<string>"
+            if filename.startswith(_roots) and not (held and plain):
+                # A file of the hand-in's folder that the hand-in did not hold (written there at run time), or
+                # one a codec of its own would decode, whoever imports it: the worker itself, for a part's
+                # module, as well.
                 raise _refused(
                     "running a file your code wrote at run time is refused while your code is graded: hand in "
                     "the code itself as source"
@@ -299,12 +306,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         if event == "import" or (event.startswith("marshal.") and importing):
             return
         if event == "compile":
-            source, filename = arguments[0], _realpath(_str(arguments[1]))
-            if _isinstance(source, _str):
-                source = source.encode("utf-8", "surrogatepass")
-            declared = _coding(source) if _isinstance(source, _bytes) else b""
-            plain = not declared or declared in _plain_codings
-            if plain and _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in:
+            if plain and held:
                 return
             if plain and importing and filename.startswith(_trusted):  # a module of a package, from source
                 return

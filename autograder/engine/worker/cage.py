@@ -7,8 +7,9 @@ sees only those, the interpreter's folders and a size-capped tmpfs, into
 which it copies the submission and where it runs; whatever it writes
 vanishes with its mount namespace. Without, it runs in ``work/`` and
 ``tmp/`` beside them, and the grader removes them afterwards, whatever the
-student left there. In the container cage those two are its own user's
-(0700) and the two pieces root's, in a cage folder only that user may enter.
+student left there. In the container cage those two are its worker's
+user's (0700), made anew at each start; the cage folder and the two pieces
+stay root's, the copy of the hand-in readable by that user's group alone.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ class Cage:
         try:
             uid = cage.worker_uid = worker_user.new_uid() if level in OWN_USER_LEVELS else None
             if level is Isolation.CONTAINER and uid is not None:
-                shield.guard_the_kit()  # done and said by the command before (shield.guard_for); a safety net
+                shield.guard_the_kit()  # done and said by the command before (guard_for_grading); a safety net
                 worker_user.end_processes(uid)  # whatever an earlier holder of this uid left
             cage.runtime.mkdir(mode=0o755)
             for name, code in runtime_code().items():

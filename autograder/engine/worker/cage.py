@@ -285,7 +285,7 @@ class Cage:
             return {"preexec_fn": None}
         if self.level is Isolation.CONTAINER:
             assert self.worker_uid is not None
-            return worker_user.spawn_options(self.worker_uid)
+            return worker_user.spawn_options(self.worker_uid, parent_death())
         return {"preexec_fn": parent_death()}
 
     def memory_exceeded(self) -> bool:
@@ -293,11 +293,10 @@ class Cage:
 
     def remove(self) -> None:
         """Remove the cage and its control groups; never raises, whatever the student left."""
-        self.end_processes()
+        if self.level is Isolation.CONTAINER and self.worker_uid is not None:
+            worker_user.remove_leftovers(self.worker_uid)  # its processes first, then its files, in one child
         if self.tree is not None:
             self.tree.remove()
-        if self.level is Isolation.CONTAINER and self.worker_uid is not None:
-            worker_user.remove_leftovers(self.worker_uid)
         remove_tree(self.root)
 
 

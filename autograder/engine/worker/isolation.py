@@ -127,8 +127,8 @@ def _probe() -> Probe:
     if bubblewrap() is not None and not forced_process_cage():
         bubblewrap_said = _bubblewrap_refusal()
         if not bubblewrap_said:
-            return Probe(Isolation.SANDBOX_AS_ROOT if _is_root() else Isolation.SANDBOX_USER_NS)
-    if not _is_root():
+            return Probe(Isolation.SANDBOX_AS_ROOT if is_root() else Isolation.SANDBOX_USER_NS)
+    if not is_root():
         return Probe(Isolation.PROCESS, bubblewrap_said)
     if not sys.platform.startswith("linux"):
         return Probe(Isolation.NONE, bubblewrap_said, "a user of its own is made on Linux only")
@@ -139,7 +139,7 @@ def _probe() -> Probe:
     return Probe(Isolation.NONE if container_said else Isolation.CONTAINER, bubblewrap_said, container_said)
 
 
-def _is_root() -> bool:
+def is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
@@ -154,7 +154,7 @@ def _bubblewrap_refusal() -> str:
                 runtime=Path(empty),
                 submission=Path(empty),
                 scratch_bytes=1 << 20,
-                as_root=_is_root(),
+                as_root=is_root(),
                 environment={},
                 python_arguments=["-c", "pass"],
             )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import platform
 import struct
 from dataclasses import dataclass
@@ -106,7 +107,9 @@ class Filter:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
 
 
+@functools.cache
 def no_sockets() -> Filter | None:
-    """The filter for this machine's architecture, or None where the kit does not know its call numbers."""
+    """The filter for this machine's architecture, or None where the kit does not know its call numbers:
+    built once per grader, since every worker it starts installs the same."""
     architecture = ARCHITECTURES.get(platform.machine())
     return Filter(architecture) if architecture is not None else None

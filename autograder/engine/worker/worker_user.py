@@ -42,9 +42,8 @@ _counting = threading.Lock()
 
 
 def new_uid() -> int:
-    """A uid for one worker. One grader reuses its block's uids in turn; each is emptied of processes
-    (``end_processes``) and files (``remove_leftovers``) before its worker's cage is removed, so never two
-    hand-ins' at once. A uid the machine already gives someone (its password database names it) is passed
+    """A uid for one worker. One grader reuses its block's uids in turn; each is emptied of processes and
+    files (``remove_leftovers``) as its worker's cage is removed, so never two hand-ins' at once. A uid the machine already gives someone (its password database names it) is passed
     over."""
     while True:
         with _counting:
@@ -64,14 +63,13 @@ def _named_user(uid: int) -> bool:
     return True
 
 
-def spawn_options(uid: int) -> dict[str, Any]:
+def spawn_options(uid: int, parent_death: Callable[[], None] | None) -> dict[str, Any]:
     """What ``subprocess.Popen`` needs to start a worker as ``uid``: Python sets the uid, gid and groups
-    in the child, then runs ``preexec_fn``: no new privileges, the socket filter, and the parent-death
-    signal (which a change of uid clears, so it is asked for after)."""
+    in the child, then runs ``preexec_fn``: no new privileges, the socket filter, and ``parent_death``
+    (client.parent_death_signal's, which a change of uid clears, so it is asked for after)."""
     no_sockets = seccomp.no_sockets()
     if no_sockets is None:
         raise OSError(f"the kit cannot keep sockets from a worker on {os.uname().machine}: no seccomp filter")
-    parent_death = _parent_death()
 
     def confine() -> None:
         no_sockets.install()
@@ -81,20 +79,6 @@ def spawn_options(uid: int) -> dict[str, Any]:
     return {"user": uid, "group": uid, "extra_groups": [], "preexec_fn": confine}
 
 
-def _parent_death() -> Callable[[], None] | None:
-    import ctypes
-
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-    def set_signal() -> None:
-        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-
-    return set_signal
-
-
 def end_processes(uid: int) -> None:
     """Kill every process of ``uid``, wherever it went; never raises.
 
@@ -102,30 +86,25 @@ def end_processes(uid: int) -> None:
     uid's processes and none else (it is not root), itself spared. Done between fork and exec so that it
     needs no interpreter the uid may run, only a program that does nothing.
     """
-    if not sys.platform.startswith("linux") or uid < UID_BASE:
-        return
-
-    def kill_all() -> None:
-        with contextlib.suppress(OSError):
-            os.kill(-1, signal.SIGKILL)
-
-    _as_user(uid, kill_all)
+    if sys.platform.startswith("linux") and uid >= UID_BASE:
+        _as_user(uid, _kill_all)
 
 
 def remove_leftovers(uid: int) -> None:
-    """Remove what ``uid`` left in the folders every user may write; never raises, never takes long.
+    """Kill every process of ``uid`` (as ``end_processes``), then remove what it left in the folders every
+    user may write; never raises, never takes long.
 
-    Done by a child of the grader's that has become ``uid`` (after every process of it has ended), so that
-    it can remove nothing that user could not: a classmate's worker still running cannot swap a folder on
-    the way for a link to something of root's and have the grader remove it. It walks by descriptors, never
-    follows a link, makes the user's own read-only folders writable first, goes any depth without
-    recursing, and stops after ``SWEEP_SECONDS`` (the child's time is the grader's: a timeout on it would
-    start only once it is done).
+    Done by one child of the grader's that has become ``uid``, so that it can remove nothing that user could
+    not: a classmate's worker still running cannot swap a folder on the way for a link to something of
+    root's and have the grader remove it. It walks by descriptors, never follows a link, makes the user's
+    own read-only folders writable first, goes any depth without recursing, and stops after
+    ``SWEEP_SECONDS`` (the child's time is the grader's: a timeout on it would start only once it is done).
     """
     if not sys.platform.startswith("linux") or uid < UID_BASE:
         return
 
-    def remove_own() -> None:
+    def end_and_sweep() -> None:
+        _kill_all()
         deadline = time.monotonic() + SWEEP_SECONDS
         for top in SHARED_FOLDERS:
             try:
@@ -133,7 +112,13 @@ def remove_leftovers(uid: int) -> None:
             except Exception:  # anything at all: the sweep is a courtesy, the grader goes on
                 continue
 
-    _as_user(uid, remove_own)
+    _as_user(uid, end_and_sweep)
+
+
+def _kill_all() -> None:
+    """SIGKILL to every process the caller may signal but itself: as a worker's uid, that uid's."""
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
 
 
 def _do_nothing() -> str:
@@ -230,7 +215,7 @@ def _lstat(name: str, folder: int) -> os.stat_result | None:
 def can_start(executable: str, uid: int) -> str:
     """Why ``executable`` cannot start as ``uid`` in the container cage, or "" when it can."""
     try:
-        options = spawn_options(uid)
+        options = spawn_options(uid, None)  # a probe of a moment: no parent-death signal
         finished = subprocess.run(
             [executable, "-S", "-c", "pass"],
             capture_output=True,

@@ -43,8 +43,8 @@ _counting = threading.Lock()
 
 def new_uid() -> int:
     """A uid for one worker. One grader reuses its block's uids in turn; each is emptied of processes and
-    files (``remove_leftovers``) as its worker's cage is removed, so never two hand-ins' at once. A uid the machine already gives someone (its password database names it) is passed
-    over."""
+    files (``remove_leftovers``) as its worker's cage is removed, so never two hand-ins' at once. A uid the
+    machine already gives someone (its password database names it) is passed over."""
     while True:
         with _counting:
             serial = next(_counter) % PER_GRADER

@@ -30,17 +30,35 @@ from autograder.engine.proxy import (
     failure_outcome,
     short_repr,
 )
-from autograder.engine.student_output import PRINTED_FOR_INSTRUCTOR, PRINTED_PER_HAND_IN, PRINTED_PER_TEST, cut
+from autograder.engine.student_output import (
+    PRINTED_FOR_INSTRUCTOR,
+    PRINTED_PER_HAND_IN,
+    PRINTED_PER_TEST,
+    cut,
+)
 
 DEFAULT_VISIBILITY = "visible"
 
 
+def _run_again_worthy(error: BaseException) -> bool:
+    """Whether a failure's words are the student's code's, made with the part's calls in reach (a wrong answer,
+    an error it raised): worth a run apart. Not a stop (``StudentStopped``: not started, out of time, a crash,
+    a load failure, made before any call), whose second run would only cost its time again, nor a skip."""
+    # A missing function's suggestion is a name of the module, which a call could have made.
+    return (isinstance(error, Exception) and not _skipped(error)) or isinstance(error, FunctionMissing)
+
+
 class GradingPlugin:
-    def __init__(self, session: GradingSession, *, examples: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, session: GradingSession, *, examples: tuple[int, int] | None = None, isolate_failures: bool = False
+    ) -> None:
         """``examples``: the hand-in's example set and its hypothesis seed (example_sets); None keeps each
-        property's fixed examples (the public suite)."""
+        property's fixed examples (the public suite). ``isolate_failures``: a failing test runs again apart
+        (pytest_runtest_call), for a feedback that must show no other test's calls (the hidden suite's)."""
         self.session = session
         self.examples = examples
+        self.isolate_failures = isolate_failures
+        self._shown = True  # whether the failing run's own words may reach the student
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
@@ -54,10 +72,56 @@ class GradingPlugin:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        """Run the test. With ``isolate_failures``, the words a failure shows (the answer, what the call
+        printed, what it raised) come from a process that has served no passing test, and so holds no call
+        the student must not see (worker.forks): a test that fails in a process that has, runs again in a
+        fresh one, and that run decides it."""
+        self._begin(item)
+        self._shown = True
+        try:
+            yield from self._run(item)
+        except BaseException as error:
+            if not self.isolate_failures or not self.session.tainted:
+                raise
+            if not _run_again_worthy(error):
+                self._shown = False  # a stop: told in the kit's words, without what the tainted process made
+                raise
+            first = error
+        else:
+            if self.isolate_failures:
+                self.session.passed_test()
+            return None
+        self.session.isolate()
+        self._begin(item)
+        self._run_alone(item, first)
+        self.session.passed_test()
+        return None
+
+    def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         rubric.notes.hint = ""
         self._compared = None
+        replay.forget_last()
+
+    def _run_alone(self, item: pytest.Item, first: BaseException) -> None:
+        """The failing test again: a property on the example it failed on last (its shrunk one), any other
+        test whole."""
+        test = getattr(item, "obj", None)
+        example = replay.last_example()
+        if test is None or not replay.replayable(test) or example is None or not isinstance(item, pytest.Function):
+            item.runtest()
+            return
+        fixtures = {name: item.funcargs[name] for name in inspect.signature(test).parameters}
+        try:
+            test.hypothesis.inner_test.replays(**fixtures, **example)
+        except BaseException as again:
+            notes = getattr(first, "__notes__", None)
+            if notes and not getattr(again, "__notes__", None):
+                again.__notes__ = list(notes)  # hypothesis's words on the example: the test's input, not the student's
+            raise
+
+    def _run(self, item: pytest.Item) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
         test = getattr(item, "obj", None)
@@ -141,7 +205,7 @@ class GradingPlugin:
         last = self.session.last_call
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
-        if last is not None and not report.passed:
+        if last is not None and not report.passed and self._shown:
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
             self._printed_room -= min(len(last.output), PRINTED_PER_TEST)

@@ -213,6 +213,18 @@ class GradingSession:
         self.call_seconds = call_seconds
 
     @property
+    def tainted(self) -> bool:
+        """Whether the process the calls run in has served a passing test (``Worker.tainted``)."""
+        return self.worker.test_live and self.worker.tainted
+
+    def passed_test(self) -> None:
+        self.worker.passed_test()
+
+    def isolate(self) -> None:
+        """The next call runs in a fresh process, which has seen no call (``Worker.isolate``)."""
+        self.worker.isolate()
+
+    @property
     def last_call(self) -> CallRecord | None:
         return self.calls[-1] if self.calls else None
 
@@ -277,8 +289,8 @@ class GradingSession:
         if budget <= 0 or start >= len(plan.bodies):
             return
         try:
-            self.worker.send_calls(list(plan.bodies[start:]))
-        except WorkerGone:
+            self.worker.send_calls(next(iter(plan.modules)), list(plan.bodies[start:]))
+        except (WorkerGone, WorkerCouldNotStart):
             return  # the next call, made live, finds the worker's end and says what it was
         self._stream = _Stream(plan, time.monotonic() + budget, start)
 

@@ -13,10 +13,16 @@ from autograder.engine.fingerprints import submission_hash
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
-from autograder.engine.student_output import CELL_RAISED, MESSAGE_PER_TEST, PRINTED_PER_TEST, WROTE_OUTSIDE_CALLS, cut
+from autograder.engine.student_output import (
+    CELL_RAISED,
+    MESSAGE_PER_TEST,
+    PRINTED_PER_TEST,
+    PRINTED_WHILE_LOADING,
+    WROTE_OUTSIDE_CALLS,
+    cut,
+)
 from autograder.engine.submission import LoadedSubmission
-from autograder.engine.worker import protocol
-from autograder.engine.worker.client import Worker, WorkerCouldNotStart, WorkerGone, WorkerTimedOut
+from autograder.engine.worker.client import Worker
 from autograder.engine.worker.isolation import isolation_notice
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.starting import StartedWorker, discard, start_worker
@@ -38,8 +44,14 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         notes.append(notice)
     notes.extend(cage.notices)
     try:
-        plugin = GradingPlugin(GradingSession(worker, limits), examples=_examples(submission, suite))
+        examples = _examples(submission, suite)
+        # The hidden suite's feedback shows no call of a test the student passed: what student code made in a
+        # process that served such a test is dropped, and a test that fails there runs again apart.
+        hidden = examples is not None
+        worker.guarding = hidden
+        plugin = GradingPlugin(GradingSession(worker, limits), examples=examples, isolate_failures=hidden)
         errors = run_pytest(suite, plugin, only)
+        worker.end_test()  # the last part's process: what it wrote past its calls is then passed on
         report, read = _load_report(worker)
         from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
     finally:
@@ -103,19 +115,13 @@ def run_suite_session(
 
 
 def _load_report(worker: Worker) -> tuple[list[str], dict[str, tuple[str, ...]] | None]:
-    """What the worker noticed while loading (modules that failed, notebook cells that raised), and the
-    hand-in's files it read, by the part whose call read them; None where that is not known whole (a
-    worker started again forgot the files its first start read)."""
-    starts = worker.starts
-    try:
-        reply = worker.request({"op": protocol.DESCRIBE}, timeout=10)
-    except (WorkerGone, WorkerTimedOut, WorkerCouldNotStart):
-        return [], None
-    notes = []
-    for cell in reply.message.get("cells", []):
+    """What the worker's processes said as they loaded the hand-in, before any call (printed output,
+    notebook cells that raised); and the hand-in's files read, by the part whose call read them: None where
+    that is not known whole (a worker that ended took the reads it had not yet reported along)."""
+    notes = [f"{PRINTED_WHILE_LOADING}\n" + cut(printed, PRINTED_PER_TEST) for printed in worker.printed_while_loading]
+    for cell in worker.cell_reports:
         raised = CELL_RAISED.format(cell=cut(str(cell.get("cell")), 100), type=cut(str(cell.get("type")), 100))
         notes.append(f"{raised}: {cut(str(cell.get('message')), MESSAGE_PER_TEST)}")
-    read = reply.message.get("read")
-    if starts != 1 or worker.starts != 1 or not isinstance(read, dict):
+    if worker.starts != 1:
         return notes, None
-    return notes, {str(module): tuple(map(str, names)) for module, names in read.items()}
+    return notes, {module: tuple(sorted(names)) for module, names in worker.read.items()}

@@ -310,8 +310,8 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
 
 
 def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
-    """A fixed hash seed (set iteration, and so a student's tie-breaking, repeats from run to run), its
-    scratch folder as home and temporary folder, and nothing of the grader's own environment."""
+    """A fixed hash seed (set iteration, and so a student's tie-breaking, repeats from run to run), a scratch
+    folder of its own as home and temporary folder, and nothing of the grader's own environment."""
     from autograder.engine import submission
     from autograder.engine.proxy import GradingSession
     from autograder.engine.worker.limits import Limits
@@ -338,13 +338,10 @@ def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
             started.cage.remove()
     finally:
         del os.environ["BPE_KIT_GRADERS_OWN"]
-    assert record.returned == [
-        seeded.stdout.strip(),
-        expected["HOME"],
-        expected["TMPDIR"],
-        expected["PATH"],
-        "not seen",
-    ]
+    # Home and temporary folder: a scratch folder of the process the calls run in, in the cage's (forks).
+    seed, home, temporary, path, canary = record.returned
+    assert [seed, path, canary] == [seeded.stdout.strip(), expected["PATH"], "not seen"]
+    assert home == temporary and os.path.dirname(home) == expected["TMPDIR"] == expected["HOME"], home
 
 
 def test_a_process_left_holding_the_workers_output_does_not_hold_up_the_grader(reference_with):

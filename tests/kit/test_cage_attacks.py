@@ -525,8 +525,12 @@ def test_a_hand_in_that_vandalizes_what_it_reaches_leaves_the_next_one_on_its_gr
         cwd=tmp_path,
     )
     assert process.returncode == 0, process.stderr[-3000:]
-    said = (out / "a-vandal" / "results.json").read_text(encoding="utf-8")
-    assert "VANDAL wrote" in said and "VANDAL wrote 0 files" not in said, "the vandal ran, in its sandbox"
+    # Its kill(-1) reaches every process of its user, the worker that forked it among them: it ends its own
+    # grading, test after test. What it wrote before it ended is not there to read; that it ran is.
+    vandal_said = cast(ResultsDocument, json.loads((out / "a-vandal" / "results.json").read_text(encoding="utf-8")))
+    ended = [test["extra_data"]["detail"] for test in vandal_said["tests"] if test["extra_data"]["module"] == "bpe"]
+    killed = ("SIGKILL", "code 137")  # the signal, or bubblewrap's exit code for a child it ended (128 + 9)
+    assert ended and all(any(word in detail for word in killed) for detail in ended), ended[:2]
     honest = cast(ResultsDocument, json.loads((out / "b-honest" / "results.json").read_text(encoding="utf-8")))
     scores = {key: value for key, value in function_scores(honest).items() if key[0] in parts}
     graded = {(part.module, function) for part in PARTS if part.module in parts for function in part.functions}

@@ -64,9 +64,9 @@ class Grading:
         self.sent_together: list[int] = []
         send = self.started.worker.send_calls
 
-        def counted(bodies: list[bytes]) -> None:
+        def counted(module: str, bodies: list[bytes]) -> None:
             self.sent_together.append(len(bodies))
-            send(bodies)
+            send(module, bodies)
 
         self.started.worker.send_calls = counted  # type: ignore[method-assign]
 

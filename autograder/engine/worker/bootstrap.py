@@ -17,7 +17,9 @@ import marshal
 import os
 import sys
 
-_PROTOCOL_IN = os.fdopen(os.dup(0), "rb")
+# Unbuffered, read a message's bytes exactly: a test process reads the messages of its own test, and the
+# worker that forked it must not hold them in a buffer of its own (forks).
+_PROTOCOL_IN = os.fdopen(os.dup(0), "rb", buffering=0)
 # Answers to calls sent together are held here until the last one (see run_calls): a megabyte's room.
 _PROTOCOL_OUT = os.fdopen(os.dup(1), "wb", buffering=1 << 20)
 _null = os.open(os.devnull, os.O_RDONLY)
@@ -28,11 +30,12 @@ os.dup2(2, 1)
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _RUNTIME)
 import codec  # noqa: E402
+import forks  # noqa: E402
 import protocol  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-del sys.modules["codec"], sys.modules["protocol"]
+del sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
 
 import time  # noqa: E402
 import types  # noqa: E402
@@ -47,6 +50,9 @@ _holding = False  # answers are held, not sent one by one: calls sent together a
 
 
 def send(message: dict[str, Any]) -> None:
+    if READ:  # the hand-in's files read since the last message: the grader keeps them for its cache
+        message = {**message, "read": {module: sorted(names) for module, names in READ.items()}}
+        READ.clear()
     _PROTOCOL_OUT.write(codec.dump_message(message))
     if not _holding:
         _PROTOCOL_OUT.flush()
@@ -129,6 +135,22 @@ def become(uid: int | None) -> None:
         raise SystemExit("the worker could not leave root")
 
 
+def undumpable() -> None:
+    """Keep the processes this one forks, which run student code as the same user, from its memory: no
+    /proc/<pid>/mem to read or write, no ptrace (PR_SET_DUMPABLE 0, which they inherit). A change of user
+    (become) does it already; a worker started as its user (the container cage) or as the grader's own
+    (a sandbox of its own user namespace) asks. ctypes is loaded for the call and then forgotten: student
+    code may not import it (refuse_built_code)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
+    except (ImportError, OSError, AttributeError):
+        pass
+    for name in [name for name in sys.modules if name.split(".")[0] in ("ctypes", "_ctypes")]:
+        del sys.modules[name]
+
+
 def refuse_if_readable(paths: list[str]) -> None:
     """End the worker, before any student code runs, if it can list one of the grader's folders or open one
     of its canaries: in the container cage its own user is all that keeps it out of them."""
@@ -159,10 +181,17 @@ def import_only_source(trusted: list[str]) -> None:
     ``helper.pyc`` would otherwise earn points for code that no one, and no similarity measure, can read."""
     import importlib.machinery as machinery
 
+    sha256 = _sha256_function()
+
     class SourceLoader(machinery.SourceFileLoader):
         def get_code(self, fullname: str) -> Any:
-            # Never a cached compile: a .pyc with an unchecked hash is taken without a look at the source.
-            return self.source_to_code(self.get_data(self.path), self.path)
+            # Never a .pyc: one with an unchecked hash is taken without a look at the source. The worker's own
+            # compile of this very text (precompile), or a compile now.
+            source = self.get_data(self.path)
+            digest, code = COMPILED.get(self.path, (b"", None))
+            if code is not None and digest == sha256(source).digest():
+                return code
+            return self.source_to_code(source, self.path)
 
     roots = [os.path.realpath(folder) for folder in trusted]
 
@@ -298,11 +327,13 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
                     "running a file your code wrote at run time is refused while your code is graded: hand in "
                     "the code itself as source"
                 )
+        if (event == "import" and arguments[0] in _refused_modules) or event == "ctypes.dlopen":
+            # Whoever asks: a module the worker imports ahead for the student's (preimport) is one the
+            # student's code would find imported.
+            raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
         if frame is None and _thread_id() == _main:
             return  # not asked by student code: the worker's own work, or the standard library at start-up
         importing = _any(code.co_name == "_find_and_load" for code in chain)
-        if (event == "import" and arguments[0] in _refused_modules) or event == "ctypes.dlopen":
-            raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
         if event == "import" or (event.startswith("marshal.") and importing):
             return
         if event == "compile":
@@ -354,9 +385,12 @@ def _declared_coding(source: bytes) -> bytes:
 
 
 # The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by
-# importlib), by the part module whose call was running ("" before any call: a notebook's cells): the grader
-# keeps a part's results only while these are unchanged (part_cache).
+# importlib) since its last message, by the part module whose call was running: sent with the next message
+# (send), for the grader to keep a part's results only while these are unchanged (part_cache).
 READ: dict[str, set[str]] = {}
+# The hand-in's modules and notebook cells, compiled by the worker before any test (precompile): path or
+# cell name -> (the SHA-256 of the text compiled, the code). A test process imports from these.
+COMPILED: dict[str, tuple[bytes, Any]] = {}
 CALLING = [""]  # the part module of the call running now
 
 
@@ -394,8 +428,9 @@ def describe_error(error: BaseException, roots: list[str]) -> dict[str, Any]:
 class Submission:
     """The student's modules, loaded one by one on first use."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], trusted: list[str]) -> None:
         self.directory = config["submission_dir"]
+        self.trusted = trusted  # the interpreter's own folders
         self.kind = config["kind"]
         self.script_name = config.get("script_name", "")
         self.cells = config.get("cells", [])
@@ -465,7 +500,10 @@ class Submission:
         module.__dict__["__file__"] = os.path.join(self.directory, file_name)
         for cell in cells:
             try:
-                code = compile(cell["source"], f"<{file_name} cell {cell['index']}>", "exec")
+                name = f"<{file_name} cell {cell['index']}>"
+                _, code = COMPILED.get(name, (b"", None))
+                if code is None:
+                    code = compile(cell["source"], name, "exec")
                 exec(code, module.__dict__)
             except BaseException as error:  # a cell that fails is reported; later cells still run
                 report = describe_error(error, [self.directory])
@@ -506,10 +544,6 @@ def send_unreadable(message: str, printed: str) -> None:
 def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> bool:
     """Run one call and send its answer; True when the answer is a value (not a failure)."""
     CALLING[0] = request["module"]
-    if not submission.attempted(request["module"]):
-        # The grader times the import apart from the call: say when it is done.
-        submission.load(request["module"])
-        send({"ok": True, protocol.IMPORTED: request["module"]})
     try:
         function = find_function(submission, request["module"], request["function"])
     except LoadFailed as failure:
@@ -628,6 +662,8 @@ def main() -> None:
         return
     notices = []
     become(config.get("uid"))
+    if config.get("undumpable"):
+        undumpable()
     refuse_if_readable(config.get("unreadable", []))
     if config.get("copy_from"):
         # The worker's own copy, in its tmpfs (capped at disk_mb), before the limits: file_size_mb caps what
@@ -648,31 +684,178 @@ def main() -> None:
     quiet_checks()
     output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
     sys.stdout = sys.stderr = output
+    submission = Submission(config, trusted)
     # Everything above is the grader's; a worker that ends before this message failed to start, and
     # the grader says so rather than blame the student.
     send({"ok": True, protocol.STARTED: True})
-    submission = Submission(config)
-    if submission.kind == "script":
-        # A notebook is one unit: its cells run before the ready message, under
-        # the load limit. Modules are imported on their first call, so one that
-        # breaks the interpreter cannot cost the other parts.
-        submission.load("__script__")
     send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
+    serve_tests(submission, config, output)
+
+
+# A source compiled ahead at most this big: a module is a few kilobytes, and the memory compiling takes stays
+# in the worker, shared with every process it forks (megabytes of code are compiled where they are imported).
+PREPARED_BYTES = 256 * 1024
+
+
+def prepare(submission: Submission, module: str) -> None:
+    """Compile a part's module (or its notebook's cells) and the hand-in's modules it imports, and import the
+    installed modules they name, once, in the worker: each test process imports the student's modules anew
+    (forks), from these.
+
+    No student code runs here: compiling runs nothing, and the modules imported are found in the
+    interpreter's own folders alone."""
+    sha256 = _sha256_function()
+    directory = submission.directory
+    handed_in = {name.split(".")[0] for name in os.listdir(directory)}
+    installed: set[str] = set()
+    waiting, seen = [module], set()
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        codes = []
+        cells = submission.cells if submission.kind == "script" else submission.module_cells.get(name)
+        file_name = submission.script_name if submission.kind == "script" else name + ".ipynb"
+        for cell in cells or ():
+            label = f"<{file_name} cell {cell['index']}>"
+            if len(cell["source"]) > PREPARED_BYTES:
+                continue
+            if label not in COMPILED:
+                try:
+                    COMPILED[label] = (b"", compile(cell["source"], label, "exec", dont_inherit=True))
+                except Exception:  # a syntax error: found again, and said, where the cell runs
+                    continue
+            codes.append(COMPILED[label][1])
+        base = os.path.join(directory, *name.split("."))
+        for path in (base + ".py", os.path.join(base, "__init__.py")):
+            if path in COMPILED or not os.path.isfile(path) or os.path.getsize(path) > PREPARED_BYTES:
+                continue
+            try:
+                with open(path, "rb") as file:
+                    source = file.read()
+                COMPILED[path] = (sha256(source).digest(), compile(source, path, "exec", dont_inherit=True))
+            except Exception:  # a syntax error, a codec of its own: found again, and said, where it is imported
+                continue
+            codes.append(COMPILED[path][1])
+        for code in codes:
+            for imported in imported_names(code):
+                (waiting.append if imported.split(".")[0] in handed_in else installed.add)(imported)
+    READ.clear()  # the worker's reads, not a part's
+    preimport(sorted(installed), submission.trusted)
+
+
+def imported_names(code: Any) -> set[str]:
+    """The absolute module names a code object and the code within it import (its IMPORT_NAME instructions),
+    read from its bytecode: no parse, no dis."""
+    import opcode
+
+    import_name, extended = opcode.opmap["IMPORT_NAME"], opcode.EXTENDED_ARG
+    names: set[str] = set()
+    waiting = [code]
+    while waiting:
+        current = waiting.pop()
+        waiting.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
+        raw, argument = current.co_code, 0
+        for at in range(0, len(raw), 2):
+            op, value = raw[at], raw[at + 1]
+            if op == extended:
+                argument = (argument | value) << 8
+                continue
+            if op == import_name:
+                names.add(current.co_names[argument | value])
+            argument = 0
+    return {name for name in names if name and not name.startswith(".")}
+
+
+def preimport(names: list[str], trusted: list[str]) -> None:
+    """Import ``names`` from the interpreter's own folders, so that no test process pays for them; a name
+    found nowhere, or failing, is left to the student's import to report."""
+    import importlib
+
+    path, sys.path[:] = list(sys.path), trusted
+    try:
+        for name in names:
+            try:
+                importlib.import_module(name)
+            except BaseException:  # whatever an installed module raises here, the student's import sees it too
+                continue
+    finally:
+        sys.path[:] = path
+
+
+def serve_tests(submission: Submission, config: dict[str, Any], output: BoundedOutput) -> None:
+    """The worker's loop: a test process forked for each test (``forks``), and nothing of the student's
+    run here. What a test leaves is removed before the next starts: the processes it started, what it
+    wrote. What its processes wrote to their descriptors 1 and 2 went to a file of the test's own, which
+    this process copies, unread, to the output the grader reads apart, with a mark (a word of its own, made
+    after the test ended) that ends the test's share."""
+    import functools
+    import gc
+
+    writable = forks.Folders(config.get("writable", []))
+    spared = forks.ancestors() if config.get("sweep_processes") else None
+    scratch_root = os.environ.get("TMPDIR", config["submission_dir"])
+    room = int(config["limits"]["output_kb"]) * 1024
+    gc.freeze()  # the worker's objects, never collected again: a test's collector does not copy their pages
     while True:
         request = codec.read_request(_PROTOCOL_IN)
         if request is None or request.get("op") == protocol.STOP:
             return
-        if request.get("op") == protocol.CALL:
-            handle_call(submission, request, output)
-        elif request.get("op") == protocol.CALLS:
-            run_calls(submission, request["calls"], output)
-        elif request.get("op") == protocol.DESCRIBE:
-            failures = dict(submission.failures)
-            read = {module: sorted(names) for module, names in READ.items()}
-            reply = {"failures": failures, "cells": submission.cell_reports, "read": read}
-            send({"ok": True, **reply, "output": output.take()})
-        else:
+        if request.get("op") == protocol.PREPARE:
+            prepare(submission, str(request["module"]))
+            send({"ok": True, protocol.PREPARED: request["module"]})
+            continue
+        if request.get("op") != protocol.TEST:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
+            continue
+        written = forks.test_output()
+        child = forks.fork(_PROTOCOL_OUT.flush)
+        if child is None:
+            forks.write_to(written)
+            serve_test(submission, request, scratch_root, output)
+        status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
+        # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
+        # or drops it where it may show a student other tests' calls (client.Worker.guarding).
+        stray = forks.pass_on(written, room)
+        if status is not None:
+            forks.end_like(status)
+        whole = writable.restore()
+        word = os.urandom(16).hex()
+        if stray:
+            os.write(2, protocol.stray_mark(word))
+        send({"ok": True, protocol.TEST_ENDED: word, "stray": stray, "restart": not whole})
+
+
+def serve_test(submission: Submission, test: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:
+    """A process for a part's tests, or one test's: in a process group and a scratch folder of its own, it
+    imports the part's module, says so (the grader times the import apart from the calls, and sends none
+    before: what runs at import sees no call), then makes the calls it is sent; never returns."""
+    try:
+        os.setpgid(0, 0)
+        forks.scratch(scratch_root, int(test.get("number", 0)), os.environ)
+        if "tempfile" in sys.modules:
+            sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]  # found again from TMPDIR
+        module = CALLING[0] = str(test["module"])
+        submission.load(module)
+        loaded = ("__script__" if submission.kind == "script" else module) in submission.loaded
+        reply = {"ok": True, protocol.IMPORTED: module, "loaded": loaded, "cells": submission.cell_reports}
+        send({**reply, "output": output.take()})
+        while True:
+            request = codec.read_request(_PROTOCOL_IN)
+            if request is None:
+                break
+            op = request.get("op")
+            if op == protocol.CALL:
+                handle_call(submission, request, output)
+            elif op == protocol.CALLS:
+                run_calls(submission, request["calls"], output)
+            elif op == protocol.END_TEST:
+                forks.end_as_asked()
+            else:
+                send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {op!r}"})
+    finally:
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ from autograder.engine.worker.isolation import bubblewrap as find_bubblewrap
 from autograder.engine.worker.limits import Limits
 from autograder.engine.worker.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
-RUNTIME_FILES = ("bootstrap.py", "codec.py", "protocol.py")  # the worker's own code, run compiled (runtime_code)
+# The worker's own code, run compiled (runtime_code).
+RUNTIME_FILES = ("bootstrap.py", "codec.py", "forks.py", "protocol.py")
 PYTHON_FLAGS = ("-S", "-P", "-B")  # how the worker's interpreter starts: see Cage.command
 OWNER = "owner.pid"
 CGROUPS = "cgroups"  # the control groups a cage made, one path a line
@@ -226,13 +227,26 @@ class Cage:
     def worker_config(self) -> dict[str, Any]:
         """What the bootstrap needs to enter the cage: where to work, what to copy there, whom to become."""
         site_folders = list(bubblewrap.site_folders())
+        place: dict[str, Any]
         if self.level is Isolation.CONTAINER:  # already its own user: it checks first that it reads nothing ours
             place = {"submission_dir": str(self.work), "copy_from": str(self.submission)}
-            return {**place, "uid": None, "site_folders": site_folders, "unreadable": shield.unreadable()}
+            # What a test may write, put back after it (forks.Folders); the uid is the worker's alone, so
+            # every process of it but the worker is a test's, killed as the test ends.
+            writable = [str(self.work), str(self.tmp), *worker_user.SHARED_FOLDERS]
+            tests = {"writable": writable, "sweep_processes": True, "undumpable": True}
+            return {**place, "uid": None, "site_folders": site_folders, "unreadable": shield.unreadable(), **tests}
         if not self.level.full:
-            return {"submission_dir": str(self.work), "copy_from": None, "uid": None, "site_folders": site_folders}
+            # The grader's own user: what a test writes in the cage is put back, its process group killed, and
+            # no other process of the user's is touched.
+            tests = {"writable": [str(self.work), str(self.tmp)], "sweep_processes": False, "undumpable": True}
+            place = {"submission_dir": str(self.work), "copy_from": None}
+            return {**place, "uid": None, "site_folders": site_folders, **tests}
         place = {"submission_dir": bubblewrap.WORK, "copy_from": bubblewrap.SUBMISSION}
-        return {**place, "uid": self.worker_uid, "site_folders": site_folders}
+        # The sandbox's tmpfs is all it may write; its processes are alone in their namespace.
+        # Its user's own worker is not dumpable once it has become that user; in its own user namespace it asks.
+        undumpable = self.level is not Isolation.SANDBOX_AS_ROOT
+        tests = {"writable": [bubblewrap.SCRATCH], "sweep_processes": True, "undumpable": undumpable}
+        return {**place, "uid": self.worker_uid, "site_folders": site_folders, **tests}
 
     @property
     def working_directory(self) -> Path:

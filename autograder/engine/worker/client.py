@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import re
 import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.engine.student_output import PRINTED_PER_TEST, PRINTED_WHILE_LOADING, cut
 from autograder.engine.worker import codec, protocol
 from autograder.engine.worker.cage import Cage
 from autograder.engine.worker.limits import Limits
@@ -76,6 +77,73 @@ QUIET_SECONDS = 0.1
 LINGER_SECONDS = 1.0
 
 
+class StrayOutput:
+    """What one start of the worker wrote to fds 1 and 2, outside the channel: cut at the marks the worker
+    writes as each test ends (``protocol.stray_mark``), so that each test's share is known; within
+    ``room`` bytes in all."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.kept = 0
+        self.unmarked: list[bytes] = []  # since the last mark
+        self.marked: dict[str, bytes] = {}  # a mark's word -> what came before it, since the mark before
+        self.pending = b""  # what may be the start of a mark cut by a read
+        self.changed = threading.Condition()
+        self.finished = threading.Event()  # its reader is done: all of it is in
+
+    def add(self, chunk: bytes) -> None:
+        with self.changed:
+            text = self.pending + chunk
+            while True:
+                found = MARK.search(text)
+                if found is None:
+                    break
+                self._keep(text[: found.start()])
+                self.marked[found.group(1).decode("ascii")] = b"".join(self.unmarked)
+                self.unmarked = []
+                text = text[found.end() :]
+            start = text.rfind(b"\x1e", max(0, len(text) - MARK_BYTES))
+            self.pending = text[start:] if start >= 0 else b""
+            self._keep(text[:start] if start >= 0 else text)
+            self.changed.notify_all()
+
+    def _keep(self, text: bytes) -> None:
+        room = self.room - self.kept
+        if text and room > 0:
+            self.unmarked.append(text[:room])
+            self.kept += min(room, len(text))
+
+    def take(self, word: str, timeout: float) -> bytes:
+        """What the test that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most)."""
+        with self.changed:
+            self.changed.wait_for(lambda: word in self.marked, timeout)
+            return self.marked.pop(word, b"")
+
+    def drop(self) -> None:
+        """From now on keep nothing more of what this start writes, and forget what it wrote since its last
+        mark (a tainted process's: see Worker.guarding)."""
+        with self.changed:
+            self.unmarked, self.pending, self.room = [], b"", 0
+
+    def take_unmarked(self) -> bytes:
+        with self.changed:
+            text, self.unmarked = b"".join(self.unmarked) + self.pending, []
+            self.pending = b""
+            return text
+
+
+@contextlib.contextmanager
+def _finishing(written: StrayOutput) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        written.finished.set()
+
+
+MARK = re.compile(protocol.STRAY_MARK_PATTERN)
+MARK_BYTES = len(protocol.stray_mark("0" * 32))
+
+
 @dataclass(frozen=True)
 class Reply:
     """One answer from the worker, decoded into plain values."""
@@ -104,12 +172,28 @@ class Worker:
         self.process: subprocess.Popen[bytes] | None = None
         self.replies: codec.FrameReader | None = None  # the worker's answers, read as they are awaited
         self.notices: list[str] = []
-        # What each process started wrote to fd 1 and 2, outside the channel: one list of chunks per start.
-        self.stray_output: list[list[bytes]] = []
+        # What each process started wrote to fd 1 and 2, outside the channel: one per start.
+        self.stray_output: list[StrayOutput] = []
         self.starts = 0
+        # The calls run in a process the worker forks for a part's tests (forks); the modules it prepared.
+        self.tests = 0
+        self.test_live = False  # such a process is running
+        self.live_module = ""  # the module of the part it serves
+        # Where what student code makes may show a student no call of a test they passed (the hidden suite),
+        # a process that has served a passing test is "tainted": what it writes past its calls is dropped,
+        # and a test that fails in it is run again in a fresh one (the plugin asks: ``tainted``, ``isolate``).
+        self.guarding = False
+        self.tainted = False
+        self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
+        self.prepared: set[str] = set()
+        self.loaded: set[str] = set()  # modules a test imported without failing: later tests may stream calls
+        # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
+        self.cell_reports: list[dict[str, Any]] = []
+        self.printed_while_loading: list[str] = []
+        # The hand-in's files read, by part module, as the worker's messages said (part_cache).
+        self.read: dict[str, set[str]] = {}
         self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
         self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
-        self.imported: set[str] = set()  # modules the running worker has imported (or tried to)
         self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
         self.streaming = 0  # answers still to come of the calls sent in one message (send_calls)
         self._draining: threading.Thread | None = None
@@ -146,11 +230,13 @@ class Worker:
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
-        self.imported = set()
+        self.prepared = set()
+        self.test_live = False
         self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
-        written: list[bytes] = []
+        kept = sum(each.kept for each in self.stray_output)  # the room is for all starts
+        written = StrayOutput(max(self.limits.output_kb * 1024 - kept, 0))
         self.stray_output.append(written)
         self._output_read = threading.Event()  # set when the worker is stopped: its output reader may end
         self._draining = threading.Thread(
@@ -186,27 +272,15 @@ class Worker:
         if self._pending_started:
             self._wait_until_started()
         if self._pending_ready:
-            try:
-                reply = self._receive_loading(
-                    "running your notebook's cells" if self.script.get("kind") == "script" else "loading your code"
-                )
-            except WorkerTimedOut:
+            try:  # nothing of the student's runs before this message: what fails here is the grader's
+                reply = self._receive(self.limits.load_seconds)
+            except (WorkerGone, WorkerTimedOut) as failure:
                 self.stop()
-                self.load_failure = (
-                    f"your code did not finish loading in {self.limits.load_seconds:g} s: look for a loop or a "
-                    "long computation at the top level of a module or notebook cell"
-                )
-                raise WorkerNotLoaded(self.load_failure) from None
-            except ChannelBroken:  # it would again at every start: the load fails once, for good
-                self.load_failure = f"while loading, {CHANNEL_WRITTEN}"
-                raise WorkerNotLoaded(self.load_failure) from None
+                raise WorkerCouldNotStart(f"the worker did not get ready: {failure}") from None
             self._pending_ready = False
             for notice in reply.get("notices", []):
                 if notice not in self.notices:
                     self.notices.append(notice)
-            printed = str(reply.get("output", ""))
-            if printed.strip() and self.starts == 1:
-                self.notices.append(f"{PRINTED_WHILE_LOADING}\n" + cut(printed.rstrip(), PRINTED_PER_TEST))
 
     def _wait_until_started(self) -> None:
         """Wait for the worker's first message, sent before it runs anything of the student's."""
@@ -219,8 +293,8 @@ class Worker:
             self._await_last_words()  # for the message below
             # Bubblewrap's or Python's words, not the student's output: out of what the student is shown, with
             # anything a process it left behind still writes there.
-            written = self.stray_output.pop() if self.stray_output else []
-            said = b"".join(written).decode("utf-8", "replace").strip()
+            written = self.stray_output.pop() if self.stray_output else None
+            said = (written.take_unmarked() if written else b"").decode("utf-8", "replace").strip()
             why = str(failure) or f"no answer in {self.limits.load_seconds:g} s"
             raise WorkerCouldNotStart(
                 f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
@@ -232,6 +306,9 @@ class Worker:
         process, self.process = self.process, None
         self.replies = None
         self.streaming = 0
+        if self.test_live and self.guarding and self.tainted and self.stray_output:
+            self.stray_output[-1].drop()  # a tainted process ended: what it wrote past its calls goes unread
+        self.test_live = False
         if process is None:
             return
         if process.poll() is None:
@@ -257,60 +334,134 @@ class Worker:
 
     # -- calls -------------------------------------------------------------
     def request(self, message: dict[str, Any], timeout: float) -> Reply:
-        """Send one request and wait at most ``timeout`` seconds for its answer.
-
-        A call into a module the worker has not imported yet waits first for
-        the import (the worker says when it is done), under its own limit.
-        """
+        """Send one call and wait at most ``timeout`` seconds for its answer, in the process that serves its
+        module's part (``_enter``: started, and its module imported, first)."""
         if self.streaming:
             raise RuntimeError("a request was sent while calls sent together are still being answered")
-        self._ensure_ready()
-        module = str(message.get("module", "")) if self.script.get("kind") == "modules" else ""
-        if module in self.module_failures:
-            raise WorkerNotLoaded(self.module_failures[module])
+        self._enter(str(message.get("module", "")))
         self._send(message)
-        if module and message.get("op") == protocol.CALL and module not in self.imported:
-            try:
-                notice = self._receive_loading(f"importing {module}.py")
-            except WorkerTimedOut:
-                self.stop()
-                self.module_failures[module] = (
-                    f"{module}.py did not finish importing in {self.limits.load_seconds:g} s: look for a loop "
-                    "or a long computation at its top level"
-                )
-                raise WorkerNotLoaded(self.module_failures[module]) from None
-            except ChannelBroken:
-                self.module_failures[module] = f"while {module}.py was imported, {CHANNEL_WRITTEN}"
-                raise WorkerNotLoaded(self.module_failures[module]) from None
-            self.imported.add(module)
-            if protocol.IMPORTED not in notice:
-                return Reply(notice)
         try:
             return self._answer(timeout)
         except WorkerTimedOut:
             self.stop()
             raise
 
+    def _load(self, module: str) -> None:
+        """Wait for the new process to import ``module`` (or run the notebook's cells), under ``load_seconds``."""
+        loading = "running your notebook's cells" if self.script.get("kind") == "script" else f"importing {module}.py"
+        try:
+            self._receive_loading(loading)
+        except WorkerTimedOut:
+            self.stop()
+            if self.script.get("kind") == "script":
+                failure = (
+                    f"your notebook's cells did not finish running in {self.limits.load_seconds:g} s: look for a "
+                    "loop or a long computation at the top level of a cell"
+                )
+            else:
+                failure = (
+                    f"{module}.py did not finish importing in {self.limits.load_seconds:g} s: look for a loop or a "
+                    "long computation at its top level"
+                )
+            self._fail_load(module, failure)
+            raise WorkerNotLoaded(failure) from None
+        except ChannelBroken:
+            failure = f"while {loading}, {CHANNEL_WRITTEN}"
+            self._fail_load(module, failure)
+            raise WorkerNotLoaded(failure) from None
+        except WorkerGone as gone:  # it would again at every start: the load fails once, for good
+            failure = f"{loading} ended the worker: {gone}"
+            self._fail_load(module, failure)
+            raise WorkerNotLoaded(failure) from None
+
+    def _fail_load(self, module: str, failure: str) -> None:
+        """A load that ran out of time, or broke the channel, fails every later call into it at once: for a
+        notebook, every call."""
+        if self.script.get("kind") == "script":
+            self.load_failure = failure
+        else:
+            self.module_failures[module] = failure
+
+    # -- the processes calls run in ---------------------------------------------
+    def passed_test(self) -> None:
+        """A test passed in the live process: from now on it holds calls the student must not see."""
+        if self.test_live:
+            self.tainted = True
+
+    def isolate(self) -> None:
+        """End the live process (what it wrote past its calls dropped where it is tainted): the next call
+        starts a fresh one, forked from the worker that runs no student code, which has seen no call."""
+        self.end_test()
+
+    def _enter(self, module: str) -> None:
+        """Make ready the process the next call into ``module`` runs in: the worker up, ``module`` prepared,
+        and a process that serves ``module``'s part (another part's process ends first)."""
+        if self.load_failure:
+            raise WorkerNotLoaded(self.load_failure)
+        if module in self.module_failures:
+            raise WorkerNotLoaded(self.module_failures[module])
+        if self.test_live and self.live_module != module:
+            self.end_test()
+        self._ensure_ready()
+        if self.test_live:
+            return
+        preparing = module not in self.prepared
+        if preparing:  # written with the process's start, in one write: each write wakes the worker
+            self._write(codec.dump_request({"op": protocol.PREPARE, "module": module}), flush=False)
+        self.tests += 1
+        # No call is sent before the process says its module is imported: code run at import sees none.
+        self._send({"op": protocol.TEST, "number": self.tests, "module": module})
+        if preparing:
+            try:  # the worker's own compiling and importing: what fails here is the grader's
+                self._receive(self.limits.load_seconds)
+            except (WorkerGone, WorkerTimedOut) as failure:
+                self.stop()
+                raise WorkerCouldNotStart(f"the worker could not prepare {module}: {failure}") from None
+            self.prepared.add(module)
+        self.test_live, self.live_module, self.tainted = True, module, False
+        self._load(module)
+
+    def end_test(self) -> None:
+        """End the live process: the worker kills what it started and puts back what it wrote, then says so.
+        What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
+        if not self.test_live:
+            return
+        self.test_live = False
+        keep = not (self.guarding and self.tainted)
+        try:
+            self._send({"op": protocol.END_TEST})
+            ended = self._receive(self.limits.load_seconds)
+        except (WorkerGone, WorkerTimedOut):
+            self.test_live = True  # for stop(): what it wrote is dropped, or kept, as the process was
+            self.stop()
+            return
+        if ended.get("restart"):
+            self.stop()  # what the process wrote could not all be put back: the next one starts anew
+        if ended.get("stray"):  # what the process wrote past its calls, read up to its mark
+            said = self._said(self.stray_output[-1].take(str(ended.get(protocol.TEST_ENDED, "")), LINGER_SECONDS))
+            if said and keep:
+                self.kept_output.append(said)
+
+    @staticmethod
+    def _said(text: bytes) -> str:
+        return text.decode("utf-8", "replace").strip()
+
     def _answer(self, timeout: float) -> Reply:
         """The next answer to a call, within ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        answer = self._receive(timeout)
-        while protocol.IMPORTED in answer:  # a notice this side did not wait for: the answer comes next
-            answer = self._receive(max(deadline - time.monotonic(), 0.0))
-        return Reply(answer)
+        return Reply(self._receive(timeout))
 
     def runs_at_once(self, modules: set[str]) -> bool:
-        """Whether a call into each of ``modules`` would run at once: the worker is up, loaded, and has
-        imported them (an import, a load or a restart is waited for one call at a time, under its own limit)."""
+        """Whether calls into ``modules`` (one part's) may be sent together: the worker is up and has prepared
+        them, and a test imported them before without failing (a test's import is then answered in the
+        stream, before its first answer; a restart or a first import is waited for one call at a time, under
+        its own limit)."""
         if self.process is None or self._pending_started or self._pending_ready or self.load_failure:
             return False
-        if self.process.poll() is not None:
+        if self.process.poll() is not None or len(modules) != 1:
             return False
-        if self.script.get("kind") != "modules":
-            return True
-        return modules <= self.imported and not modules & self.module_failures.keys()
+        return modules <= self.prepared and modules <= self.loaded and not modules & self.module_failures.keys()
 
-    def send_calls(self, bodies: list[bytes]) -> None:
+    def send_calls(self, module: str, bodies: list[bytes]) -> None:
         """Send calls (each a request as ``codec.request_body`` writes it) in one message.
 
         The worker runs them one after another until one fails, and writes their answers together
@@ -319,6 +470,7 @@ class Worker:
         """
         if self.streaming:
             raise RuntimeError("calls were sent together while earlier ones are still being answered")
+        self._enter(module)
         self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies}))
         self.streaming = len(bodies)
 
@@ -342,12 +494,13 @@ class Worker:
     def _send(self, message: dict[str, Any]) -> None:
         self._write(codec.dump_request(message))
 
-    def _write(self, frame: bytes) -> None:
+    def _write(self, frame: bytes, *, flush: bool = True) -> None:
         if self.process is None or self.process.stdin is None:
             raise WorkerGone("the worker is not running: start() it before sending")
         try:
             self.process.stdin.write(frame)
-            self.process.stdin.flush()
+            if flush:
+                self.process.stdin.flush()
         except (BrokenPipeError, OSError) as error:
             raise WorkerGone(self._ending()) from error
 
@@ -380,7 +533,27 @@ class Worker:
                 self._await_last_words()  # keep what it wrote as it ended (a traceback, bubblewrap's words)
             self.stop()
             raise WorkerGone(ending)
+        self._note(message)
         return message
+
+    def _note(self, message: dict[str, Any]) -> None:
+        """Keep what a message says beside its purpose: the hand-in's files read, and, from a test's import,
+        its notebook cells that raised and whether the import worked."""
+        read = message.get("read")
+        if isinstance(read, dict):
+            for module, names in read.items():
+                self.read.setdefault(str(module), set()).update(map(str, names))
+        imported = message.get(protocol.IMPORTED)
+        if imported is not None:  # made before the process was sent any call: its words may be shown
+            cells = message.get("cells")
+            for cell in cells if isinstance(cells, list) else []:
+                if isinstance(cell, dict) and cell not in self.cell_reports:
+                    self.cell_reports.append(cell)
+            printed = str(message.get("output", "")).rstrip()
+            if printed.strip() and printed not in self.printed_while_loading:
+                self.printed_while_loading.append(printed)
+            if message.get("loaded"):
+                self.loaded.add(str(imported))
 
     def _ending(self) -> str:
         """Why the worker is gone, in words."""
@@ -406,13 +579,13 @@ class Worker:
             self._draining.join(timeout=LINGER_SECONDS)
 
     def stray_text(self) -> str:
-        """What the worker's processes wrote outside the channel, each text once, with how many of them wrote
-        it: a call that ends the worker in test after test writes the same words each time it is made again.
-        Waits for the last process's output to be read to its end (``_await_last_words``)."""
+        """What the worker's processes wrote outside the channel and outside any test (a test's is its own:
+        ``end_test``), each text once, with how many starts wrote it. Waits for the last process's output to
+        be read to its end (``_await_last_words``)."""
         self._await_last_words()
-        counts: dict[str, int] = {}
+        counts: dict[str, int] = dict.fromkeys(self.kept_output, 1)
         for written in self.stray_output:
-            text = b"".join(written).decode("utf-8", "replace").strip()
+            text = self._said(written.take_unmarked())
             if text:
                 counts[text] = counts.get(text, 0) + 1
         return "\n".join(
@@ -420,8 +593,8 @@ class Worker:
             for text, count in counts.items()
         )
 
-    def _drain_output(self, process: subprocess.Popen[bytes], written: list[bytes], stopped: threading.Event) -> None:
-        """Keep the first part of what the worker wrote to fds 1 and 2 in ``written``; drop the rest.
+    def _drain_output(self, process: subprocess.Popen[bytes], written: StrayOutput, stopped: threading.Event) -> None:
+        """Keep the first part of what the worker wrote to fds 1 and 2 in ``written``, cut at its marks.
 
         Reads to the pipe's end, or, once the worker is ``stopped``, until the pipe is quiet (or at most
         ``LINGER_SECONDS``): outside the sandbox a process the worker started in a session of its own
@@ -431,9 +604,8 @@ class Worker:
         stream = process.stderr
         if stream is None:
             raise ValueError("the worker was started without a pipe for its output: start() makes one")
-        room = self.limits.output_kb * 1024
         until = math.inf  # when a stopped worker's output is left unread
-        with stream:
+        with stream, _finishing(written):
             while time.monotonic() < until:
                 if sys.platform == "win32":  # select() takes no pipes there: a read that blocks
                     chunk = stream.read1(65536)  # type: ignore[attr-defined]
@@ -447,6 +619,4 @@ class Worker:
                     chunk = os.read(stream.fileno(), 65536)
                 if not chunk:
                     return
-                kept = sum(len(part) for each in self.stray_output for part in each)  # the room is for all starts
-                if kept < room:
-                    written.append(chunk[: room - kept])
+                written.add(chunk)

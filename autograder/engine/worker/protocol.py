@@ -10,7 +10,9 @@ CALLS = "calls"  # run a list of calls one after another until one fails; their 
 # Answers to calls sent together are held and written together, once a run is done or once this many seconds
 # have passed since the last write: a slow run still shows its progress.
 HOLD_SECONDS = 0.05
-DESCRIBE = "describe"  # what failed while loading: modules, notebook cells
+PREPARE = "prepare"  # compile a part's module and import what it names, before its tests (bootstrap.prepare)
+TEST = "test"  # fork a process that imports a module, then makes calls into it (forks)
+END_TEST = "end_test"  # end that process; the worker removes what it left, then says TEST_ENDED
 STOP = "stop"
 
 # Why a call has no value (a failed reply's "kind").
@@ -27,3 +29,15 @@ PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)
 STARTED = "started"
 READY = "ready"
 IMPORTED = "imported"
+PREPARED = "prepared"
+TEST_ENDED = "test_ended"  # its value: the word of the mark that ends the test's stray output
+
+
+def stray_mark(word: str) -> bytes:
+    """The mark the worker writes into the output the grader reads apart once a test's processes are gone:
+    what came before it and after the last one was written by that test. ``word`` is made after the test
+    ended, so no test can write the mark of its own end ahead."""
+    return b"\x1e" + word.encode("ascii") + b"\x1e"
+
+
+STRAY_MARK_PATTERN = rb"\x1e([0-9a-f]{32})\x1e"

@@ -1,0 +1,349 @@
+"""How the worker keeps what one test's calls were given away from every other test.
+
+The worker the grader starts runs no student code. For each part it forks a part process, which compiles
+that part's files and imports the installed modules they name, and runs no student code either; for each
+test the part process forks a test process, which imports the student's modules from those compiled files
+and makes the test's calls. When the test ends its process ends, with all it was given: the part process
+then kills what the test started and puts the folders it may write back as they were. Nothing passes from a
+test process to its parent but one byte that says it ended as asked, so a later test (forked from the same
+part process) cannot find an earlier test's calls in memory, in a file, or in a process left running.
+
+Standard library only: copied into the cage beside the bootstrap, like the codec.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, NoReturn
+
+ENDED = b"."  # what a child writes to its parent as it ends as asked
+_ending_pipe = [-1]  # in a child, the pipe it writes ENDED to
+# A file kept whole to be put back after each test when it is at most this big (a hand-in's modules);
+# one bigger that a test changed cannot be put back, and the worker is started anew.
+KEPT_BYTES = 1 << 20
+
+
+class Child:
+    """A part or test process, as its parent sees it."""
+
+    def __init__(self, pid: int, ending: int) -> None:
+        self.pid, self.ending = pid, ending
+
+
+def fork(flush: Callable[[], None]) -> Child | None:
+    """Fork: the parent gets the child, the child gets None. ``flush`` first, or both would write what the
+    parent's buffers hold."""
+    read_end, write_end = os.pipe()
+    flush()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        if _ending_pipe[0] >= 0:  # the parent's own word to its parent is not the child's to say
+            os.close(_ending_pipe[0])
+        _ending_pipe[0] = write_end
+        return None
+    os.close(write_end)
+    return Child(pid, read_end)
+
+
+def end_as_asked() -> NoReturn:
+    """In a child: say so to the parent and end, running nothing more (no exit handlers, no finalizers)."""
+    try:
+        os.write(_ending_pipe[0], ENDED)
+    finally:
+        os._exit(0)
+
+
+def wait(child: Child, before_reading: Callable[[], None] = lambda: None) -> int | None:
+    """Wait for ``child`` to end; None when it ended as asked, else its wait status.
+
+    ``before_reading`` runs between its end and the read of its word (killing what it left running, which
+    may hold the pipe too): the read never waits, so a word that is not there is an end not asked for.
+    """
+    while True:
+        try:
+            _, status = os.waitpid(child.pid, 0)
+            break
+        except ChildProcessError:
+            status = 0
+            break
+        except InterruptedError:
+            continue
+    before_reading()
+    try:
+        os.set_blocking(child.ending, False)
+        said = os.read(child.ending, 1)
+    except OSError:
+        said = b""
+    finally:
+        os.close(child.ending)
+    return None if said == ENDED and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else status
+
+
+def end_like(status: int) -> NoReturn:
+    """End this process as its child ended (killed by the same signal, or with the same exit code), so the
+    grader reads the test's own end from the worker's: a crash, a CPU or memory limit, an exit."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+        except (OSError, ValueError):
+            pass
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def ancestors() -> frozenset[int]:
+    """This process and every process above it: what a sweep of the worker's user's processes spares."""
+    found = {os.getpid()}
+    pid = os.getppid()
+    while pid > 0 and pid not in found:
+        found.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as status:
+                pid = int(status.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return frozenset(found)
+
+
+def end_strays(group: int, spared: frozenset[int] | None) -> None:
+    """Kill what a test process started: its process group, and, where the worker's user is its own (or
+    its processes are alone in their namespace: ``spared`` is given), every process of that user but the
+    ``spared`` ones, which it then waits to see gone, so none writes a file after the folders are put back."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+    if spared is None:
+        return
+    uid = os.getuid()
+    for _ in range(200):  # a process killed is gone in microseconds; a tenth of a second of patience at most
+        alive = []
+        try:
+            entries = os.listdir("/proc")
+        except OSError:
+            return
+        for entry in entries:
+            if not entry.isdigit() or int(entry) in spared:
+                continue
+            try:
+                if _owner(entry) != uid or _is_zombie(entry):
+                    continue
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                continue
+            alive.append(entry)
+        if not alive:
+            return
+        _reap()
+        os.sched_yield()
+
+
+def _owner(pid: str) -> int:
+    """A process's real uid, from its status: its /proc folder is root's when it is not dumpable, as the
+    worker's processes are (bootstrap.undumpable)."""
+    with open(f"/proc/{pid}/status", "rb") as status:
+        for line in status:
+            if line.startswith(b"Uid:"):
+                return int(line.split()[1])
+    return -1
+
+
+def _is_zombie(pid: str) -> bool:
+    with open(f"/proc/{pid}/stat", "rb") as status:
+        return status.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+
+
+def _reap() -> None:
+    """Reap this process's own ended children (a test's, reparented here in no case, but cheap to ask)."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _file_key(info: os.stat_result) -> tuple[int, ...]:
+    # The change time too: a test can set a file's modification time back, never its change time.
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
+
+
+class Folders:
+    """The folders a test may write, as they were before it: put back after it (``restore``).
+
+    Kept: every folder below ``roots`` that this user owns or that anyone may write (its entries and mode),
+    and every file in them that this user owns or anyone may write (its content, when small). Folders of
+    others that the user cannot write are not entered: nothing of a test's can be left there.
+    """
+
+    def __init__(self, roots: list[str]) -> None:
+        self.uid = os.getuid()
+        self.folders: dict[str, tuple[int, frozenset[str]]] = {}
+        self.files: dict[str, tuple[tuple[int, ...], bytes | None, int]] = {}
+        for root in roots:
+            self._record(root)
+
+    def _writable(self, info: os.stat_result) -> bool:
+        return info.st_uid == self.uid or bool(info.st_mode & stat.S_IWOTH)
+
+    def _record(self, root: str) -> None:
+        waiting = [root]
+        while waiting:
+            folder = waiting.pop()
+            try:
+                info = os.lstat(folder)
+                if not stat.S_ISDIR(info.st_mode) or not self._writable(info):
+                    continue
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            self.folders[folder] = (stat.S_IMODE(info.st_mode), frozenset(entry.name for entry in entries))
+            for entry in entries:
+                try:
+                    found = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISDIR(found.st_mode):
+                    waiting.append(entry.path)
+                elif stat.S_ISREG(found.st_mode) and self._writable(found):
+                    kept = _content(entry.path, found)
+                    self.files[entry.path] = (_file_key(found), kept, stat.S_IMODE(found.st_mode))
+
+    def restore(self) -> bool:
+        """Remove what was made, put back what was changed; False when something could not be put back."""
+        whole = True
+        for folder in sorted(self.folders):  # a folder before what is in it
+            mode, names = self.folders[folder]
+            try:
+                info = os.lstat(folder)
+                if not stat.S_ISDIR(info.st_mode):
+                    whole &= remove(folder)
+                    os.mkdir(folder, mode)
+                elif stat.S_IMODE(info.st_mode) != mode and info.st_uid == self.uid:
+                    os.chmod(folder, mode)
+                present = os.listdir(folder)
+            except FileNotFoundError:
+                try:
+                    os.mkdir(folder, mode)
+                    os.chmod(folder, mode)
+                except OSError:
+                    whole = False
+                continue
+            except OSError:
+                whole = False
+                continue
+            for name in present:
+                if name not in names:
+                    whole &= remove(os.path.join(folder, name))
+        for path, (key, content, mode) in list(self.files.items()):
+            try:
+                now: os.stat_result | None = os.lstat(path)
+            except OSError:
+                now = None
+            if now is not None and _file_key(now) == key:
+                continue
+            if content is None:
+                whole = False
+                continue
+            try:
+                if now is not None and not stat.S_ISREG(now.st_mode):
+                    remove(path)
+                with open(path, "wb") as file:
+                    file.write(content)
+                os.chmod(path, mode)
+                self.files[path] = (_file_key(os.lstat(path)), content, mode)
+            except OSError:
+                whole = False
+        return whole
+
+
+def _content(path: str, info: os.stat_result) -> bytes | None:
+    if info.st_size > KEPT_BYTES:
+        return None
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError:
+        return None
+
+
+def remove(path: str) -> bool:
+    """Remove a file or a whole folder, any depth, never following a link; False when something stays."""
+    waiting = [(path, False)]
+    while waiting:
+        current, emptied = waiting.pop()
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        try:
+            if not stat.S_ISDIR(info.st_mode):
+                os.unlink(current)
+            elif emptied:
+                os.rmdir(current)
+            else:
+                if info.st_mode & 0o700 != 0o700 and info.st_uid == os.getuid():
+                    os.chmod(current, 0o700)
+                waiting.append((current, True))
+                waiting.extend((os.path.join(current, name), False) for name in os.listdir(current))
+        except OSError:
+            return False
+    return True
+
+
+def test_output() -> int:
+    """A file of no name for what a test's processes write to descriptors 1 and 2 (``write_to``)."""
+    try:
+        return os.memfd_create("test-output", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):  # no memfd here: an unlinked file in the temporary folder
+        import tempfile
+
+        with tempfile.TemporaryFile(buffering=0) as handle:
+            return os.dup(handle.fileno())
+
+
+def write_to(written: int) -> None:
+    """In a test process: descriptors 1 and 2 are now ``written``."""
+    os.dup2(written, 1)
+    os.dup2(written, 2)
+    os.close(written)
+
+
+def pass_on(written: int, room: int) -> int:
+    """Copy what a test wrote (``room`` bytes at most) to this process's descriptor 2, the output the
+    grader reads apart, in the kernel, never read into this process; how many bytes were copied."""
+    copied = 0
+    try:
+        size = min(os.fstat(written).st_size, room)
+        while copied < size:
+            try:
+                sent = os.sendfile(2, written, copied, size - copied)
+            except OSError:  # no sendfile to a pipe (macOS): through this process, where isolation is not the aim
+                sent = os.write(2, os.pread(written, size - copied, copied))
+            if sent <= 0:
+                break
+            copied += sent
+    except OSError:
+        pass
+    finally:
+        os.close(written)
+    return copied
+
+
+def scratch(root: str, number: int, environment: Any) -> str:
+    """A new empty folder for one test's files, made the temporary folder of everything it runs."""
+    folder = os.path.join(root, f"test-{number}")
+    os.mkdir(folder, 0o700)
+    for name in ("TMPDIR", "TEMP", "TMP", "HOME", "MPLCONFIGDIR"):
+        environment[name] = folder
+    return folder

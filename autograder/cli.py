@@ -225,8 +225,9 @@ def submission(
     type=click.Choice(disclosure.MODES),
     default=disclosure.DEFAULT,
     show_default=True,
-    help="What each student's feedback shows of the hidden tests: every test with its call; the failing "
-    "ones with call, expected, got and hint; or points and failed checks in words only.",
+    help="What each student's feedback shows of the hidden tests: failures (the failing ones with call, "
+    "expected, got and hint); scores (points and failed checks in words only); full (every test with its "
+    "call: shows students the hidden inputs, for self-check work).",
 )
 @LIMIT_OPTION
 @click.option(
@@ -400,7 +401,15 @@ def release(out: Path, github_classroom: bool) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
-def gradescope(out: Path) -> None:
+@click.option(
+    "--feedback",
+    "feedback_mode",
+    type=click.Choice(disclosure.MODES),
+    default=disclosure.DEFAULT,
+    show_default=True,
+    help="What results.json shows students of the hidden tests, as for `grade batch --feedback`.",
+)
+def gradescope(out: Path, feedback_mode: str) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests).
 
     In Gradescope's container, which may not make namespaces, student code runs as a user of its own
@@ -409,7 +418,7 @@ def gradescope(out: Path) -> None:
     from autograder.authoring.release import ReleaseError, build_gradescope
 
     try:
-        click.echo(f"wrote {build_gradescope(out)}")
+        click.echo(f"wrote {build_gradescope(out, feedback=feedback_mode)}")
     except ReleaseError as error:
         click.echo(f"grade gradescope: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)

@@ -24,6 +24,7 @@ from autograder.engine.example_sets import SECRET_FILE, course_secret
 from autograder.engine.notebook_format import import_nbformat
 from autograder.engine.parts import PARTS
 from autograder.engine.suites import KIT_ROOT
+from autograder.reports import disclosure
 
 RELEASE_NAME = "bpe-kit-student"
 NOTEBOOKS_EXTRA = "notebooks"  # what working in the notebooks adds to the grader: pip install -e ".[notebooks]"
@@ -167,8 +168,11 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines - public
 
 
-def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
-    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/."""
+def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, feedback: str = disclosure.DEFAULT) -> Path:
+    """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/, which
+    shows students the hidden tests as ``feedback`` says (reports.disclosure)."""
+    if feedback not in disclosure.MODES:
+        raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(disclosure.MODES)}")
     _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
@@ -185,6 +189,7 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT) -> Path:
         # The hidden examples' secret (example_sets), made now if it is new; the package's kit folder is closed
         # to the worker's user in Gradescope's container (shield), and the zip gives the file 0600.
         (source / "kit" / SECRET_FILE).write_bytes(course_secret(kit) + b"\n")
+        (source / "kit" / disclosure.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 
 

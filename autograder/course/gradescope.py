@@ -47,9 +47,11 @@ def results_for(submission: Path) -> ResultsDocument:
                 "your code. This is not your fault: your instructor can see why."
             )
         try:
-            # What the student sees of the hidden tests: the default feedback (reports.disclosure), made here
-            # where the result is made, so results.json holds no passed test's call.
-            return disclosure.view(grade_path(submission, suite="hidden"), disclosure.DEFAULT)
+            # What the student sees of the hidden tests: the feedback the package was built with (reports.
+            # disclosure), made here where the result is made, so results.json holds no passed test's call.
+            from autograder.engine.suites import KIT_ROOT
+
+            return disclosure.view(grade_path(submission, suite="hidden"), disclosure.package_mode(KIT_ROOT))
         except CannotGrade as error:
             return _without_tests(f"Your submission could not be graded: {error}")
     except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor

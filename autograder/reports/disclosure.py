@@ -18,6 +18,7 @@ instructor's own ``results.json`` keeps everything: the class summary reads its 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 from autograder.engine.document import ResultsDocument
 from autograder.engine.outcomes import Outcome
@@ -26,6 +27,17 @@ from autograder.engine.scoring import outcome_of, passed
 FULL, FAILURES, SCORES = "full", "failures", "scores"
 MODES = (FULL, FAILURES, SCORES)
 DEFAULT = FAILURES
+# In a Gradescope package's kit folder: the mode ``grade gradescope --feedback`` chose for it.
+PACKAGE_FILE = "gradescope-feedback.txt"
+
+
+def package_mode(kit: Path) -> str:
+    """The feedback a Gradescope package was built with; the default where it says none (an older one)."""
+    try:
+        mode = (kit / PACKAGE_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return DEFAULT
+    return mode if mode in MODES else DEFAULT
 # What a hidden test tells in its extra data about the call it made and what it saw.
 _TOLD = ("call", "expected", "got", "hint", "example", "detail", "printed")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import run_batch
+from conftest import grade, run_batch
 
 RECORD = "SEEN" + "CALL"  # never whole in the hand-in's source, which a feedback page may quote
 
@@ -159,3 +159,33 @@ def test_no_recorded_call_reaches_gradescope_results(hand_in, tmp_path):
     results = (tree / "results" / "results.json").read_text(encoding="utf-8")
     assert '"encode_words' in results or "encode_words" in results, "the failing tests are there"
     assert RECORD not in results, "results.json shows a call of a test the student passed"
+
+
+PROBES_THE_WORKER = '''
+import os
+
+
+def char_tokenize(text):
+    """Reach for the worker that forked this process: its memory, and its processes."""
+    said = []
+    for how in ("rb", "r+b"):
+        try:
+            with open(f"/proc/{os.getppid()}/mem", how):
+                said.append(f"opened the worker's memory ({how})")
+        except OSError as error:
+            said.append(f"{how}: {type(error).__name__}")
+    raise ValueError("; ".join(said))
+'''
+
+
+def test_a_parts_process_cannot_reach_into_the_worker_that_forked_it(tmp_path):
+    """The worker holds no call, and forks every part's process: were its memory open to them (they run as its
+    user), a part's code could change what it does for the next. It is not dumpable: no /proc/<pid>/mem."""
+    folder = tmp_path / "prober"
+    folder.mkdir()
+    (folder / "simple_tokenizers.py").write_text(PROBES_THE_WORKER, encoding="utf-8")
+    process, document = grade(folder, "--suite", "hidden", "--part", "simple_tokenizers")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    said = [test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "char_tokenize"]
+    assert said and all("PermissionError" in detail for detail in said), said[:1]
+    assert not any("opened the worker's memory" in detail for detail in said), said[:1]

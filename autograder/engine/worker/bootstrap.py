@@ -797,18 +797,18 @@ def serve_tests(submission: Submission, config: dict[str, Any], output: BoundedO
     spared = forks.ancestors() if config.get("sweep_processes") else None
     scratch_root = os.environ.get("TMPDIR", config["submission_dir"])
     room = int(config["limits"]["output_kb"]) * 1024
+    prepared: set[str] = set()
     gc.freeze()  # the worker's objects, never collected again: a test's collector does not copy their pages
     while True:
         request = codec.read_request(_PROTOCOL_IN)
         if request is None or request.get("op") == protocol.STOP:
             return
-        if request.get("op") == protocol.PREPARE:
-            prepare(submission, str(request["module"]))
-            send({"ok": True, protocol.PREPARED: request["module"]})
-            continue
         if request.get("op") != protocol.TEST:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
             continue
+        if request["module"] not in prepared:
+            prepare(submission, str(request["module"]))
+            prepared.add(request["module"])
         written = forks.test_output()
         child = forks.fork(_PROTOCOL_OUT.flush)
         if child is None:

@@ -175,7 +175,7 @@ class Worker:
         # What each process started wrote to fd 1 and 2, outside the channel: one per start.
         self.stray_output: list[StrayOutput] = []
         self.starts = 0
-        # The calls run in a process the worker forks for a part's tests (forks); the modules it prepared.
+        # The calls run in a process the worker forks for a part's tests (forks).
         self.tests = 0
         self.test_live = False  # such a process is running
         self.live_module = ""  # the module of the part it serves
@@ -185,7 +185,6 @@ class Worker:
         self.guarding = False
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
-        self.prepared: set[str] = set()
         self.loaded: set[str] = set()  # modules a test imported without failing: later tests may stream calls
         # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
         self.cell_reports: list[dict[str, Any]] = []
@@ -230,7 +229,6 @@ class Worker:
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
-        self.prepared = set()
         self.test_live = False
         self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
@@ -394,8 +392,8 @@ class Worker:
         self.end_test()
 
     def _enter(self, module: str) -> None:
-        """Make ready the process the next call into ``module`` runs in: the worker up, ``module`` prepared,
-        and a process that serves ``module``'s part (another part's process ends first)."""
+        """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
+        serves ``module``'s part, its module imported (another part's process ends first)."""
         if self.load_failure:
             raise WorkerNotLoaded(self.load_failure)
         if module in self.module_failures:
@@ -405,19 +403,9 @@ class Worker:
         self._ensure_ready()
         if self.test_live:
             return
-        preparing = module not in self.prepared
-        if preparing:  # written with the process's start, in one write: each write wakes the worker
-            self._write(codec.dump_request({"op": protocol.PREPARE, "module": module}), flush=False)
         self.tests += 1
         # No call is sent before the process says its module is imported: code run at import sees none.
         self._send({"op": protocol.TEST, "number": self.tests, "module": module})
-        if preparing:
-            try:  # the worker's own compiling and importing: what fails here is the grader's
-                self._receive(self.limits.load_seconds)
-            except (WorkerGone, WorkerTimedOut) as failure:
-                self.stop()
-                raise WorkerCouldNotStart(f"the worker could not prepare {module}: {failure}") from None
-            self.prepared.add(module)
         self.test_live, self.live_module, self.tainted = True, module, False
         self._load(module)
 
@@ -451,15 +439,14 @@ class Worker:
         return Reply(self._receive(timeout))
 
     def runs_at_once(self, modules: set[str]) -> bool:
-        """Whether calls into ``modules`` (one part's) may be sent together: the worker is up and has prepared
-        them, and a test imported them before without failing (a test's import is then answered in the
-        stream, before its first answer; a restart or a first import is waited for one call at a time, under
-        its own limit)."""
+        """Whether calls into ``modules`` (one part's) may be sent together: the worker is up, and a process
+        imported them before without failing (a new process's import is waited for first, under its own
+        limit, before the calls are sent: ``_enter``; a restart is waited for one call at a time)."""
         if self.process is None or self._pending_started or self._pending_ready or self.load_failure:
             return False
         if self.process.poll() is not None or len(modules) != 1:
             return False
-        return modules <= self.prepared and modules <= self.loaded and not modules & self.module_failures.keys()
+        return modules <= self.loaded and not modules & self.module_failures.keys()
 
     def send_calls(self, module: str, bodies: list[bytes]) -> None:
         """Send calls (each a request as ``codec.request_body`` writes it) in one message.

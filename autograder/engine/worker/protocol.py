@@ -10,8 +10,9 @@ CALLS = "calls"  # run a list of calls one after another until one fails; their 
 # Answers to calls sent together are held and written together, once a run is done or once this many seconds
 # have passed since the last write: a slow run still shows its progress.
 HOLD_SECONDS = 0.05
-PREPARE = "prepare"  # compile a part's module and import what it names, before its tests (bootstrap.prepare)
-TEST = "test"  # fork a process that imports a module, then makes calls into it (forks)
+# Fork a process that imports a module, then makes calls into it (forks); the worker compiles the module
+# and imports what it names first, the first time it is asked (bootstrap.prepare).
+TEST = "test"
 END_TEST = "end_test"  # end that process; the worker removes what it left, then says TEST_ENDED
 STOP = "stop"
 
@@ -29,7 +30,6 @@ PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)
 STARTED = "started"
 READY = "ready"
 IMPORTED = "imported"
-PREPARED = "prepared"
 TEST_ENDED = "test_ended"  # its value: the word of the mark that ends the test's stray output
 
 

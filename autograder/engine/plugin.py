@@ -21,6 +21,7 @@ from autograder.engine import replay, rubric
 from autograder.engine.outcomes import Outcome, TestOutcome
 from autograder.engine.parts import part_of
 from autograder.engine.proxy import (
+    CallTimedOut,
     CannotLoad,
     FunctionMissing,
     GradingSession,
@@ -41,11 +42,13 @@ DEFAULT_VISIBILITY = "visible"
 
 
 def _run_again_worthy(error: BaseException) -> bool:
-    """Whether a failure's words are the student's code's, made with the part's calls in reach (a wrong answer,
-    an error it raised): worth a run apart. Not a stop (``StudentStopped``: not started, out of time, a crash,
-    a load failure, made before any call), whose second run would only cost its time again, nor a skip."""
-    # A missing function's suggestion is a name of the module, which a call could have made.
-    return (isinstance(error, Exception) and not _skipped(error)) or isinstance(error, FunctionMissing)
+    """Whether a failure in a tainted process must be decided again in a fresh one: any failure of the
+    student's code (a wrong answer, an error, and a stop too: which stop, and whether, such a process could
+    choose to tell something). Not a skip, nor a stop the grader decided without a call (an earlier timeout
+    of the function, a time limit used up, a module not handed in)."""
+    if _skipped(error) or (isinstance(error, NotStarted) and getattr(error, "unmade", False)):
+        return False
+    return not (isinstance(error, CallTimedOut) and error.unmade)
 
 
 class GradingPlugin:
@@ -58,7 +61,6 @@ class GradingPlugin:
         self.session = session
         self.examples = examples
         self.isolate_failures = isolate_failures
-        self._shown = True  # whether the failing run's own words may reach the student
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
@@ -77,14 +79,11 @@ class GradingPlugin:
         the student must not see (worker.forks): a test that fails in a process that has, runs again in a
         fresh one, and that run decides it."""
         self._begin(item)
-        self._shown = True
+        kept = self.session.said_so_far()
         try:
             yield from self._run(item)
         except BaseException as error:
-            if not self.isolate_failures or not self.session.tainted:
-                raise
-            if not _run_again_worthy(error):
-                self._shown = False  # a stop: told in the kit's words, without what the tainted process made
+            if not self.isolate_failures or not self.session.test_tainted or not _run_again_worthy(error):
                 raise
             first = error
         else:
@@ -92,6 +91,7 @@ class GradingPlugin:
                 self.session.passed_test()
             return None
         self.session.isolate()
+        self.session.forget_since(kept)  # what its first run found out is found out again, or not
         self._begin(item)
         self._run_alone(item, first)
         self.session.passed_test()
@@ -102,24 +102,24 @@ class GradingPlugin:
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         rubric.notes.hint = ""
         self._compared = None
-        replay.forget_last()
 
     def _run_alone(self, item: pytest.Item, first: BaseException) -> None:
-        """The failing test again: a property on the example it failed on last (its shrunk one), any other
-        test whole."""
+        """The failing test again, whole (a property on the same examples, drawn from the same seed: a failure
+        that needs the calls before it within the test is found again), with nothing recorded for replay."""
         test = getattr(item, "obj", None)
-        example = replay.last_example()
-        if test is None or not replay.replayable(test) or example is None or not isinstance(item, pytest.Function):
-            item.runtest()
-            return
-        fixtures = {name: item.funcargs[name] for name in inspect.signature(test).parameters}
+        seeded = self.examples is not None and test is not None and replay.replayable(test)
+        if seeded:
+            test._hypothesis_internal_use_seed = self.examples[1]  # type: ignore[union-attr,index]
         try:
-            test.hypothesis.inner_test.replays(**fixtures, **example)
+            item.runtest()
         except BaseException as again:
             notes = getattr(first, "__notes__", None)
             if notes and not getattr(again, "__notes__", None):
                 again.__notes__ = list(notes)  # hypothesis's words on the example: the test's input, not the student's
             raise
+        finally:
+            if seeded:
+                test._hypothesis_internal_use_seed = None  # type: ignore[union-attr]
 
     def _run(self, item: pytest.Item) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
@@ -153,7 +153,9 @@ class GradingPlugin:
         """
         module, _ = test_location(Path(str(pyfuncitem.path)))
         if module in self.session.missing:
-            raise NotStarted(self.session.missing[module])
+            missing = NotStarted(self.session.missing[module])
+            missing.unmade = True  # type: ignore[attr-defined]  # the grader's word, from a process it trusted
+            raise missing
         test = pyfuncitem.obj
         if not replay.replayable(test):
             return None
@@ -205,7 +207,7 @@ class GradingPlugin:
         last = self.session.last_call
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
-        if last is not None and not report.passed and self._shown:
+        if last is not None and not report.passed:
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
             self._printed_room -= min(len(last.output), PRINTED_PER_TEST)

@@ -95,6 +95,11 @@ class FunctionMissing(CannotLoad):
 class CallTimedOut(StudentStopped):
     """A call ran past its time limit; the worker was killed and will restart."""
 
+    def __init__(self, text: str, *, unmade: bool = False) -> None:
+        super().__init__(text)
+        # Not made at all: the grader's own clocks said so (an earlier timeout, a time limit used up).
+        self.unmade = unmade
+
 
 class WorkerCrashed(StudentStopped):
     """The student's code ended the worker process (os._exit, a crash, a limit)."""
@@ -203,6 +208,8 @@ class GradingSession:
     # later tests.
     missing: dict[str, str] = field(default_factory=dict)
     _stream: _Stream | None = None
+    # Whether a call of this test ran in a tainted process (``Worker.tainted``), which may have ended since.
+    test_tainted: bool = False
     # The calls of a replay that may become a plan: (example number, module, function, key, request's text).
     _recording: list[tuple[int, str, str, bytes, bytes]] | None = None
     _example = 0
@@ -211,6 +218,7 @@ class GradingSession:
         self.test_used = 0.0
         self.calls = []
         self.call_seconds = call_seconds
+        self.test_tainted = False
 
     @property
     def tainted(self) -> bool:
@@ -219,6 +227,17 @@ class GradingSession:
 
     def passed_test(self) -> None:
         self.worker.passed_test()
+
+    def said_so_far(self) -> tuple[set[tuple[str, str]], set[str]]:
+        """What later tests are told without a call (functions that ran out of time, modules not handed in)."""
+        return set(self.timed_out), set(self.missing)
+
+    def forget_since(self, said: tuple[set[tuple[str, str]], set[str]]) -> None:
+        """Forget what was found out since ``said_so_far`` (a test run again decides it afresh)."""
+        for key in set(self.timed_out) - said[0]:
+            del self.timed_out[key]
+        for module in set(self.missing) - said[1]:
+            del self.missing[module]
 
     def isolate(self) -> None:
         """The next call runs in a fresh process, which has seen no call (``Worker.isolate``)."""
@@ -335,10 +354,16 @@ class GradingSession:
         budget = self._budget()
         earlier = self.timed_out.get((module, function))
         if earlier is not None:
-            raise CallTimedOut(f"{record.text} was not run: {function} ran out of time in an earlier test ({earlier})")
+            raise CallTimedOut(
+                f"{record.text} was not run: {function} ran out of time in an earlier test ({earlier})", unmade=True
+            )
         if budget <= 0:
             which = "this test's" if test_left <= submission_left else "the submission's"
-            raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up")
+            raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up", unmade=True)
+        # What a process that holds a call the student must not see says is not kept for later tests: it
+        # could say it to tell them something (the plugin runs such a test again in a fresh one).
+        trusted = not self.tainted
+        self.test_tainted = self.test_tainted or not trusted
         sending_ahead = self._stream is not None or self._recording is not None
         key = call_key(module, function, args, kwargs) if sending_ahead else None
         asked = time.monotonic()
@@ -351,7 +376,8 @@ class GradingSession:
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
         except WorkerTimedOut:
-            self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
+            if trusted:
+                self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None
@@ -379,7 +405,7 @@ class GradingSession:
                 raise WrongType(record, *wrong)
             return record
         self.calls[-1] = CallRecord(module, function, args, kwargs, output=output)
-        if reply.kind == protocol.MISSING_MODULE:
+        if reply.kind == protocol.MISSING_MODULE and trusted:
             self.missing[module] = str(message.get("message", ""))
         raise _failure(reply.kind, message, record)
 

@@ -34,9 +34,6 @@ from typing import Any
 # examples are hypothesis's plain values (text, numbers, lists, dicts), which pickle keeps exactly.
 _recorded: dict[str, list[bytes]] = {}
 _recording: list[bytes] | None = None
-# The example the running property was called with last: after a failure, the one it failed on (hypothesis
-# runs the shrunk example last, to report it). A failing test runs on it again apart (plugin).
-_last: list[bytes | None] = [None]
 
 
 def install(test: Any) -> None:
@@ -45,27 +42,13 @@ def install(test: Any) -> None:
     drawn = set(inspect.signature(inner).parameters) - set(inspect.signature(test).parameters)
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        example: bytes | None
-        try:
-            example = _last[0] = pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs})
-        except Exception:  # not plain values: nothing to replay or run again
-            example = _last[0] = None
-        if _recording is not None and example is not None:
-            _recording.append(example)
+        if _recording is not None:
+            _recording.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
         return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
     recording.replays = inner  # type: ignore[attr-defined]
     test.hypothesis.inner_test = recording
-
-
-def last_example() -> dict[str, Any] | None:
-    example = _last[0]
-    return None if example is None else pickle.loads(example)
-
-
-def forget_last() -> None:
-    _last[0] = None
 
 
 def replayable(test: Any) -> bool:
@@ -96,7 +79,6 @@ def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseExcepti
     inner: Callable[..., Any] = test.hypothesis.inner_test.replays
     for example in examples:
         each()
-        _last[0] = example
         try:
             inner(**fixtures, **pickle.loads(example))
         except stop:

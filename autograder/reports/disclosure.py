@@ -60,6 +60,11 @@ def view(document: ResultsDocument, mode: str) -> ResultsDocument:
             load_failure = extra.get("summary", "") if extra.get("load_failed") else ""
             test["output"] = load_failure or _in_words(outcome_of(test))
             extra["summary"] = load_failure
+    # How long the hand-in's code ran is the code's to choose, and so a way to tell something: to a tenth of a
+    # minute only (the platform's own clock still says roughly as much).
+    shown["execution_time"] = float(round(shown["execution_time"], -1))
+    if "student_seconds" in shown["extra_data"]:
+        shown["extra_data"]["student_seconds"] = float(round(shown["extra_data"]["student_seconds"], -1))
     if mode == SCORES:
         said_by_code = set(shown["extra_data"].get("from_code", []))
         notes = [note for note in shown["extra_data"].get("notes", []) if note not in said_by_code]

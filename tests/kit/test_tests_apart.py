@@ -112,13 +112,141 @@ raise ImportError(seen)
 )
 
 
+# Part 2, graded after Part 1: it shows what it finds, as it is imported and in a wrong answer.
+SHOWS_WHAT_IT_FINDS = r"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def found():
+    lines = []
+    try:
+        lines.append(os.getxattr(HERE, "user.spy").decode("utf-8", "replace"))
+    except OSError:
+        pass
+    stashed = b""
+    for number in range(8):
+        try:
+            value = os.stat(os.path.join(HERE, f"pad{number}.txt")).st_atime_ns - 9 * 10**18
+        except OSError:
+            break
+        if 0 <= value < 2**56:
+            stashed += value.to_bytes(7, "big")
+    lines.append(stashed.rstrip(b"\0").decode("utf-8", "replace"))
+    return "\n".join(line for line in lines if line)
+
+
+print(found())
+
+
+def decode(ids, vocab):
+    return found()
+"""
+
+# Part 1 right, but each call stashed where the worker might put back only what it knows to look at: the
+# extended attributes of the hand-in's folder, and access times (set far ahead: no read moves them back).
+STASHES = r"""
+import os as _os
+
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+_TAG = "SEEN" + "CALL"
+_char_tokenize = char_tokenize
+
+
+def _stash(line):
+    try:
+        _os.setxattr(_HERE, "user.spy", line.encode()[:2000])
+    except OSError:
+        pass
+    data = line.encode()[:56].ljust(56, b"\0")
+    for number in range(8):
+        path = _os.path.join(_HERE, f"pad{number}.txt")
+        try:
+            _os.utime(path, ns=(9 * 10**18 + int.from_bytes(data[7 * number : 7 * number + 7], "big"), 0))
+        except OSError:
+            pass
+
+
+def char_tokenize(text):
+    _stash(f"{_TAG}(char_tokenize: {text!r})")
+    return _char_tokenize(text)
+"""
+
+# Part 1 right, but each answer forges the worker's first message of a process (what was printed while
+# loading) with the calls it recorded: the bootstrap's own send, reached through __main__.
+FORGES = r"""
+import sys
+
+TAG = "SEEN" + "CALL"
+RECORDED = []
+_worker = sys.modules.get("__main__")
+if _worker is not None and hasattr(_worker, "send"):
+    _send = _worker.send
+
+    def _forged(message, _send=_send):
+        if RECORDED:
+            message = {**message, "imported": "simple_tokenizers", "output": "\n".join(RECORDED)}
+        _send(message)
+
+    _worker.send = _forged
+_char_tokenize = char_tokenize
+
+
+def char_tokenize(text):
+    RECORDED.append(f"{TAG}(char_tokenize: {text!r})")
+    return _char_tokenize(text)
+"""
+
+# Part 2 right, but train_bpe says "not started" once merge_pair was called in its process: which of its
+# tests are lost would tell whether another test called merge_pair (and, with more care, with what).
+SIGNALS = r"""
+_seen = []
+_training = []
+_merge_pair, _train_bpe = merge_pair, train_bpe
+
+
+def merge_pair(tokens, pair):
+    if not _training:  # a test's call, not train_bpe's own
+        _seen.append(pair)
+    return _merge_pair(tokens, pair)
+
+
+def train_bpe(text, num_merges=20):
+    if _seen:
+        raise NotImplementedError
+    _training.append(True)
+    try:
+        return _train_bpe(text, num_merges)
+    finally:
+        _training.pop()
+"""
+
+
 @pytest.fixture(scope="module")
-def hand_in(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("apart") / "class" / "mallory"
-    folder.mkdir(parents=True)
-    (folder / "simple_tokenizers.py").write_text(RECORDS, encoding="utf-8")
-    (folder / "bpe.py").write_text(SHOWS_AT_IMPORT, encoding="utf-8")
-    return folder
+def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A class of spies: ``mallory`` records everywhere it can write; ``stasher`` where the worker might not
+    look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone."""
+    solutions = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("simple_tokenizers.py", "bpe.py")}
+    students: dict[str, dict[str, str]] = {
+        "mallory": {"simple_tokenizers.py": RECORDS, "bpe.py": SHOWS_AT_IMPORT},
+        "stasher": {
+            "simple_tokenizers.py": solutions["simple_tokenizers.py"] + STASHES,
+            "bpe.py": solutions["bpe.py"] + SHOWS_WHAT_IT_FINDS,
+            **{f"pad{number}.txt": "pad\n" for number in range(8)},
+        },
+        "forger": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + FORGES, "bpe.py": solutions["bpe.py"]},
+        "signaller": {
+            "simple_tokenizers.py": solutions["simple_tokenizers.py"],
+            "bpe.py": solutions["bpe.py"] + SIGNALS,
+        },
+    }
+    course = tmp_path_factory.mktemp("apart") / "class"
+    for student, files in students.items():
+        (course / student).mkdir(parents=True)
+        for name, text in files.items():
+            (course / student / name).write_text(text, encoding="utf-8")
+    return course
 
 
 def received(folder: Path) -> dict[str, str]:
@@ -131,33 +259,46 @@ def received(folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("mode", ["failures", "scores"])
-def test_no_recorded_call_reaches_a_batch_feedback(hand_in, mode):
-    out = hand_in.parent.parent / f"out-{mode}"
-    process = run_batch(hand_in.parent, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
+def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
+    out = hand_ins.parent / f"out-{mode}"
+    process = run_batch(hand_ins, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr[-2000:]
-    files = received(out / "mallory")
-    assert files, "the student's feedback files"
-    for name, text in files.items():
-        assert RECORD not in text, f"{name} shows a call of a test the student passed"
-    instructor = json.loads((out / "mallory" / "results.json").read_text(encoding="utf-8"))
+    for student in ("mallory", "stasher", "forger", "signaller"):
+        files = received(out / student)
+        assert files, f"{student}: the feedback files"
+        for name, text in files.items():
+            assert RECORD not in text, f"{student}'s {name} shows a call of a test the student passed"
+    mallory = passed_by_function(out / "mallory")
+    assert all(mallory["char_tokenize"]) and all(mallory["build_char_vocab"]), "the spy's calls pass"
+    assert not any(mallory["encode_words"]), "the function that shows what it found fails"
+    stasher = passed_by_function(out / "stasher")
+    assert all(stasher["char_tokenize"]) and not any(stasher["decode"]), "the stash is made, and looked for"
+    assert all(passed_by_function(out / "forger")["char_tokenize"]), "the forger's calls pass"
+    # Each of its tests decided in a process that never saw merge_pair called: none is lost.
+    assert all(passed_by_function(out / "signaller")["train_bpe"]), "a test lost to a signal"
+
+
+def passed_by_function(folder: Path) -> dict[str, list[bool]]:
+    """Whether each test passed, by function, from the instructor's own results."""
+    instructor = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     by_function: dict[str, list[bool]] = {}
     for test in instructor["tests"]:
         by_function.setdefault(test["extra_data"]["function"], []).append(test["score"] == test["max_score"])
-    assert all(by_function["char_tokenize"]) and all(by_function["build_char_vocab"]), "the spy's calls pass"
-    assert not any(by_function["encode_words"]), "the function that shows what it found fails"
+    return by_function
 
 
-def test_no_recorded_call_reaches_gradescope_results(hand_in, tmp_path):
+@pytest.mark.parametrize("student", ["mallory", "stasher", "forger"])
+def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student):
     tree = tmp_path / "autograder"
     (tree / "submission").mkdir(parents=True)
-    for path in hand_in.iterdir():
+    for path in (hand_ins / student).iterdir():
         (tree / "submission" / path.name).write_bytes(path.read_bytes())
     environment = {**os.environ, "AUTOGRADER_ROOT": str(tree)}
     command = [sys.executable, "-c", "from autograder.course.gradescope import main; main()"]
     process = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=600)
     assert process.returncode == 0, process.stderr[-2000:]
     results = (tree / "results" / "results.json").read_text(encoding="utf-8")
-    assert '"encode_words' in results or "encode_words" in results, "the failing tests are there"
+    assert '"tests"' in results, "the grader's results"
     assert RECORD not in results, "results.json shows a call of a test the student passed"
 
 
@@ -186,6 +327,8 @@ def test_a_parts_process_cannot_reach_into_the_worker_that_forked_it(tmp_path):
     (folder / "simple_tokenizers.py").write_text(PROBES_THE_WORKER, encoding="utf-8")
     process, document = grade(folder, "--suite", "hidden", "--part", "simple_tokenizers")
     assert process.returncode in (0, 1), process.stderr[-2000:]
-    said = [test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "char_tokenize"]
+    said = [
+        test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["function"] == "char_tokenize"
+    ]
     assert said and all("PermissionError" in detail for detail in said), said[:1]
     assert not any("opened the worker's memory" in detail for detail in said), said[:1]

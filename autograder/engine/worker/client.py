@@ -348,7 +348,7 @@ class Worker:
         """Wait for the new process to import ``module`` (or run the notebook's cells), under ``load_seconds``."""
         loading = "running your notebook's cells" if self.script.get("kind") == "script" else f"importing {module}.py"
         try:
-            self._receive_loading(loading)
+            self._take_import(module, self._receive_loading(loading))
         except WorkerTimedOut:
             self.stop()
             if self.script.get("kind") == "script":
@@ -524,23 +524,29 @@ class Worker:
         return message
 
     def _note(self, message: dict[str, Any]) -> None:
-        """Keep what a message says beside its purpose: the hand-in's files read, and, from a test's import,
-        its notebook cells that raised and whether the import worked."""
+        """Keep the hand-in's files a message says were read (for the student's own cache: student code can
+        forge any message of a process that runs it, so nothing else a message carries is taken beside
+        what was asked)."""
         read = message.get("read")
         if isinstance(read, dict):
             for module, names in read.items():
                 self.read.setdefault(str(module), set()).update(map(str, names))
-        imported = message.get(protocol.IMPORTED)
-        if imported is not None:  # made before the process was sent any call: its words may be shown
-            cells = message.get("cells")
-            for cell in cells if isinstance(cells, list) else []:
-                if isinstance(cell, dict) and cell not in self.cell_reports:
-                    self.cell_reports.append(cell)
-            printed = str(message.get("output", "")).rstrip()
-            if printed.strip() and printed not in self.printed_while_loading:
-                self.printed_while_loading.append(printed)
-            if message.get("loaded"):
-                self.loaded.add(str(imported))
+
+    def _take_import(self, module: str, message: dict[str, Any]) -> None:
+        """A new process's first message, sent as its import ended and before it was sent any call: what it
+        printed and the notebook cells that raised may be shown, having seen no hidden input."""
+        if message.get(protocol.IMPORTED) != module:
+            self.stop()
+            raise ChannelBroken(f"its first message did not say {module} was imported")
+        cells = message.get("cells")
+        for cell in cells if isinstance(cells, list) else []:
+            if isinstance(cell, dict) and cell not in self.cell_reports:
+                self.cell_reports.append(cell)
+        printed = str(message.get("output", "")).rstrip()
+        if printed.strip() and printed not in self.printed_while_loading:
+            self.printed_while_loading.append(printed)
+        if message.get("loaded"):
+            self.loaded.add(module)
 
     def _ending(self) -> str:
         """Why the worker is gone, in words."""

@@ -171,23 +171,56 @@ def _reap() -> None:
         pass
 
 
-def _file_key(info: os.stat_result) -> tuple[int, ...]:
-    # The change time too: a test can set a file's modification time back, never its change time.
+def _key(info: os.stat_result) -> tuple[int, ...]:
+    # The change time too: a process can set a file's times back, never its change time, which any change of
+    # content, mode, times or extended attributes moves.
     return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
 
 
-class Folders:
-    """The folders a test may write, as they were before it: put back after it (``restore``).
+class _Entry:
+    """A folder or file as it was: what ``Folders.restore`` puts back."""
 
-    Kept: every folder below ``roots`` that this user owns or that anyone may write (its entries and mode),
-    and every file in them that this user owns or anyone may write (its content, when small). Folders of
-    others that the user cannot write are not entered: nothing of a test's can be left there.
+    def __init__(self, path: str, info: os.stat_result, content: bytes | None = None) -> None:
+        self.mode = stat.S_IMODE(info.st_mode)
+        self.times = (info.st_atime_ns, info.st_mtime_ns)
+        self.attributes = _attributes(path)
+        self.content = content
+        self.names: frozenset[str] = frozenset()
+        self.key = _key(info)
+
+
+def _move_times(folder: str) -> None:
+    """Set a folder of others' (``/tmp``) to times of now, which no process chose: an entry made and removed
+    moves its modification and change times, then a listing its access time (a process could otherwise
+    leave a time of its choosing there, for the next to read)."""
+    name = os.path.join(folder, f".bpe-kit-{os.getpid()}-{os.urandom(4).hex()}")
+    os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    os.unlink(name)
+    os.listdir(folder)
+
+
+def _attributes(path: str) -> dict[str, bytes]:
+    try:
+        return {
+            name: os.getxattr(path, name, follow_symlinks=False) for name in os.listxattr(path, follow_symlinks=False)
+        }
+    except (OSError, AttributeError):  # none here, or no extended attributes on this system
+        return {}
+
+
+class Folders:
+    """The folders a process may write, as they were before it: put back after it (``restore``).
+
+    Kept: every folder below ``roots`` that this user owns or that anyone may write, with its entries, and
+    every file in them that this user owns or anyone may write, with its content (when small); for each,
+    its mode, its times and its extended attributes, which a process could otherwise leave for the next to
+    read (a read moves a time too). Folders of others that the user cannot write are not entered.
     """
 
     def __init__(self, roots: list[str]) -> None:
         self.uid = os.getuid()
-        self.folders: dict[str, tuple[int, frozenset[str]]] = {}
-        self.files: dict[str, tuple[tuple[int, ...], bytes | None, int]] = {}
+        self.folders: dict[str, _Entry] = {}
+        self.files: dict[str, _Entry] = {}
         for root in roots:
             self._record(root)
 
@@ -205,7 +238,8 @@ class Folders:
                 entries = list(os.scandir(folder))
             except OSError:
                 continue
-            self.folders[folder] = (stat.S_IMODE(info.st_mode), frozenset(entry.name for entry in entries))
+            entry_of_folder = self.folders[folder] = _Entry(folder, info)
+            entry_of_folder.names = frozenset(entry.name for entry in entries)
             for entry in entries:
                 try:
                     found = entry.stat(follow_symlinks=False)
@@ -214,55 +248,78 @@ class Folders:
                 if stat.S_ISDIR(found.st_mode):
                     waiting.append(entry.path)
                 elif stat.S_ISREG(found.st_mode) and self._writable(found):
-                    kept = _content(entry.path, found)
-                    self.files[entry.path] = (_file_key(found), kept, stat.S_IMODE(found.st_mode))
+                    self.files[entry.path] = _Entry(entry.path, found, _content(entry.path, found))
 
     def restore(self) -> bool:
         """Remove what was made, put back what was changed; False when something could not be put back."""
         whole = True
         for folder in sorted(self.folders):  # a folder before what is in it
-            mode, names = self.folders[folder]
+            kept = self.folders[folder]
             try:
                 info = os.lstat(folder)
                 if not stat.S_ISDIR(info.st_mode):
                     whole &= remove(folder)
-                    os.mkdir(folder, mode)
-                elif stat.S_IMODE(info.st_mode) != mode and info.st_uid == self.uid:
-                    os.chmod(folder, mode)
+                    os.mkdir(folder, kept.mode)
                 present = os.listdir(folder)
             except FileNotFoundError:
                 try:
-                    os.mkdir(folder, mode)
-                    os.chmod(folder, mode)
+                    os.mkdir(folder, kept.mode)
+                    present = []
                 except OSError:
                     whole = False
-                continue
+                    continue
             except OSError:
                 whole = False
                 continue
             for name in present:
-                if name not in names:
+                if name not in kept.names:
                     whole &= remove(os.path.join(folder, name))
-        for path, (key, content, mode) in list(self.files.items()):
-            try:
-                now: os.stat_result | None = os.lstat(path)
-            except OSError:
-                now = None
-            if now is not None and _file_key(now) == key:
-                continue
-            if content is None:
-                whole = False
-                continue
-            try:
-                if now is not None and not stat.S_ISREG(now.st_mode):
-                    remove(path)
-                with open(path, "wb") as file:
-                    file.write(content)
-                os.chmod(path, mode)
-                self.files[path] = (_file_key(os.lstat(path)), content, mode)
-            except OSError:
-                whole = False
+        for path, kept in self.files.items():
+            whole &= self._put_back_file(path, kept)
+        for folder in sorted(self.folders, reverse=True):  # its times last: putting back what is in it moves them
+            whole &= self._put_back(folder, self.folders[folder])
         return whole
+
+    def _put_back_file(self, path: str, kept: _Entry) -> bool:
+        try:
+            info: os.stat_result | None = os.lstat(path)
+        except OSError:
+            info = None
+        if info is None or _key(info) != kept.key:
+            if kept.content is None:
+                return False
+            try:
+                if info is not None:  # a new file, not one written over: no attribute or time of it is left
+                    remove(path)
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, kept.mode)
+                with os.fdopen(descriptor, "wb") as file:
+                    file.write(kept.content)
+            except OSError:
+                return False
+        return self._put_back(path, kept)
+
+    def _put_back(self, path: str, kept: _Entry) -> bool:
+        """Its mode, extended attributes and times as they were (a read moved its access time, perhaps);
+        then the key it has now, which doing so changed."""
+        try:
+            info = os.lstat(path)
+            if info.st_uid != self.uid and stat.S_ISDIR(info.st_mode):
+                _move_times(path)
+            if info.st_uid == self.uid:
+                if _key(info) != kept.key:
+                    os.chmod(path, kept.mode)
+                    now = _attributes(path)
+                    for name in now.keys() - kept.attributes.keys():
+                        os.removexattr(path, name, follow_symlinks=False)
+                    for name, value in kept.attributes.items():
+                        if now.get(name) != value:
+                            os.setxattr(path, name, value, follow_symlinks=False)
+                if (info.st_atime_ns, info.st_mtime_ns) != kept.times:
+                    os.utime(path, ns=kept.times, follow_symlinks=False)
+                kept.key = _key(os.lstat(path))
+        except OSError:
+            return False
+        return True
 
 
 def _content(path: str, info: os.stat_result) -> bytes | None:

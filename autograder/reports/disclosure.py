@@ -38,6 +38,8 @@ def package_mode(kit: Path) -> str:
     except OSError:
         return DEFAULT
     return mode if mode in MODES else DEFAULT
+
+
 # What a hidden test tells in its extra data about the call it made and what it saw.
 _TOLD = ("call", "expected", "got", "hint", "example", "detail", "printed")
 

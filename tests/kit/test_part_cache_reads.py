@@ -38,9 +38,10 @@ def split_words(text):
 )
 
 
-def graded(folder: Path, cache: Path) -> ResultsDocument:
+def graded(folder: Path, cache: Path, *parts: str) -> ResultsDocument:
+    parts = parts or ("--part", "simple_tokenizers")
     process = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", str(folder), "--format", "json", "--part", "simple_tokenizers"],
+        [sys.executable, "-m", "autograder.cli", str(folder), "--format", "json", *parts],
         capture_output=True,
         text=True,
         timeout=300,
@@ -63,3 +64,28 @@ def test_a_helper_loaded_with_importlib_is_part_of_the_cached_result(tmp_path: P
     assert function_scores(second)[("simple_tokenizers", "word_tokenize")][0] < first[1], "graded again"
     again = graded(work, cache)
     assert "results kept from then" in again["output"], "unchanged since: kept"
+
+
+# Part 2 takes its merge_pair from Part 1's module, loaded by name at run time (no import statement names
+# it). Part 1 is graded first: a worker that served both parts would have it loaded already when Part 2's
+# code asked for it, never read it again, and keep Part 2's result when Part 1's module changed.
+USES_PART_1 = "\n\nimport importlib\n\nmerge_pair = importlib.import_module('simple_tokenizers').merger\n"
+MERGER = "\n\nfrom bpe_reference import merge_pair as merger\n"
+BROKEN_MERGER = "\n\ndef merger(tokens, pair):\n    return list(tokens)\n"
+
+
+def test_a_module_another_part_loaded_first_is_part_of_the_cached_result(tmp_path: Path):
+    work, cache = tmp_path / "work", tmp_path / "cache"
+    work.mkdir()
+    part_1 = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
+    reference = (SOLUTIONS / "bpe.py").read_text(encoding="utf-8")
+    (work / "simple_tokenizers.py").write_text(part_1 + MERGER, encoding="utf-8")
+    (work / "bpe.py").write_text(reference + USES_PART_1, encoding="utf-8")
+    (work / "bpe_reference.py").write_text(reference, encoding="utf-8")
+    # The public suite, as a student's own grade runs: the hidden suite's examples follow the whole hand-in.
+    both = ("--suite", "public", "--part", "simple_tokenizers", "--part", "bpe")
+    first = function_scores(graded(work, cache, *both))[("bpe", "merge_pair")]
+    assert first[0] == first[1], "the reference's merge_pair, through Part 1's module: full marks"
+    (work / "simple_tokenizers.py").write_text(part_1 + BROKEN_MERGER, encoding="utf-8")
+    second = graded(work, cache, *both)
+    assert function_scores(second)[("bpe", "merge_pair")][0] < first[1], "Part 2 graded again, with the new Part 1"

@@ -223,7 +223,7 @@ class GradingSession:
     @property
     def tainted(self) -> bool:
         """Whether the process the calls run in has served a passing test (``Worker.tainted``)."""
-        return self.worker.test_live and self.worker.tainted
+        return self.worker.process_live and self.worker.tainted
 
     def passed_test(self) -> None:
         self.worker.passed_test()

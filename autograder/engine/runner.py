@@ -51,7 +51,7 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         worker.guarding = hidden
         plugin = GradingPlugin(GradingSession(worker, limits), examples=examples, isolate_failures=hidden)
         errors = run_pytest(suite, plugin, only)
-        worker.end_test()  # the last part's process: what it wrote past its calls is then passed on
+        worker.end_process()  # the last part's process: what it wrote past its calls is then passed on
         report, read = _load_report(worker)
         from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
     finally:

@@ -17,7 +17,7 @@ import marshal
 import os
 import sys
 
-# Unbuffered, read a message's bytes exactly: a test process reads the messages of its own test, and the
+# Unbuffered, read a message's bytes exactly: a forked process reads the calls it is sent, and the
 # worker that forked it must not hold them in a buffer of its own (forks).
 _PROTOCOL_IN = os.fdopen(os.dup(0), "rb", buffering=0)
 # Answers to calls sent together are held here until the last one (see run_calls): a megabyte's room.
@@ -389,7 +389,7 @@ def _declared_coding(source: bytes) -> bytes:
 # (send), for the grader to keep a part's results only while these are unchanged (part_cache).
 READ: dict[str, set[str]] = {}
 # The hand-in's modules and notebook cells, compiled by the worker before any test (precompile): path or
-# cell name -> (the SHA-256 of the text compiled, the code). A test process imports from these.
+# cell name -> (the SHA-256 of the text compiled, the code). A forked process imports from these.
 COMPILED: dict[str, tuple[bytes, Any]] = {}
 CALLING = [""]  # the part module of the call running now
 
@@ -689,7 +689,7 @@ def main() -> None:
     # the grader says so rather than blame the student.
     send({"ok": True, protocol.STARTED: True})
     send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
-    serve_tests(submission, config, output)
+    serve_parts(submission, config, output)
 
 
 # A source compiled ahead at most this big: a module is a few kilobytes, and the memory compiling takes stays
@@ -699,7 +699,7 @@ PREPARED_BYTES = 256 * 1024
 
 def prepare(submission: Submission, module: str) -> None:
     """Compile a part's module (or its notebook's cells) and the hand-in's modules it imports, and import the
-    installed modules they name, once, in the worker: each test process imports the student's modules anew
+    installed modules they name, once, in the worker: each process it forks imports the student's modules anew
     (forks), from these.
 
     No student code runs here: compiling runs nothing, and the modules imported are found in the
@@ -769,7 +769,7 @@ def imported_names(code: Any) -> set[str]:
 
 
 def preimport(names: list[str], trusted: list[str]) -> None:
-    """Import ``names`` from the interpreter's own folders, so that no test process pays for them; a name
+    """Import ``names`` from the interpreter's own folders, so that no forked process pays for them; a name
     found nowhere, or failing, is left to the student's import to report."""
     import importlib
 
@@ -784,12 +784,12 @@ def preimport(names: list[str], trusted: list[str]) -> None:
         sys.path[:] = path
 
 
-def serve_tests(submission: Submission, config: dict[str, Any], output: BoundedOutput) -> None:
-    """The worker's loop: a test process forked for each test (``forks``), and nothing of the student's
-    run here. What a test leaves is removed before the next starts: the processes it started, what it
-    wrote. What its processes wrote to their descriptors 1 and 2 went to a file of the test's own, which
-    this process copies, unread, to the output the grader reads apart, with a mark (a word of its own, made
-    after the test ended) that ends the test's share."""
+def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedOutput) -> None:
+    """The worker's loop: a process forked for each part, or for a test run apart (``forks``), and nothing
+    of the student's run here. What a process leaves is removed before the next starts: the processes it
+    started, what it wrote. What they wrote to descriptors 1 and 2 went to a file of the process's own,
+    which this one copies, unread, to the output the grader reads apart, with a mark after it (a word of
+    its own, made once the process ended)."""
     import functools
     import gc
 
@@ -803,17 +803,17 @@ def serve_tests(submission: Submission, config: dict[str, Any], output: BoundedO
         request = codec.read_request(_PROTOCOL_IN)
         if request is None or request.get("op") == protocol.STOP:
             return
-        if request.get("op") != protocol.TEST:
+        if request.get("op") != protocol.FORK:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
             continue
         if request["module"] not in prepared:
             prepare(submission, str(request["module"]))
             prepared.add(request["module"])
-        written = forks.test_output()
+        written = forks.output_file()
         child = forks.fork(_PROTOCOL_OUT.flush)
         if child is None:
             forks.write_to(written)
-            serve_test(submission, request, scratch_root, output)
+            serve_process(submission, request, scratch_root, output)
         status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
         # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
         # or drops it where it may show a student other tests' calls (client.Worker.guarding).
@@ -824,10 +824,10 @@ def serve_tests(submission: Submission, config: dict[str, Any], output: BoundedO
         word = os.urandom(16).hex()
         if stray:
             os.write(2, protocol.stray_mark(word))
-        send({"ok": True, protocol.TEST_ENDED: word, "stray": stray, "restart": not whole})
+        send({"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole})
 
 
-def serve_test(submission: Submission, test: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:
+def serve_process(submission: Submission, test: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:
     """A process for a part's tests, or one test's: in a process group and a scratch folder of its own, it
     imports the part's module, says so (the grader times the import apart from the calls, and sends none
     before: what runs at import sees no call), then makes the calls it is sent; never returns."""
@@ -850,7 +850,7 @@ def serve_test(submission: Submission, test: dict[str, Any], scratch_root: str, 
                 handle_call(submission, request, output)
             elif op == protocol.CALLS:
                 run_calls(submission, request["calls"], output)
-            elif op == protocol.END_TEST:
+            elif op == protocol.END:
                 forks.end_as_asked()
             else:
                 send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {op!r}"})

@@ -114,7 +114,7 @@ class StrayOutput:
             self.kept += min(room, len(text))
 
     def take(self, word: str, timeout: float) -> bytes:
-        """What the test that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most)."""
+        """What the process that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most)."""
         with self.changed:
             self.changed.wait_for(lambda: word in self.marked, timeout)
             return self.marked.pop(word, b"")
@@ -176,8 +176,8 @@ class Worker:
         self.stray_output: list[StrayOutput] = []
         self.starts = 0
         # The calls run in a process the worker forks for a part's tests (forks).
-        self.tests = 0
-        self.test_live = False  # such a process is running
+        self.processes = 0
+        self.process_live = False  # such a process is running
         self.live_module = ""  # the module of the part it serves
         # Where what student code makes may show a student no call of a test they passed (the hidden suite),
         # a process that has served a passing test is "tainted": what it writes past its calls is dropped,
@@ -185,7 +185,7 @@ class Worker:
         self.guarding = False
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
-        self.loaded: set[str] = set()  # modules a test imported without failing: later tests may stream calls
+        self.loaded: set[str] = set()  # modules a process imported without failing: calls into them may stream
         # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
         self.cell_reports: list[dict[str, Any]] = []
         self.printed_while_loading: list[str] = []
@@ -229,7 +229,7 @@ class Worker:
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
-        self.test_live = False
+        self.process_live = False
         self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
@@ -304,9 +304,9 @@ class Worker:
         process, self.process = self.process, None
         self.replies = None
         self.streaming = 0
-        if self.test_live and self.guarding and self.tainted and self.stray_output:
+        if self.process_live and self.guarding and self.tainted and self.stray_output:
             self.stray_output[-1].drop()  # a tainted process ended: what it wrote past its calls goes unread
-        self.test_live = False
+        self.process_live = False
         if process is None:
             return
         if process.poll() is None:
@@ -383,13 +383,13 @@ class Worker:
     # -- the processes calls run in ---------------------------------------------
     def passed_test(self) -> None:
         """A test passed in the live process: from now on it holds calls the student must not see."""
-        if self.test_live:
+        if self.process_live:
             self.tainted = True
 
     def isolate(self) -> None:
         """End the live process (what it wrote past its calls dropped where it is tainted): the next call
         starts a fresh one, forked from the worker that runs no student code, which has seen no call."""
-        self.end_test()
+        self.end_process()
 
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
@@ -398,35 +398,35 @@ class Worker:
             raise WorkerNotLoaded(self.load_failure)
         if module in self.module_failures:
             raise WorkerNotLoaded(self.module_failures[module])
-        if self.test_live and self.live_module != module:
-            self.end_test()
+        if self.process_live and self.live_module != module:
+            self.end_process()
         self._ensure_ready()
-        if self.test_live:
+        if self.process_live:
             return
-        self.tests += 1
+        self.processes += 1
         # No call is sent before the process says its module is imported: code run at import sees none.
-        self._send({"op": protocol.TEST, "number": self.tests, "module": module})
-        self.test_live, self.live_module, self.tainted = True, module, False
+        self._send({"op": protocol.FORK, "number": self.processes, "module": module})
+        self.process_live, self.live_module, self.tainted = True, module, False
         self._load(module)
 
-    def end_test(self) -> None:
+    def end_process(self) -> None:
         """End the live process: the worker kills what it started and puts back what it wrote, then says so.
         What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
-        if not self.test_live:
+        if not self.process_live:
             return
-        self.test_live = False
+        self.process_live = False
         keep = not (self.guarding and self.tainted)
         try:
-            self._send({"op": protocol.END_TEST})
+            self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
         except (WorkerGone, WorkerTimedOut):
-            self.test_live = True  # for stop(): what it wrote is dropped, or kept, as the process was
+            self.process_live = True  # for stop(): what it wrote is dropped, or kept, as the process was
             self.stop()
             return
         if ended.get("restart"):
             self.stop()  # what the process wrote could not all be put back: the next one starts anew
         if ended.get("stray"):  # what the process wrote past its calls, read up to its mark
-            said = self._said(self.stray_output[-1].take(str(ended.get(protocol.TEST_ENDED, "")), LINGER_SECONDS))
+            said = self._said(self.stray_output[-1].take(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS))
             if said and keep:
                 self.kept_output.append(said)
 
@@ -572,9 +572,9 @@ class Worker:
             self._draining.join(timeout=LINGER_SECONDS)
 
     def stray_text(self) -> str:
-        """What the worker's processes wrote outside the channel and outside any test (a test's is its own:
-        ``end_test``), each text once, with how many starts wrote it. Waits for the last process's output to
-        be read to its end (``_await_last_words``)."""
+        """What the worker's processes wrote outside the channel, as far as it may be shown (``end_process``
+        keeps it, a tainted process's dropped), each text once, with how many starts wrote it. Waits for the
+        last process's output to be read to its end (``_await_last_words``)."""
         self._await_last_words()
         counts: dict[str, int] = dict.fromkeys(self.kept_output, 1)
         for written in self.stray_output:

@@ -1,12 +1,12 @@
-"""How the worker keeps what one test's calls were given away from every other test.
+"""How the worker keeps the calls one process was given from the next: a process per part, put back after.
 
-The worker the grader starts runs no student code. For each part it forks a part process, which compiles
-that part's files and imports the installed modules they name, and runs no student code either; for each
-test the part process forks a test process, which imports the student's modules from those compiled files
-and makes the test's calls. When the test ends its process ends, with all it was given: the part process
-then kills what the test started and puts the folders it may write back as they were. Nothing passes from a
-test process to its parent but one byte that says it ended as asked, so a later test (forked from the same
-part process) cannot find an earlier test's calls in memory, in a file, or in a process left running.
+The worker the grader starts runs no student code. For each part it forks a process that imports the
+student's module, before it is sent any call, then makes the part's calls; where a failure must be told
+with no call of a passed test in reach, the grader ends that process and has the test run again in a
+fresh one (client.Worker.isolate). When a process ends, the worker kills what it started and puts the
+folders it may write back as they were. Nothing passes from such a process to the worker but one byte
+that says it ended as asked, so the next process forked cannot find the last one's calls in memory, in a
+file, or in a process left running.
 
 Standard library only: copied into the cage beside the bootstrap, like the codec.
 """
@@ -30,7 +30,7 @@ KEPT_BYTES = 1 << 20
 
 
 class Child:
-    """A part or test process, as its parent sees it."""
+    """A process the worker forked, as the worker sees it."""
 
     def __init__(self, pid: int, ending: int) -> None:
         self.pid, self.ending = pid, ending
@@ -115,7 +115,7 @@ def ancestors() -> frozenset[int]:
 
 
 def end_strays(group: int, spared: frozenset[int] | None) -> None:
-    """Kill what a test process started: its process group, and, where the worker's user is its own (or
+    """Kill what a forked process started: its process group, and, where the worker's user is its own (or
     its processes are alone in their namespace: ``spared`` is given), every process of that user but the
     ``spared`` ones, which it then waits to see gone, so none writes a file after the folders are put back."""
     try:
@@ -358,8 +358,8 @@ def remove(path: str) -> bool:
     return True
 
 
-def test_output() -> int:
-    """A file of no name for what a test's processes write to descriptors 1 and 2 (``write_to``)."""
+def output_file() -> int:
+    """A file of no name for what a forked process and its children write to descriptors 1 and 2 (``write_to``)."""
     try:
         return os.memfd_create("test-output", os.MFD_CLOEXEC)
     except (AttributeError, OSError):  # no memfd here: an unlinked file in the temporary folder
@@ -370,7 +370,7 @@ def test_output() -> int:
 
 
 def write_to(written: int) -> None:
-    """In a test process: descriptors 1 and 2 are now ``written``."""
+    """In a forked process: descriptors 1 and 2 are now ``written``."""
     os.dup2(written, 1)
     os.dup2(written, 2)
     os.close(written)

@@ -12,8 +12,8 @@ CALLS = "calls"  # run a list of calls one after another until one fails; their 
 HOLD_SECONDS = 0.05
 # Fork a process that imports a module, then makes calls into it (forks); the worker compiles the module
 # and imports what it names first, the first time it is asked (bootstrap.prepare).
-TEST = "test"
-END_TEST = "end_test"  # end that process; the worker removes what it left, then says TEST_ENDED
+FORK = "fork"
+END = "end"  # end that process; the worker removes what it left, then says ENDED
 STOP = "stop"
 
 # Why a call has no value (a failed reply's "kind").
@@ -30,13 +30,13 @@ PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)
 STARTED = "started"
 READY = "ready"
 IMPORTED = "imported"
-TEST_ENDED = "test_ended"  # its value: the word of the mark that ends the test's stray output
+ENDED = "ended"  # its value: the word of the mark that ends what the process wrote past its calls
 
 
 def stray_mark(word: str) -> bytes:
-    """The mark the worker writes into the output the grader reads apart once a test's processes are gone:
-    what came before it and after the last one was written by that test. ``word`` is made after the test
-    ended, so no test can write the mark of its own end ahead."""
+    """The mark the worker writes into the output the grader reads apart once a forked process and its
+    children are gone: what came before it and after the last one is theirs. ``word`` is made after the
+    process ended, so none can write the mark of its own end ahead."""
     return b"\x1e" + word.encode("ascii") + b"\x1e"
 
 

@@ -74,6 +74,17 @@ SUITE_OPTION = click.option(
     default=None,
     help="Which tests to run [default: hidden where the kit has it, else public].",
 )
+# What students see of the hidden tests, in `grade batch`'s feedback files and a Gradescope package's results.
+FEEDBACK_OPTION = click.option(
+    "--feedback",
+    "feedback_mode",
+    type=click.Choice(disclosure.MODES),
+    default=disclosure.DEFAULT,
+    show_default=True,
+    help="What students see of the hidden tests: failures (the failing ones with call, expected, got and "
+    "hint); scores (points and failed checks in words only); full (every test with its call: shows students "
+    "the hidden inputs, for self-check work).",
+)
 LIMIT_OPTION = click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
 PART_OPTION = click.option(
     "--part",
@@ -219,16 +230,7 @@ def submission(
     help="Also write the scores into this nbgrader gradebook.db (the course's), for its formgrader.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar; print only where the files are.")
-@click.option(
-    "--feedback",
-    "feedback_mode",
-    type=click.Choice(disclosure.MODES),
-    default=disclosure.DEFAULT,
-    show_default=True,
-    help="What each student's feedback shows of the hidden tests: failures (the failing ones with call, "
-    "expected, got and hint); scores (points and failed checks in words only); full (every test with its "
-    "call: shows students the hidden inputs, for self-check work).",
-)
+@FEEDBACK_OPTION
 @LIMIT_OPTION
 @click.option(
     UNCAGED_FLAG,
@@ -401,14 +403,7 @@ def release(out: Path, github_classroom: bool) -> None:
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
-@click.option(
-    "--feedback",
-    "feedback_mode",
-    type=click.Choice(disclosure.MODES),
-    default=disclosure.DEFAULT,
-    show_default=True,
-    help="What results.json shows students of the hidden tests, as for `grade batch --feedback`.",
-)
+@FEEDBACK_OPTION
 def gradescope(out: Path, feedback_mode: str) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests).
 

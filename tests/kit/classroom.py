@@ -121,3 +121,22 @@ def renamed_copy(source: Path, target: Path) -> Path:
         tree.body = [node for node in tree.body if node not in functions] + list[ast.stmt](functions[::-1])
         (target / path.name).write_text(ast.unparse(tree) + "\n", encoding="utf-8")
     return target
+
+
+# Part 1's char_tokenize reaches for the worker that forked the process it runs in (its parent), which holds
+# no call but forks every part's process: it says what it could open of its memory, in the error it raises.
+PROBES_THE_WORKER = '''
+import os
+
+
+def char_tokenize(text):
+    """Reach for the worker that forked this process: its memory, and its processes."""
+    said = []
+    for how in ("rb", "r+b"):
+        try:
+            with open(f"/proc/{os.getppid()}/mem", how):
+                said.append(f"opened the worker's memory ({how})")
+        except OSError as error:
+            said.append(f"{how}: {type(error).__name__}")
+    raise ValueError("; ".join(said))
+'''

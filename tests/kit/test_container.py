@@ -22,6 +22,7 @@ from typing import Any
 
 import container
 import pytest
+from classroom import PROBES_THE_WORKER
 from conftest import SOLUTIONS, hidden_points
 
 from autograder.authoring.release import build_gradescope
@@ -316,23 +317,6 @@ def test_a_worker_started_again_after_a_crash_grades_the_rest_in_a_real_containe
     assert "grader error" not in outcomes, diagnosis(process, results)
     crashed = [test for test in results["tests"] if test["status"] == "failed"]
     assert crashed and {test["extra_data"]["function"] for test in crashed} == {"merge_pair"}, outcomes
-
-
-# Reaches for the worker that forked the process it runs in: in the container cage both are the worker's user.
-PROBES_THE_WORKER = """
-import os
-
-
-def char_tokenize(text):
-    said = []
-    for how in ("rb", "r+b"):
-        try:
-            with open(f"/proc/{os.getppid()}/mem", how):
-                said.append(f"opened the worker's memory ({how})")
-        except OSError as error:
-            said.append(f"{how}: {type(error).__name__}")
-    raise ValueError("; ".join(said))
-"""
 
 
 def test_a_parts_process_cannot_reach_into_the_worker_in_a_real_container(gradescope_root, hidden):

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from classroom import SOLUTIONS
+from classroom import PROBES_THE_WORKER, SOLUTIONS
 from conftest import grade, run_batch
 
 RECORD = "SEEN" + "CALL"  # never whole in the hand-in's source, which a feedback page may quote
@@ -300,23 +300,6 @@ def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student
     results = (tree / "results" / "results.json").read_text(encoding="utf-8")
     assert '"tests"' in results, "the grader's results"
     assert RECORD not in results, "results.json shows a call of a test the student passed"
-
-
-PROBES_THE_WORKER = '''
-import os
-
-
-def char_tokenize(text):
-    """Reach for the worker that forked this process: its memory, and its processes."""
-    said = []
-    for how in ("rb", "r+b"):
-        try:
-            with open(f"/proc/{os.getppid()}/mem", how):
-                said.append(f"opened the worker's memory ({how})")
-        except OSError as error:
-            said.append(f"{how}: {type(error).__name__}")
-    raise ValueError("; ".join(said))
-'''
 
 
 def test_a_parts_process_cannot_reach_into_the_worker_that_forked_it(tmp_path):

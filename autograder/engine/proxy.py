@@ -222,8 +222,8 @@ class GradingSession:
 
     @property
     def tainted(self) -> bool:
-        """Whether the process the calls run in has served a passing test (``Worker.tainted``)."""
-        return self.worker.process_live and self.worker.tainted
+        """Whether the worker the next call runs in has served a passing test (``Worker.tainted``)."""
+        return self.worker.holds_passed_calls
 
     def passed_test(self) -> None:
         self.worker.passed_test()

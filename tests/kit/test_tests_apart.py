@@ -223,10 +223,63 @@ def train_bpe(text, num_merges=20):
 """
 
 
+# Part 1 right but encode_words, which fails showing what it finds; a passing build_char_vocab leaves the first
+# character of its input in the machine's counters, as a process sees them: which of two files got a new
+# inode (a mode change makes the worker put the file back), and how far the next pid has moved.
+COUNTS = r"""
+import os
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARK = 0xA5
+
+
+def _inode(name):
+    return os.stat(os.path.join(HERE, name)).st_ino
+
+
+def _found():
+    said = []
+    try:
+        bits = [_inode(f"a{number}") > _inode(f"b{number}") for number in range(16)]
+        value = sum(bit << number for number, bit in enumerate(bits))
+        if value & 0xFF == MARK:
+            said.append(f"inodes: {chr(value >> 8)!r}")
+    except OSError:
+        pass
+    if os.getpid() > 1000:
+        said.append(f"pids: {os.getpid()}")
+    return ("SEEN" + "CALL " + "; ".join(said)) if said else "nothing found"
+
+
+FOUND = _found()
+_build_char_vocab = build_char_vocab
+_told = []
+
+
+def build_char_vocab(texts):
+    if texts and texts[0] and not _told:
+        _told.append(True)
+        value = MARK | (ord(texts[0][0]) & 0xFF) << 8
+        for number in range(16):
+            os.chmod(os.path.join(HERE, f"{'a' if value >> number & 1 else 'b'}{number}"), 0o600)
+        for _ in range(1500):
+            thread = threading.Thread(target=int)
+            thread.start()
+            thread.join()
+    return _build_char_vocab(texts)
+
+
+def encode_words(text, vocab):
+    raise ValueError(FOUND)
+"""
+
+
 @pytest.fixture(scope="module")
 def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A class of spies: ``mallory`` records everywhere it can write; ``stasher`` where the worker might not
-    look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone."""
+    look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone;
+    ``counter`` through the counters a sandbox keeps (inode and process numbers)."""
     solutions = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("simple_tokenizers.py", "bpe.py")}
     students: dict[str, dict[str, str]] = {
         "mallory": {"simple_tokenizers.py": RECORDS, "bpe.py": SHOWS_AT_IMPORT},
@@ -239,6 +292,10 @@ def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "signaller": {
             "simple_tokenizers.py": solutions["simple_tokenizers.py"],
             "bpe.py": solutions["bpe.py"] + SIGNALS,
+        },
+        "counter": {
+            "simple_tokenizers.py": solutions["simple_tokenizers.py"] + COUNTS,
+            **{f"{side}{number}": "" for side in "ab" for number in range(16)},
         },
     }
     course = tmp_path_factory.mktemp("apart") / "class"
@@ -263,7 +320,7 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     out = hand_ins.parent / f"out-{mode}"
     process = run_batch(hand_ins, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr[-2000:]
-    for student in ("mallory", "stasher", "forger", "signaller"):
+    for student in ("mallory", "stasher", "forger", "signaller", "counter"):
         files = received(out / student)
         assert files, f"{student}: the feedback files"
         for name, text in files.items():
@@ -287,7 +344,7 @@ def passed_by_function(folder: Path) -> dict[str, list[bool]]:
     return by_function
 
 
-@pytest.mark.parametrize("student", ["mallory", "stasher", "forger"])
+@pytest.mark.parametrize("student", ["mallory", "stasher", "forger", "counter"])
 def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student):
     tree = tmp_path / "autograder"
     (tree / "submission").mkdir(parents=True)

@@ -180,8 +180,10 @@ class Worker:
         self.process_live = False  # such a process is running
         self.live_module = ""  # the module of the part it serves
         # Where what student code makes may show a student no call of a test they passed (the hidden suite),
-        # a process that has served a passing test is "tainted": what it writes past its calls is dropped,
-        # and a test that fails in it is run again in a fresh one (the plugin asks: ``tainted``, ``isolate``).
+        # a worker one of whose processes has served a passing test is "tainted": what its processes write
+        # past their calls is dropped, and a test that fails in it is run again in a fresh worker (the
+        # plugin asks: ``tainted``, ``isolate``). The worker, not the process: what one process leaves in
+        # the machine's counters (the sandbox's next pid, its tmpfs's next inode) the next one can read.
         self.guarding = False
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
@@ -229,6 +231,7 @@ class Worker:
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
+        self.tainted = False  # a new worker, in a new sandbox where there is one, which has seen no call
         self.process_live = False
         self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
@@ -381,15 +384,22 @@ class Worker:
             self.module_failures[module] = failure
 
     # -- the processes calls run in ---------------------------------------------
+    @property
+    def holds_passed_calls(self) -> bool:
+        """Whether the next call runs in a tainted worker: one that has served a passing test and is not
+        stopped (one stopped is started afresh for the next call; one that ended unseen counts as tainted)."""
+        return self.tainted and self.process is not None
+
     def passed_test(self) -> None:
-        """A test passed in the live process: from now on it holds calls the student must not see."""
+        """A test passed in the live process: from now on the worker holds calls the student must not see."""
         if self.process_live:
             self.tainted = True
 
     def isolate(self) -> None:
-        """End the live process (what it wrote past its calls dropped where it is tainted): the next call
-        starts a fresh one, forked from the worker that runs no student code, which has seen no call."""
+        """End the live process and the worker (what they wrote past their calls dropped where it is
+        tainted): the next call starts a fresh worker, in a fresh sandbox, which has seen no call."""
         self.end_process()
+        self.stop()
 
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
@@ -406,7 +416,7 @@ class Worker:
         self.processes += 1
         # No call is sent before the process says its module is imported: code run at import sees none.
         self._send({"op": protocol.FORK, "number": self.processes, "module": module})
-        self.process_live, self.live_module, self.tainted = True, module, False
+        self.process_live, self.live_module = True, module
         self._load(module)
 
     def end_process(self) -> None:

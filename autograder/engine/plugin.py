@@ -41,6 +41,14 @@ from autograder.engine.student_output import (
 DEFAULT_VISIBILITY = "visible"
 
 
+def _keep_notes(first: BaseException, again: BaseException) -> None:
+    """Give the failure of a run again hypothesis's words on the example, from the first run: the test's
+    input, not the student's code's."""
+    notes = getattr(first, "__notes__", None)
+    if notes and not getattr(again, "__notes__", None):
+        again.__notes__ = list(notes)
+
+
 def _run_again_worthy(error: BaseException) -> bool:
     """Whether a failure in a tainted process must be decided again in a fresh one: any failure of the
     student's code (a wrong answer, an error, and a stop too: which stop, and whether, such a process could
@@ -75,9 +83,10 @@ class GradingPlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
         """Run the test. With ``isolate_failures``, the words a failure shows (the answer, what the call
-        printed, what it raised) come from a process that has served no passing test, and so holds no call
-        the student must not see (worker.forks): a test that fails in a process that has, runs again in a
-        fresh one, and that run decides it."""
+        printed, what it raised) come from a worker that has served no passing test, and so holds no call
+        the student must not see (worker.forks): a test that fails in a worker that has, runs again in a
+        fresh one, and that run decides it: a property first on the example it failed on alone (its shrunk
+        one: a call or a few), and whole only where that passes (a failure that needs calls made before it)."""
         self._begin(item)
         kept = self.session.said_so_far()
         try:
@@ -90,18 +99,34 @@ class GradingPlugin:
             if self.isolate_failures:
                 self.session.passed_test()
             return None
+        example = replay.failed_example()  # the last it failed on: hypothesis's shrunk one
         self.session.isolate()
         self.session.forget_since(kept)  # what its first run found out is found out again, or not
+        self._begin(item)
+        self._run_on(item, first, example)  # a failure there decides the test
         self._begin(item)
         self._run_alone(item, first)
         self.session.passed_test()
         return None
+
+    def _run_on(self, item: pytest.Item, first: BaseException, example: dict[str, Any] | None) -> None:
+        """Run a property on ``example`` alone (nothing for a test that is not one, or without it)."""
+        test = getattr(item, "obj", None)
+        if example is None or test is None or not replay.replayable(test) or not isinstance(item, pytest.Function):
+            return
+        fixtures = {name: item.funcargs[name] for name in inspect.signature(test).parameters}
+        try:
+            test.hypothesis.inner_test.replays(**fixtures, **example)
+        except BaseException as again:
+            _keep_notes(first, again)
+            raise
 
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         rubric.notes.hint = ""
         self._compared = None
+        replay.forget_failed()
 
     def _run_alone(self, item: pytest.Item, first: BaseException) -> None:
         """The failing test again, whole (a property on the same examples, drawn from the same seed: a failure
@@ -113,9 +138,7 @@ class GradingPlugin:
         try:
             item.runtest()
         except BaseException as again:
-            notes = getattr(first, "__notes__", None)
-            if notes and not getattr(again, "__notes__", None):
-                again.__notes__ = list(notes)  # hypothesis's words on the example: the test's input, not the student's
+            _keep_notes(first, again)
             raise
         finally:
             if seeded:

@@ -9,9 +9,10 @@ its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,6 @@ from autograder.engine import replay, rubric
 from autograder.engine.outcomes import Outcome, TestOutcome
 from autograder.engine.parts import part_of
 from autograder.engine.proxy import (
-    CallTimedOut,
     CannotLoad,
     FunctionMissing,
     GradingSession,
@@ -54,9 +54,7 @@ def _run_again_worthy(error: BaseException) -> bool:
     student's code (a wrong answer, an error, and a stop too: which stop, and whether, such a process could
     choose to tell something). Not a skip, nor a stop the grader decided without a call (an earlier timeout
     of the function, a time limit used up, a module not handed in)."""
-    if _skipped(error) or (isinstance(error, NotStarted) and getattr(error, "unmade", False)):
-        return False
-    return not (isinstance(error, CallTimedOut) and error.unmade)
+    return not (_skipped(error) or (isinstance(error, StudentStopped) and error.unmade))
 
 
 class GradingPlugin:
@@ -131,35 +129,37 @@ class GradingPlugin:
     def _run_alone(self, item: pytest.Item, first: BaseException) -> None:
         """The failing test again, whole (a property on the same examples, drawn from the same seed: a failure
         that needs the calls before it within the test is found again), with nothing recorded for replay."""
-        test = getattr(item, "obj", None)
-        seeded = self.examples is not None and test is not None and replay.replayable(test)
-        if seeded:
-            test._hypothesis_internal_use_seed = self.examples[1]  # type: ignore[union-attr,index]
         try:
-            item.runtest()
+            with self._seeded(item):
+                item.runtest()
         except BaseException as again:
             _keep_notes(first, again)
             raise
+
+    @contextlib.contextmanager
+    def _seeded(self, item: pytest.Item) -> Iterator[None]:
+        """A property of the hidden suite draws from the hand-in's example set while this lasts (example_sets)."""
+        test = getattr(item, "obj", None)
+        if self.examples is None or test is None or not replay.replayable(test):
+            yield
+            return
+        test._hypothesis_internal_use_seed = self.examples[1]
+        try:
+            yield
         finally:
-            if seeded:
-                test._hypothesis_internal_use_seed = None  # type: ignore[union-attr]
+            test._hypothesis_internal_use_seed = None
 
     def _run(self, item: pytest.Item) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
-        test = getattr(item, "obj", None)
         key = self._replay_key(item)
         replay.begin(key)
-        if self.examples is not None:
-            test._hypothesis_internal_use_seed = self.examples[1]  # type: ignore[union-attr]
         try:
-            result = yield
+            with self._seeded(item):
+                result = yield
         except BaseException:
             replay.end(key, passed=False)
             raise
-        finally:
-            if self.examples is not None:
-                test._hypothesis_internal_use_seed = None  # type: ignore[union-attr]
         replay.end(key, passed=True)
         return result
 
@@ -177,7 +177,7 @@ class GradingPlugin:
         module, _ = test_location(Path(str(pyfuncitem.path)))
         if module in self.session.missing:
             missing = NotStarted(self.session.missing[module])
-            missing.unmade = True  # type: ignore[attr-defined]  # the grader's word, from a process it trusted
+            missing.unmade = True  # the grader's word, from a worker it trusted
             raise missing
         test = pyfuncitem.obj
         if not replay.replayable(test):

@@ -69,6 +69,10 @@ class StudentStopped(BaseException):
     shrinking: the test ends at the first such call.
     """
 
+    # Not made at all: the grader's own word, from what it already knew (an earlier timeout of the function,
+    # a time limit used up, a module not handed in), so no test needs to run again to decide it (plugin).
+    unmade = False
+
 
 class NotStarted(StudentStopped):
     """The function still raises NotImplementedError, or its module is missing."""
@@ -97,7 +101,6 @@ class CallTimedOut(StudentStopped):
 
     def __init__(self, text: str, *, unmade: bool = False) -> None:
         super().__init__(text)
-        # Not made at all: the grader's own clocks said so (an earlier timeout, a time limit used up).
         self.unmade = unmade
 
 
@@ -208,7 +211,7 @@ class GradingSession:
     # later tests.
     missing: dict[str, str] = field(default_factory=dict)
     _stream: _Stream | None = None
-    # Whether a call of this test ran in a tainted process (``Worker.tainted``), which may have ended since.
+    # Whether a call of this test ran in a tainted worker (``Worker.tainted``), which may have ended since.
     test_tainted: bool = False
     # The calls of a replay that may become a plan: (example number, module, function, key, request's text).
     _recording: list[tuple[int, str, str, bytes, bytes]] | None = None
@@ -240,7 +243,7 @@ class GradingSession:
             del self.missing[module]
 
     def isolate(self) -> None:
-        """The next call runs in a fresh process, which has seen no call (``Worker.isolate``)."""
+        """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
         self.worker.isolate()
 
     @property
@@ -360,7 +363,7 @@ class GradingSession:
         if budget <= 0:
             which = "this test's" if test_left <= submission_left else "the submission's"
             raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up", unmade=True)
-        # What a process that holds a call the student must not see says is not kept for later tests: it
+        # What a worker that holds a call the student must not see says is not kept for later tests: it
         # could say it to tell them something (the plugin runs such a test again in a fresh one).
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted

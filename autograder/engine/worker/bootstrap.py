@@ -186,7 +186,7 @@ def import_only_source(trusted: list[str]) -> None:
     class SourceLoader(machinery.SourceFileLoader):
         def get_code(self, fullname: str) -> Any:
             # Never a .pyc: one with an unchecked hash is taken without a look at the source. The worker's own
-            # compile of this very text (precompile), or a compile now.
+            # compile of this very text (prepare), or a compile now.
             source = self.get_data(self.path)
             digest, code = COMPILED.get(self.path, (b"", None))
             if code is not None and digest == sha256(source).digest():
@@ -388,7 +388,7 @@ def _declared_coding(source: bytes) -> bytes:
 # importlib) since its last message, by the part module whose call was running: sent with the next message
 # (send), for the grader to keep a part's results only while these are unchanged (part_cache).
 READ: dict[str, set[str]] = {}
-# The hand-in's modules and notebook cells, compiled by the worker before any test (precompile): path or
+# The hand-in's modules and notebook cells, compiled by the worker before any part's process (prepare): path or
 # cell name -> (the SHA-256 of the text compiled, the code). A forked process imports from these.
 COMPILED: dict[str, tuple[bytes, Any]] = {}
 CALLING = [""]  # the part module of the call running now
@@ -462,16 +462,13 @@ class Submission:
                 raise
         return self.loaded[key]
 
-    def attempted(self, name: str) -> bool:
-        key = "__script__" if self.kind == "script" else name
-        return key in self.loaded or key in self.failures
-
-    def load(self, name: str) -> None:
-        """Load now; a failure is remembered and reported to each call into it."""
+    def load(self, name: str) -> bool:
+        """Load now; whether it loaded (a failure is remembered and reported to each call into it)."""
         try:
             self.module(name)
         except LoadFailed:
-            pass
+            return False
+        return True
 
     def _import(self, name: str) -> Any:
         if name in self.module_cells:
@@ -500,7 +497,7 @@ class Submission:
         module.__dict__["__file__"] = os.path.join(self.directory, file_name)
         for cell in cells:
             try:
-                name = f"<{file_name} cell {cell['index']}>"
+                name = cell_label(file_name, cell)
                 _, code = COMPILED.get(name, (b"", None))
                 if code is None:
                     code = compile(cell["source"], name, "exec")
@@ -511,6 +508,11 @@ class Submission:
                 report["cell"] = f"{name} of {file_name}" if file_name else name
                 self.cell_reports.append(report)
         return module
+
+
+def cell_label(file_name: str, cell: dict[str, Any]) -> str:
+    """The name a notebook cell's code is compiled under: what its tracebacks say, and its key in COMPILED."""
+    return f"<{file_name} cell {cell['index']}>"
 
 
 class LoadFailed(Exception):
@@ -718,7 +720,7 @@ def prepare(submission: Submission, module: str) -> None:
         cells = submission.cells if submission.kind == "script" else submission.module_cells.get(name)
         file_name = submission.script_name if submission.kind == "script" else name + ".ipynb"
         for cell in cells or ():
-            label = f"<{file_name} cell {cell['index']}>"
+            label = cell_label(file_name, cell)
             if len(cell["source"]) > PREPARED_BYTES:
                 continue
             if label not in COMPILED:
@@ -798,7 +800,7 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
     scratch_root = os.environ.get("TMPDIR", config["submission_dir"])
     room = int(config["limits"]["output_kb"]) * 1024
     prepared: set[str] = set()
-    gc.freeze()  # the worker's objects, never collected again: a test's collector does not copy their pages
+    gc.freeze()  # the worker's objects, never collected again: a forked process's collector copies no page of them
     while True:
         request = codec.read_request(_PROTOCOL_IN)
         if request is None or request.get("op") == protocol.STOP:
@@ -827,18 +829,17 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
         send({"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole})
 
 
-def serve_process(submission: Submission, test: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:
+def serve_process(submission: Submission, fork: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:
     """A process for a part's tests, or one test's: in a process group and a scratch folder of its own, it
     imports the part's module, says so (the grader times the import apart from the calls, and sends none
     before: what runs at import sees no call), then makes the calls it is sent; never returns."""
     try:
         os.setpgid(0, 0)
-        forks.scratch(scratch_root, int(test.get("number", 0)), os.environ)
+        forks.scratch(scratch_root, int(fork.get("number", 0)), os.environ)
         if "tempfile" in sys.modules:
             sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]  # found again from TMPDIR
-        module = CALLING[0] = str(test["module"])
-        submission.load(module)
-        loaded = ("__script__" if submission.kind == "script" else module) in submission.loaded
+        module = CALLING[0] = str(fork["module"])
+        loaded = submission.load(module)
         reply = {"ok": True, protocol.IMPORTED: module, "loaded": loaded, "cells": submission.cell_reports}
         send({**reply, "output": output.take()})
         while True:

@@ -230,14 +230,14 @@ class Cage:
         place: dict[str, Any]
         if self.level is Isolation.CONTAINER:  # already its own user: it checks first that it reads nothing ours
             place = {"submission_dir": str(self.work), "copy_from": str(self.submission)}
-            # What a test may write, put back after it (forks.Folders); the uid is the worker's alone, so
-            # every process of it but the worker is a test's, killed as the test ends.
+            # What a forked process may write, put back after it (forks.Folders); the uid is the worker's alone,
+            # so every process of it but the worker's own is a forked process's, killed as that one ends.
             writable = [str(self.work), str(self.tmp), *worker_user.SHARED_FOLDERS]
             tests = {"writable": writable, "sweep_processes": True, "undumpable": True}
             return {**place, "uid": None, "site_folders": site_folders, "unreadable": shield.unreadable(), **tests}
         if not self.level.full:
-            # The grader's own user: what a test writes in the cage is put back, its process group killed, and
-            # no other process of the user's is touched.
+            # The grader's own user: what a forked process writes in the cage is put back, its process group
+            # killed, and no other process of the user's is touched.
             tests = {"writable": [str(self.work), str(self.tmp)], "sweep_processes": False, "undumpable": True}
             place = {"submission_dir": str(self.work), "copy_from": None}
             return {**place, "uid": None, "site_folders": site_folders, **tests}

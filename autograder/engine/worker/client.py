@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import re
@@ -12,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,8 +78,8 @@ LINGER_SECONDS = 1.0
 
 class StrayOutput:
     """What one start of the worker wrote to fds 1 and 2, outside the channel: cut at the marks the worker
-    writes as each test ends (``protocol.stray_mark``), so that each test's share is known; within
-    ``room`` bytes in all."""
+    writes as each process it forked ends (``protocol.stray_mark``), so that each process's share is known;
+    within ``room`` bytes in all."""
 
     def __init__(self, room: int) -> None:
         self.room = room
@@ -89,7 +88,6 @@ class StrayOutput:
         self.marked: dict[str, bytes] = {}  # a mark's word -> what came before it, since the mark before
         self.pending = b""  # what may be the start of a mark cut by a read
         self.changed = threading.Condition()
-        self.finished = threading.Event()  # its reader is done: all of it is in
 
     def add(self, chunk: bytes) -> None:
         with self.changed:
@@ -130,14 +128,6 @@ class StrayOutput:
             text, self.unmarked = b"".join(self.unmarked) + self.pending, []
             self.pending = b""
             return text
-
-
-@contextlib.contextmanager
-def _finishing(written: StrayOutput) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        written.finished.set()
 
 
 MARK = re.compile(protocol.STRAY_MARK_PATTERN)
@@ -376,8 +366,8 @@ class Worker:
             raise WorkerNotLoaded(failure) from None
 
     def _fail_load(self, module: str, failure: str) -> None:
-        """A load that ran out of time, or broke the channel, fails every later call into it at once: for a
-        notebook, every call."""
+        """A load that ran out of time, broke the channel or ended the worker fails every later call into it at
+        once: for a notebook, every call."""
         if self.script.get("kind") == "script":
             self.load_failure = failure
         else:
@@ -608,7 +598,7 @@ class Worker:
         if stream is None:
             raise ValueError("the worker was started without a pipe for its output: start() makes one")
         until = math.inf  # when a stopped worker's output is left unread
-        with stream, _finishing(written):
+        with stream:
             while time.monotonic() < until:
                 if sys.platform == "win32":  # select() takes no pipes there: a read that blocks
                     chunk = stream.read1(65536)  # type: ignore[attr-defined]

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 ENDED = b"."  # what a child writes to its parent as it ends as asked
 _ending_pipe = [-1]  # in a child, the pipe it writes ENDED to
-# A file kept whole to be put back after each test when it is at most this big (a hand-in's modules);
-# one bigger that a test changed cannot be put back, and the worker is started anew.
+# A file kept whole to be put back after each process when it is at most this big (a hand-in's modules);
+# one bigger that a process changed cannot be put back, and the worker is started anew.
 KEPT_BYTES = 1 << 20
 
 
@@ -88,7 +88,7 @@ def wait(child: Child, before_reading: Callable[[], None] = lambda: None) -> int
 
 def end_like(status: int) -> NoReturn:
     """End this process as its child ended (killed by the same signal, or with the same exit code), so the
-    grader reads the test's own end from the worker's: a crash, a CPU or memory limit, an exit."""
+    grader reads the forked process's own end from the worker's: a crash, a CPU or memory limit, an exit."""
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         try:
@@ -107,8 +107,7 @@ def ancestors() -> frozenset[int]:
     while pid > 0 and pid not in found:
         found.add(pid)
         try:
-            with open(f"/proc/{pid}/stat", "rb") as status:
-                pid = int(status.read().rsplit(b")", 1)[1].split()[1])
+            pid = int(_stat_fields(str(pid))[1])
         except (OSError, ValueError, IndexError):
             break
     return frozenset(found)
@@ -143,7 +142,6 @@ def end_strays(group: int, spared: frozenset[int] | None) -> None:
             alive.append(entry)
         if not alive:
             return
-        _reap()
         os.sched_yield()
 
 
@@ -158,17 +156,13 @@ def _owner(pid: str) -> int:
 
 
 def _is_zombie(pid: str) -> bool:
+    return _stat_fields(pid)[0] == b"Z"
+
+
+def _stat_fields(pid: str) -> list[bytes]:
+    """A process's /proc stat fields after its name (which may hold spaces and parentheses): state, parent..."""
     with open(f"/proc/{pid}/stat", "rb") as status:
-        return status.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-
-
-def _reap() -> None:
-    """Reap this process's own ended children (a test's, reparented here in no case, but cheap to ask)."""
-    try:
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
-    except ChildProcessError:
-        pass
+        return status.read().rsplit(b")", 1)[1].split()
 
 
 def _key(info: os.stat_result) -> tuple[int, ...]:
@@ -361,7 +355,7 @@ def remove(path: str) -> bool:
 def output_file() -> int:
     """A file of no name for what a forked process and its children write to descriptors 1 and 2 (``write_to``)."""
     try:
-        return os.memfd_create("test-output", os.MFD_CLOEXEC)
+        return os.memfd_create("process-output", os.MFD_CLOEXEC)
     except (AttributeError, OSError):  # no memfd here: an unlinked file in the temporary folder
         import tempfile
 
@@ -377,7 +371,7 @@ def write_to(written: int) -> None:
 
 
 def pass_on(written: int, room: int) -> int:
-    """Copy what a test wrote (``room`` bytes at most) to this process's descriptor 2, the output the
+    """Copy what a forked process wrote (``room`` bytes at most) to this process's descriptor 2, the output the
     grader reads apart, in the kernel, never read into this process; how many bytes were copied."""
     copied = 0
     try:
@@ -398,8 +392,8 @@ def pass_on(written: int, room: int) -> int:
 
 
 def scratch(root: str, number: int, environment: Any) -> str:
-    """A new empty folder for one test's files, made the temporary folder of everything it runs."""
-    folder = os.path.join(root, f"test-{number}")
+    """A new empty folder for one forked process's files, made the temporary folder of everything it runs."""
+    folder = os.path.join(root, f"process-{number}")
     os.mkdir(folder, 0o700)
     for name in ("TMPDIR", "TEMP", "TMP", "HOME", "MPLCONFIGDIR"):
         environment[name] = folder

@@ -192,6 +192,8 @@ class CollectedSuite:
                 for index, item in enumerate(self.items):
                     following = self.items[index + 1] if index + 1 < len(self.items) else None
                     item.config.hook.pytest_runtest_protocol(item=item, nextitem=following)
+                for item in plugin.decide_again():
+                    item.config.hook.pytest_runtest_protocol(item=item, nextitem=None)
         finally:
             manager.unregister(plugin)
             self._host.plugin = None

@@ -13,6 +13,7 @@ import contextlib
 import inspect
 import sys
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ from autograder.engine import replay, rubric
 from autograder.engine.outcomes import Outcome, TestOutcome
 from autograder.engine.parts import part_of
 from autograder.engine.proxy import (
+    CallTimedOut,
     CannotLoad,
     FunctionMissing,
     GradingSession,
     NotStarted,
+    Said,
     StudentStopped,
     WrongType,
     failure_outcome,
@@ -70,6 +73,8 @@ class GradingPlugin:
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
+        self._deferred: list[_Again] = []  # failed in a tainted worker: decided again (decide_again)
+        self._again: _Again | None = None  # the one being decided again
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -82,11 +87,13 @@ class GradingPlugin:
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
         """Run the test. With ``isolate_failures``, the words a failure shows (the answer, what the call
         printed, what it raised) come from a worker that has served no passing test, and so holds no call
-        the student must not see (worker.forks): a test that fails in a worker that has, runs again in a
-        fresh one, and that run decides it: a property first on the example it failed on alone (its shrunk
-        one: a call or a few), and whole only where that passes (a failure that needs calls made before it)."""
+        the student must not see (worker.forks): a test that fails in a worker that has is decided again in
+        a fresh one (``decide_again``), and that run decides it. A call cut short there (TAINTED_CALL_SHARE)
+        is decided again at once, so that a function that hangs is found out before its later tests."""
+        if self._again is not None and self._again.item is item:
+            return (yield from self._decide(self._again))
         self._begin(item)
-        kept = self.session.said_so_far()
+        said = self.session.said_so_far()
         try:
             yield from self._run(item)
         except BaseException as error:
@@ -98,14 +105,48 @@ class GradingPlugin:
                 self.session.passed_test()
             return None
         example = replay.failed_example()  # the last it failed on: hypothesis's shrunk one
+        self.session.forget_since(said)  # what its first run found out is found out again, or not
+        if not isinstance(first, CallTimedOut):
+            self._deferred.append(_Again(item, first, example, said, len(self.outcomes)))
+            raise first  # its outcome, made now, is replaced then
         self.session.isolate()
-        self.session.forget_since(kept)  # what its first run found out is found out again, or not
         self._begin(item)
         self._run_on(item, first, example)  # a failure there decides the test
         self._begin(item)
         self._run_alone(item, first)
         self.session.passed_test()
         return None
+
+    def decide_again(self) -> Iterator[pytest.Item]:
+        """The tests that failed in a tainted worker, in their order, each to be run again (its test protocol
+        whole) in a worker that has served no passing test: one worker for them all while none passes (a
+        failing test shows its own calls anyway), so that a hand-in with bugs starts one more worker, not
+        one per failure."""
+        deferred, self._deferred = self._deferred, []
+        for again in deferred:
+            if self.session.tainted:
+                self.session.isolate()
+            self._again = again
+            try:
+                yield again.item
+            finally:
+                self._again = None
+
+    def _decide(self, again: _Again) -> Generator[None, None, None]:
+        """Decide a deferred test in a worker that has served no passing test, told only what was known when
+        it first ran: as a test cut short is decided at once, its example first, then pytest's run whole."""
+        item = again.item
+        with self.session.told_as_then(again.said):
+            self._begin(item)
+            self._run_on(item, again.first, again.example)  # a failure there decides the test
+            self._begin(item)
+            try:
+                with self._seeded(item):
+                    yield
+            except BaseException as error:
+                _keep_notes(again.first, error)
+                raise
+        self.session.passed_test()
 
     def _run_on(self, item: pytest.Item, first: BaseException, example: dict[str, Any] | None) -> None:
         """Run a property on ``example`` alone (nothing for a test that is not one, or without it)."""
@@ -118,6 +159,12 @@ class GradingPlugin:
         except BaseException as again:
             _keep_notes(first, again)
             raise
+
+    def _decided_later(self, item: pytest.Item) -> bool:
+        """Whether this run of ``item`` is to be decided again (its outcome stands for nothing shown)."""
+        return (
+            bool(self._deferred) and self._deferred[-1].item is item and self._deferred[-1].index == len(self.outcomes)
+        )
 
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
@@ -208,7 +255,11 @@ class GradingPlugin:
         else:
             report = pytest.TestReport.from_item_and_call(item, call)
         if report.when == "call" or (report.when == "setup" and report.failed):
-            self.outcomes.append(self._outcome(item, call, report))
+            again = self._again if self._again is not None and self._again.item is item else None
+            if again is not None:
+                self.outcomes[again.index] = self._outcome(item, call, report)
+            else:
+                self.outcomes.append(self._outcome(item, call, report))
         return report
 
     # -- building outcomes -------------------------------------------------
@@ -230,7 +281,7 @@ class GradingPlugin:
         last = self.session.last_call
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
-        if last is not None and not report.passed:
+        if last is not None and not report.passed and not self._decided_later(item):
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
             self._printed_room -= min(len(last.output), PRINTED_PER_TEST)
@@ -299,6 +350,19 @@ class GradingPlugin:
             unusable = f"the value returned cannot be used as the contract says ({detail})"
             return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+@dataclass(frozen=True)
+class _Again:
+    """A test that failed in a tainted worker, to be decided again: its first failure (for hypothesis's
+    words on the example), the example it failed on, what the session knew when it ran, and where its
+    outcome is in ``GradingPlugin.outcomes``."""
+
+    item: pytest.Item
+    first: BaseException
+    example: dict[str, Any] | None
+    said: Said
+    index: int
 
 
 def _skipped(error: BaseException) -> bool:

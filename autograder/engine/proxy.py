@@ -7,10 +7,11 @@ code arrive as exceptions that say what happened in a student's words.
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import reprlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,15 @@ from autograder.engine.worker.client import (
     WorkerTimedOut,
 )
 from autograder.engine.worker.limits import Limits
+
+# What a session tells later tests without a call: functions that ran out of time, modules not handed in.
+Said = tuple[dict[tuple[str, str], str], dict[str, str]]
+
+# The share of a call's limit it gets in a tainted worker (``GradingSession.tainted``). A failure there is
+# decided again in a fresh worker under the whole limit, so waiting the whole limit there too would make
+# every hang first met after a passing test cost it twice; the reference takes milliseconds and a
+# beginner's quadratic loop tens (Limits.call_seconds), far under an eighth of it.
+TAINTED_CALL_SHARE = 1 / 8
 
 _short = reprlib.Repr()
 _short.maxstring = 60
@@ -231,16 +241,27 @@ class GradingSession:
     def passed_test(self) -> None:
         self.worker.passed_test()
 
-    def said_so_far(self) -> tuple[set[tuple[str, str]], set[str]]:
+    def said_so_far(self) -> Said:
         """What later tests are told without a call (functions that ran out of time, modules not handed in)."""
-        return set(self.timed_out), set(self.missing)
+        return dict(self.timed_out), dict(self.missing)
 
-    def forget_since(self, said: tuple[set[tuple[str, str]], set[str]]) -> None:
+    def forget_since(self, said: Said) -> None:
         """Forget what was found out since ``said_so_far`` (a test run again decides it afresh)."""
-        for key in set(self.timed_out) - said[0]:
+        for key in set(self.timed_out) - set(said[0]):
             del self.timed_out[key]
-        for module in set(self.missing) - said[1]:
+        for module in set(self.missing) - set(said[1]):
             del self.missing[module]
+
+    @contextlib.contextmanager
+    def told_as_then(self, said: Said) -> Iterator[None]:
+        """Tell the calls made in the block only what was known at ``said_so_far`` (a test run again after
+        later ones ran: what they found out is not its business); keep what the block finds out too."""
+        now = self.said_so_far()
+        self.timed_out, self.missing = dict(said[0]), dict(said[1])
+        try:
+            yield
+        finally:
+            self.timed_out, self.missing = {**now[0], **self.timed_out}, {**now[1], **self.missing}
 
     def isolate(self) -> None:
         """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
@@ -300,8 +321,11 @@ class GradingSession:
         self._example += 1
 
     def _budget(self) -> float:
-        """Seconds the next call may take: its own limit, or what is left of the test's or the submission's."""
-        return min(self.call_seconds or self.limits.call_seconds, *self._time_left())
+        """Seconds the next call may take: its own limit, or what is left of the test's or the submission's;
+        in a tainted worker, a share of its limit (TAINTED_CALL_SHARE)."""
+        limit = self.call_seconds or self.limits.call_seconds
+        budget = min(limit, *self._time_left())
+        return min(budget, limit * TAINTED_CALL_SHARE) if self.tainted else budget
 
     def _send_plan(self, plan: CallPlan, start: int) -> None:
         """Send the plan's calls from ``start`` on, when each of them would run at once and none ran out of time."""
@@ -379,8 +403,9 @@ class GradingSession:
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
         except WorkerTimedOut:
-            if trusted:
-                self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
+            if not trusted:  # cut short, not timed out: its test runs again where it has the whole limit
+                raise CallTimedOut(f"{record.text} ran past {budget:.3g} s in a tainted worker") from None
+            self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None

@@ -144,3 +144,66 @@ def test_what_a_cage_that_could_not_start_writes_late_is_never_the_students(tmp_
     )
     assert {outcome.outcome.value for outcome in run.outcomes} == {"grader error"}
     assert not any("your code wrote" in note for note in run.notes), run.notes
+
+
+def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_path, monkeypatch):
+    """In the hidden suite, a test that fails in a worker that served a passing test is decided again in a
+    worker that served none: a hang there at once, after an eighth of its limit (a hang costs its limit
+    once, not twice), so that the function's later tests are not run; the other failures at the end, all in
+    one fresh worker while none of them passes (one more worker for a hand-in with bugs, not one a failure)."""
+    from autograder.engine.proxy import TAINTED_CALL_SHARE
+    from autograder.engine.worker.client import Worker
+
+    starts, waits = [], []
+    spawn, request = Worker.spawn, Worker.request
+    monkeypatch.setattr(Worker, "spawn", lambda self: (starts.append(1), spawn(self))[1])
+
+    def timed_request(self, message, timeout, *arguments, **keywords):
+        if "hangs" in str(message.get("payload", "")):
+            waits.append(timeout)
+        return request(self, message, timeout, *arguments, **keywords)
+
+    monkeypatch.setattr(Worker, "request", timed_request)
+    suite = tmp_path / "hidden"  # the hidden suite's guard is on by its name
+    (suite / "bpe").mkdir(parents=True)
+    calls = {
+        "passes": "assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']",
+        "hangs": "assert submission.bpe.get_pair_counts(['hangs']) == {}",
+        "wrong": "assert submission.bpe.merge_pair(['wrong'], ('a', 'b')) == ['wrong']",
+        "miscounts": "assert submission.bpe.get_pair_counts(['wrong']) == {}",
+    }
+    order = ["passes", "miscounts", "hangs", "hangs", "passes", "wrong", "passes", "wrong"]
+    tests = "".join(
+        f"@pytest.mark.points(1)\ndef test_{number}_{kind}(submission):\n    {calls[kind]}\n\n"
+        for number, kind in enumerate(order)
+    )
+    (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "bpe.py").write_text(
+        "def get_pair_counts(tokens):\n    while tokens != ['wrong']:\n        pass\n    return {'w': 1}\n\n\n"
+        "def merge_pair(tokens, pair):\n"
+        "    if tokens == ['wrong']:\n        return ['right']\n"
+        "    return [''.join(tokens)] if list(pair) == tokens else list(tokens)\n",
+        encoding="utf-8",
+    )
+    limits = Limits(call_seconds=1.0)
+    run = grade_submission(load(tmp_path / "student"), suite, limits=limits)
+    outcomes = [(outcome.name, outcome.outcome.value) for outcome in run.outcomes]
+    assert outcomes == [
+        ("test_0_passes", "passed"),
+        ("test_1_miscounts", "failed"),  # decided after the hang below, but told only what was known before it
+        ("test_2_hangs", "timed out"),
+        ("test_3_hangs", "timed out"),
+        ("test_4_passes", "passed"),
+        ("test_5_wrong", "failed"),
+        ("test_6_passes", "passed"),
+        ("test_7_wrong", "failed"),
+    ]
+    by_name = {outcome.name: outcome for outcome in run.outcomes}
+    assert "timed out after 1 s" in by_name["test_2_hangs"].detail, "the whole limit decides the hang"
+    assert "was not run" in by_name["test_3_hangs"].detail, "the function's later tests are not run"
+    assert by_name["test_5_wrong"].got == "['right']" and by_name["test_7_wrong"].got == "['right']"
+    assert len(waits) == 2 and waits[1] == limits.call_seconds, "cut short, then decided under the whole limit"
+    assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, "a hang costs its limit once"
+    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
+    assert len(starts) == 4

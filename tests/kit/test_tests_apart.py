@@ -275,11 +275,58 @@ def encode_words(text, vocab):
 """
 
 
+# Part 1 right, but char_tokenize fails showing what it recorded once build_char_vocab was called in its
+# process, and word_tokenize once either was. Decided again apart, char_tokenize passes, recording its calls:
+# a worker that ran it decides no other failure, or word_tokenize would show them.
+LURKS = r"""
+TAG = "SEEN" + "CALL"
+RECORDED = []
+CALLED = set()
+_inside = []
+_build_char_vocab, _char_tokenize, _word_tokenize = build_char_vocab, char_tokenize, word_tokenize
+
+
+def _called(function, name, *arguments):
+    if _inside:  # the module's own call, not a test's
+        return function(*arguments)
+    _inside.append(True)
+    try:
+        answer = function(*arguments)
+    finally:
+        _inside.pop()
+    RECORDED.append(f"{TAG}({name}: {arguments!r})")
+    CALLED.add(name)
+    return answer
+
+
+def _shown():
+    print("\n".join(RECORDED))
+    return RECORDED[-3:]
+
+
+def build_char_vocab(texts):
+    return _called(_build_char_vocab, "build_char_vocab", texts)
+
+
+def char_tokenize(text):
+    if not _inside and "build_char_vocab" in CALLED:
+        return _shown()
+    return _called(_char_tokenize, "char_tokenize", text)
+
+
+def word_tokenize(text):
+    if not _inside and CALLED:
+        return _shown()
+    return _word_tokenize(text)
+"""
+
+
 @pytest.fixture(scope="module")
 def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A class of spies: ``mallory`` records everywhere it can write; ``stasher`` where the worker might not
     look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone;
-    ``counter`` through the counters a sandbox keeps (inode and process numbers)."""
+    ``counter`` through the counters a sandbox keeps (inode and process numbers); ``lurker`` in the worker
+    that decides failures again."""
     solutions = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("simple_tokenizers.py", "bpe.py")}
     students: dict[str, dict[str, str]] = {
         "mallory": {"simple_tokenizers.py": RECORDS, "bpe.py": SHOWS_AT_IMPORT},
@@ -297,6 +344,7 @@ def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "simple_tokenizers.py": solutions["simple_tokenizers.py"] + COUNTS,
             **{f"{side}{number}": "" for side in "ab" for number in range(16)},
         },
+        "lurker": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + LURKS},
     }
     course = tmp_path_factory.mktemp("apart") / "class"
     for student, files in students.items():
@@ -320,7 +368,7 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     out = hand_ins.parent / f"out-{mode}"
     process = run_batch(hand_ins, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr[-2000:]
-    for student in ("mallory", "stasher", "forger", "signaller", "counter"):
+    for student in ("mallory", "stasher", "forger", "signaller", "counter", "lurker"):
         files = received(out / student)
         assert files, f"{student}: the feedback files"
         for name, text in files.items():
@@ -333,6 +381,8 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     assert all(passed_by_function(out / "forger")["char_tokenize"]), "the forger's calls pass"
     # Each of its tests decided in a process that never saw merge_pair called: none is lost.
     assert all(passed_by_function(out / "signaller")["train_bpe"]), "a test lost to a signal"
+    lurker = passed_by_function(out / "lurker")
+    assert all(lurker["char_tokenize"]) and all(lurker["word_tokenize"]), "each failure decided where nothing lurks"
 
 
 def passed_by_function(folder: Path) -> dict[str, list[bool]]:
@@ -344,7 +394,7 @@ def passed_by_function(folder: Path) -> dict[str, list[bool]]:
     return by_function
 
 
-@pytest.mark.parametrize("student", ["mallory", "stasher", "forger", "counter"])
+@pytest.mark.parametrize("student", ["mallory", "stasher", "forger", "counter", "lurker"])
 def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student):
     tree = tmp_path / "autograder"
     (tree / "submission").mkdir(parents=True)

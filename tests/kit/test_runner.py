@@ -204,6 +204,8 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     assert "was not run" in by_name["test_3_hangs"].detail, "the function's later tests are not run"
     assert by_name["test_5_wrong"].got == "['right']" and by_name["test_7_wrong"].got == "['right']"
     assert len(waits) == 2 and waits[1] == limits.call_seconds, "cut short, then decided under the whole limit"
-    assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, "a hang costs its limit once"
+    assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, (
+        "a hang costs its limit once"
+    )
     # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
     assert len(starts) == 4

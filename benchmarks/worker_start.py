@@ -26,7 +26,7 @@ from autograder.engine.suites import KIT_ROOT
 from autograder.engine.worker import codec, protocol
 from autograder.engine.worker.cage import Cage
 from autograder.engine.worker.client import Worker
-from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, isolation
+from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
 from autograder.engine.worker.limits import Limits
 
 
@@ -82,17 +82,22 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
-        print(json.dumps({"cage": isolation().value, "times": start_times(arguments.runs)}))
+        level = isolation()
+        times = start_times(arguments.runs) if level is not Isolation.NONE else []
+        print(json.dumps({"cage": level.value, "times": times}))
         return
     medians = {}
     for process_cage in (False, True):
         cage, times = measure_in_child(arguments.runs, process_cage=process_cage)
+        if not times:  # root without a cage that drops root: no student code runs, so nothing to time
+            print(f"{cage}: no worker starts here (the process cage runs no student code as root)")
+            continue
         medians[process_cage] = statistics.median(times)
         print(
             f"{cage}: median {medians[process_cage]:.0f} ms to start a worker and answer a first call "
             f"(fastest {min(times):.0f} ms, slowest {max(times):.0f} ms, {len(times)} runs)"
         )
-    if medians[False] != medians[True]:
+    if len(medians) == 2 and medians[False] != medians[True]:
         print(
             f"the sandbox adds {medians[False] - medians[True]:+.0f} ms a worker "
             f"({medians[False] / medians[True]:.2f}x the process cage)"

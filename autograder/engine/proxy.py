@@ -33,10 +33,11 @@ from autograder.engine.worker.limits import Limits
 Said = tuple[dict[tuple[str, str], str], dict[str, str]]
 
 # The share of a call's limit it gets in a tainted worker (``GradingSession.tainted``). A failure there is
-# decided again in a fresh worker under the whole limit, so waiting the whole limit there too would make
-# every hang first met after a passing test cost it twice; the reference takes milliseconds and a
-# beginner's quadratic loop tens (Limits.call_seconds), far under an eighth of it.
-TAINTED_CALL_SHARE = 1 / 8
+# decided again in a fresh worker under the whole limit, so all a call cut short costs is this share: a
+# hang first met after a passing test spins this much longer than its limit, and an honest call slower
+# than this runs twice. The reference takes milliseconds, a beginner's quadratic loop tens
+# (Limits.call_seconds): a sixteenth of 2 s is 125 ms.
+TAINTED_CALL_SHARE = 1 / 16
 
 _short = reprlib.Repr()
 _short.maxstring = 60

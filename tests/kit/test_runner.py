@@ -148,7 +148,7 @@ def test_what_a_cage_that_could_not_start_writes_late_is_never_the_students(tmp_
 
 def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_path, monkeypatch):
     """In the hidden suite, a test that fails in a worker that served a passing test is decided again in a
-    worker that served none: a hang there at once, after an eighth of its limit (a hang costs its limit
+    worker that served none: a hang there at once, after a share of its limit (a hang costs its limit
     once, not twice), so that the function's later tests are not run; the other failures at the end, all in
     one fresh worker while none of them passes (one more worker for a hand-in with bugs, not one a failure)."""
     from autograder.engine.proxy import TAINTED_CALL_SHARE

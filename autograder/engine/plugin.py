@@ -44,14 +44,6 @@ from autograder.engine.student_output import (
 DEFAULT_VISIBILITY = "visible"
 
 
-def _keep_notes(first: BaseException, again: BaseException) -> None:
-    """Give the failure of a run again hypothesis's words on the example, from the first run: the test's
-    input, not the student's code's."""
-    notes = getattr(first, "__notes__", None)
-    if notes and not getattr(again, "__notes__", None):
-        again.__notes__ = list(notes)
-
-
 def _run_again_worthy(error: BaseException) -> bool:
     """Whether a failure in a tainted process must be decided again in a fresh one: any failure of the
     student's code (a wrong answer, an error, and a stop too: which stop, and whether, such a process could
@@ -75,6 +67,7 @@ class GradingPlugin:
         self._compared: tuple[Any, Any] | None = None
         self._deferred: list[_Again] = []  # failed in a tainted worker: decided again (decide_again)
         self._again: _Again | None = None  # the one being decided again
+        self._learned: Said = ({}, {})  # what the tests decided again so far found out
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -86,16 +79,20 @@ class GradingPlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
         """Run the test. With ``isolate_failures``, the words a failure shows (the answer, what the call
-        printed, what it raised) come from a worker that has served no passing test, and so holds no call
-        the student must not see (worker.forks): a test that fails in a worker that has is decided again in
-        a fresh one (``decide_again``), and that run decides it. A call cut short there (TAINTED_CALL_SHARE)
-        is decided again at once, so that a function that hangs is found out before its later tests."""
+        printed, what it raised, the example it shows) come from a worker that has served no passing test,
+        and so holds no call the student must not see (worker.forks): a test that fails in a worker that
+        has is decided again in a fresh one (``decide_again``), whole, from its seed, and that run decides
+        it; nothing of the first run's is kept, not even the example it failed on, which the code that
+        failed it chose. A call cut short there (TAINTED_CALL_SHARE) is decided at once, so that a function
+        that hangs is found out before its later tests. A property run where its failure would be decided
+        again does not shrink that failure (the run that decides it does)."""
         if self._again is not None and self._again.item is item:
             return (yield from self._decide(self._again))
         self._begin(item)
         said = self.session.said_so_far()
+        decided_again = self.isolate_failures and self.session.tainted
         try:
-            yield from self._run(item)
+            yield from self._run(item, shrink=not decided_again)
         except BaseException as error:
             if not self.isolate_failures or not self.session.test_tainted or not _run_again_worthy(error):
                 raise
@@ -104,16 +101,14 @@ class GradingPlugin:
             if self.isolate_failures:
                 self.session.passed_test()
             return None
-        example = replay.failed_example()  # the last it failed on: hypothesis's shrunk one
         self.session.forget_since(said)  # what its first run found out is found out again, or not
         if not isinstance(first, CallTimedOut):
-            self._deferred.append(_Again(item, first, example, said, len(self.outcomes)))
+            self._deferred.append(_Again(item, said, len(self.outcomes)))
             raise first  # its outcome, made now, is replaced then
         self.session.isolate()
         self._begin(item)
-        self._run_on(item, first, example)  # a failure there decides the test
-        self._begin(item)
-        self._run_alone(item, first)
+        with self._seeded(item):
+            item.runtest()
         self.session.passed_test()
         return None
 
@@ -133,76 +128,55 @@ class GradingPlugin:
                 self._again = None
 
     def _decide(self, again: _Again) -> Generator[None, None, None]:
-        """Decide a deferred test in a worker that has served no passing test, told only what was known when
-        it first ran: as a test cut short is decided at once, its example first, then pytest's run whole."""
-        item = again.item
-        with self.session.told_as_then(again.said):
-            self._begin(item)
-            self._run_on(item, again.first, again.example)  # a failure there decides the test
-            self._begin(item)
+        """Decide a deferred test in a worker that has served no passing test, whole, from its seed. It is told
+        what was known when it first ran and what the tests decided before it found out (they ran before it)."""
+        told = _merged(again.said, self._learned)
+        with self.session.told_as_then(told):
+            self._begin(again.item)
             try:
-                with self._seeded(item):
+                with self._seeded(again.item):
                     yield
-            except BaseException as error:
-                _keep_notes(again.first, error)
-                raise
+            finally:
+                self._learned = _merged(self._learned, self.session.said_so_far())
         self.session.passed_test()
-
-    def _run_on(self, item: pytest.Item, first: BaseException, example: dict[str, Any] | None) -> None:
-        """Run a property on ``example`` alone (nothing for a test that is not one, or without it)."""
-        test = getattr(item, "obj", None)
-        if example is None or test is None or not replay.replayable(test) or not isinstance(item, pytest.Function):
-            return
-        fixtures = {name: item.funcargs[name] for name in inspect.signature(test).parameters}
-        try:
-            test.hypothesis.inner_test.replays(**fixtures, **example)
-        except BaseException as again:
-            _keep_notes(first, again)
-            raise
 
     def _decided_later(self, item: pytest.Item) -> bool:
         """Whether this run of ``item`` is to be decided again (its outcome stands for nothing shown)."""
-        return (
-            bool(self._deferred) and self._deferred[-1].item is item and self._deferred[-1].index == len(self.outcomes)
-        )
+        last = self._deferred[-1] if self._deferred else None
+        return last is not None and last.item is item and last.index == len(self.outcomes)
 
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         rubric.notes.hint = ""
         self._compared = None
-        replay.forget_failed()
-
-    def _run_alone(self, item: pytest.Item, first: BaseException) -> None:
-        """The failing test again, whole (a property on the same examples, drawn from the same seed: a failure
-        that needs the calls before it within the test is found again), with nothing recorded for replay."""
-        try:
-            with self._seeded(item):
-                item.runtest()
-        except BaseException as again:
-            _keep_notes(first, again)
-            raise
 
     @contextlib.contextmanager
-    def _seeded(self, item: pytest.Item) -> Iterator[None]:
-        """A property of the hidden suite draws from the hand-in's example set while this lasts (example_sets)."""
+    def _seeded(self, item: pytest.Item, *, shrink: bool = True) -> Iterator[None]:
+        """While this lasts, a property of the hidden suite draws from the hand-in's example set (example_sets),
+        and without ``shrink`` stops at the first example it fails on."""
         test = getattr(item, "obj", None)
-        if self.examples is None or test is None or not replay.replayable(test):
+        if test is None or not replay.replayable(test):
             yield
             return
-        test._hypothesis_internal_use_seed = self.examples[1]
+        chosen = test._hypothesis_internal_use_settings
+        if not shrink:
+            test._hypothesis_internal_use_settings = _unshrunk(test)
+        if self.examples is not None:
+            test._hypothesis_internal_use_seed = self.examples[1]
         try:
             yield
         finally:
             test._hypothesis_internal_use_seed = None
+            test._hypothesis_internal_use_settings = chosen
 
-    def _run(self, item: pytest.Item) -> Generator[None, None, None]:
+    def _run(self, item: pytest.Item, *, shrink: bool = True) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
         key = self._replay_key(item)
         replay.begin(key)
         try:
-            with self._seeded(item):
+            with self._seeded(item, shrink=shrink):
                 result = yield
         except BaseException:
             replay.end(key, passed=False)
@@ -239,7 +213,7 @@ class GradingPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
         """pytest's report, except for a test that failed: its outcome is built here from the exception
         itself, so pytest need not format the traceback (a third of a failing test's cost, read by no one)."""
-        if call.when == "call" and call.excinfo is not None and not _skipped(call.excinfo.value):
+        if call.when == "call" and call.excinfo is not None and not _reported_by_pytest(call.excinfo.value):
             report = pytest.TestReport(
                 item.nodeid,
                 item.location,
@@ -354,19 +328,39 @@ class GradingPlugin:
 
 @dataclass(frozen=True)
 class _Again:
-    """A test that failed in a tainted worker, to be decided again: its first failure (for hypothesis's
-    words on the example), the example it failed on, what the session knew when it ran, and where its
-    outcome is in ``GradingPlugin.outcomes``."""
+    """A test that failed in a tainted worker, to be decided again: what the session knew when it ran, and
+    where its outcome is in ``GradingPlugin.outcomes``."""
 
     item: pytest.Item
-    first: BaseException
-    example: dict[str, Any] | None
     said: Said
     index: int
 
 
+def _merged(first: Said, second: Said) -> Said:
+    return {**first[0], **second[0]}, {**first[1], **second[1]}
+
+
+def _unshrunk(test: Any) -> Any:
+    """The property's settings without the shrink phase, made once a property."""
+    made = getattr(test, "_bpe_kit_unshrunk", None)
+    if made is None:
+        from hypothesis import Phase, settings
+
+        chosen = test._hypothesis_internal_use_settings
+        made = settings(chosen, phases=[phase for phase in chosen.phases if phase is not Phase.shrink])
+        test._bpe_kit_unshrunk = made
+    return made
+
+
 def _skipped(error: BaseException) -> bool:
-    """pytest.skip, alone or in a group: a report pytest makes itself."""
+    """pytest.skip, alone or in a group of nothing else."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_skipped(inner) for inner in error.exceptions)
+    return isinstance(error, pytest.skip.Exception)
+
+
+def _reported_by_pytest(error: BaseException) -> bool:
+    """A skip, or a group (hypothesis's flaky failure, for one): the failures whose report pytest makes itself."""
     return isinstance(error, pytest.skip.Exception | BaseExceptionGroup)
 
 

@@ -34,9 +34,6 @@ from typing import Any
 # examples are hypothesis's plain values (text, numbers, lists, dicts), which pickle keeps exactly.
 _recorded: dict[str, list[bytes]] = {}
 _recording: list[bytes] | None = None
-# The last example the running property failed on: after shrinking, its smallest (hypothesis may run passing
-# variants after it, to explain it). A failing test runs on it again apart (plugin).
-_failed: list[bytes | None] = [None]
 
 
 def install(test: Any) -> None:
@@ -45,31 +42,13 @@ def install(test: Any) -> None:
     drawn = set(inspect.signature(inner).parameters) - set(inspect.signature(test).parameters)
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        example: bytes | None
-        try:
-            example = pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs})
-        except Exception:  # not plain values: nothing to replay or run again
-            example = None
-        if _recording is not None and example is not None:
-            _recording.append(example)
-        try:
-            return inner(*args, **kwargs)
-        except BaseException:
-            _failed[0] = example
-            raise
+        if _recording is not None:
+            _recording.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
+        return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
     recording.replays = inner  # type: ignore[attr-defined]
     test.hypothesis.inner_test = recording
-
-
-def failed_example() -> dict[str, Any] | None:
-    example = _failed[0]
-    return None if example is None else pickle.loads(example)
-
-
-def forget_failed() -> None:
-    _failed[0] = None
 
 
 def replayable(test: Any) -> bool:
@@ -103,7 +82,6 @@ def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseExcepti
         try:
             inner(**fixtures, **pickle.loads(example))
         except stop:
-            _failed[0] = example
             raise
         except Exception:
             return False

@@ -209,3 +209,33 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     )
     # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
     assert len(starts) == 4
+
+
+def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(tmp_path):
+    """Two tests of a function that answers wrongly in a tainted worker and hangs in a fresh one: deciding the
+    first again finds the hang under the whole limit; the second, decided after it, is not run (a hang costs
+    its limit once in the run that decides, too)."""
+    suite = tmp_path / "hidden"  # the hidden suite's guard is on by its name
+    (suite / "bpe").mkdir(parents=True)
+    (suite / "bpe" / "test_merge_pair.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.points(1)\ndef test_0_passes(submission):\n"
+        "    assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']\n\n"
+        "@pytest.mark.points(1)\ndef test_1_counts(submission):\n"
+        "    assert submission.bpe.get_pair_counts(['a']) == {}\n\n"
+        "@pytest.mark.points(1)\ndef test_2_counts(submission):\n"
+        "    assert submission.bpe.get_pair_counts(['b']) == {}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "bpe.py").write_text(
+        "SEEN = []\n\n\n"
+        "def merge_pair(tokens, pair):\n    SEEN.append(pair)\n    return [''.join(tokens)]\n\n\n"
+        "def get_pair_counts(tokens):\n    while not SEEN:\n        pass\n    return {'x': 1}\n",
+        encoding="utf-8",
+    )
+    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=1.0))
+    by_name = {outcome.name: outcome for outcome in run.outcomes}
+    assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "timed out", "timed out"]
+    assert "timed out after 1 s" in by_name["test_1_counts"].detail
+    assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail

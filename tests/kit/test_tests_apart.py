@@ -321,12 +321,65 @@ def word_tokenize(text):
 """
 
 
+# Part 1 right, but once build_char_vocab's calls are recorded, char_tokenize answers each input wrongly the
+# first time, showing them, and rightly the next: hypothesis calls the property flaky, a group of exceptions.
+FLAKES = r"""
+TAG = "SEEN" + "CALL"
+RECORDED = []
+_SEEN = set()
+_build_char_vocab, _char_tokenize = build_char_vocab, char_tokenize
+
+
+def build_char_vocab(texts):
+    RECORDED.append(f"{TAG}({texts!r})")
+    return _build_char_vocab(texts)
+
+
+def char_tokenize(text):
+    print(" ".join(RECORDED))
+    if RECORDED and text not in _SEEN:
+        _SEEN.add(text)
+        return RECORDED[-12:]
+    return _char_tokenize(text)
+"""
+
+# Part 1 right, but once build_char_vocab has seen a text with a newline (a hidden call it passes),
+# char_tokenize fails exactly on the texts that shrink to it (hypothesis's order of characters), so the
+# example its failing property shows would be that text; where nothing is recorded, it fails every call.
+CHOOSES = r"""
+TEXTS = []
+_build_char_vocab, _char_tokenize = build_char_vocab, char_tokenize
+
+
+def build_char_vocab(texts):
+    TEXTS.extend(texts)
+    return _build_char_vocab(texts)
+
+
+def _rank(character):
+    number = ord(character)
+    return number - 48 if 48 <= number <= 90 else (90 - number if number < 48 else number)
+
+
+def char_tokenize(text):
+    chosen = [seen for seen in TEXTS if "\n" in seen]
+    if not chosen:
+        return ["wrong"]
+    secret = chosen[0]
+    if len(text) >= len(secret) and all(_rank(a) >= _rank(b) for a, b in zip(text, secret)):
+        return ["wrong"]
+    return _char_tokenize(text)
+"""
+CHOSEN = repr("a b\nc")[1:-1]  # the text with a newline of build_char_vocab's hand-written tests, as a repr shows it
+
+
 @pytest.fixture(scope="module")
 def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A class of spies: ``mallory`` records everywhere it can write; ``stasher`` where the worker might not
     look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone;
     ``counter`` through the counters a sandbox keeps (inode and process numbers); ``lurker`` in the worker
-    that decides failures again."""
+    that decides failures again; ``flaker`` in a flaky failure (an exception group); ``chooser`` in the
+    example its failure shows, which it picks by what it fails on."""
     solutions = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("simple_tokenizers.py", "bpe.py")}
     students: dict[str, dict[str, str]] = {
         "mallory": {"simple_tokenizers.py": RECORDS, "bpe.py": SHOWS_AT_IMPORT},
@@ -345,6 +398,8 @@ def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
             **{f"{side}{number}": "" for side in "ab" for number in range(16)},
         },
         "lurker": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + LURKS},
+        "flaker": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + FLAKES},
+        "chooser": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + CHOOSES},
     }
     course = tmp_path_factory.mktemp("apart") / "class"
     for student, files in students.items():
@@ -368,11 +423,12 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     out = hand_ins.parent / f"out-{mode}"
     process = run_batch(hand_ins, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr[-2000:]
-    for student in ("mallory", "stasher", "forger", "signaller", "counter", "lurker"):
+    for student in ("mallory", "stasher", "forger", "signaller", "counter", "lurker", "flaker", "chooser"):
         files = received(out / student)
         assert files, f"{student}: the feedback files"
         for name, text in files.items():
             assert RECORD not in text, f"{student}'s {name} shows a call of a test the student passed"
+            assert CHOSEN not in text, f"{student}'s {name} shows an input of a test the student passed"
     mallory = passed_by_function(out / "mallory")
     assert all(mallory["char_tokenize"]) and all(mallory["build_char_vocab"]), "the spy's calls pass"
     assert not any(mallory["encode_words"]), "the function that shows what it found fails"
@@ -383,6 +439,9 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     assert all(passed_by_function(out / "signaller")["train_bpe"]), "a test lost to a signal"
     lurker = passed_by_function(out / "lurker")
     assert all(lurker["char_tokenize"]) and all(lurker["word_tokenize"]), "each failure decided where nothing lurks"
+    assert all(passed_by_function(out / "flaker")["char_tokenize"]), "decided again where nothing is recorded"
+    chooser = passed_by_function(out / "chooser")
+    assert all(chooser["build_char_vocab"]) and not all(chooser["char_tokenize"]), "the choice is made, and fails"
 
 
 def passed_by_function(folder: Path) -> dict[str, list[bool]]:
@@ -394,7 +453,7 @@ def passed_by_function(folder: Path) -> dict[str, list[bool]]:
     return by_function
 
 
-@pytest.mark.parametrize("student", ["mallory", "stasher", "forger", "counter", "lurker"])
+@pytest.mark.parametrize("student", ["mallory", "stasher", "forger", "counter", "lurker", "flaker", "chooser"])
 def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student):
     tree = tmp_path / "autograder"
     (tree / "submission").mkdir(parents=True)
@@ -407,6 +466,7 @@ def test_no_recorded_call_reaches_gradescope_results(hand_ins, tmp_path, student
     results = (tree / "results" / "results.json").read_text(encoding="utf-8")
     assert '"tests"' in results, "the grader's results"
     assert RECORD not in results, "results.json shows a call of a test the student passed"
+    assert CHOSEN not in results, "results.json shows an input of a test the student passed"
 
 
 def test_a_parts_process_cannot_reach_into_the_worker_that_forked_it(tmp_path):

@@ -156,7 +156,12 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
 
     starts, waits = [], []
     spawn, request = Worker.spawn, Worker.request
-    monkeypatch.setattr(Worker, "spawn", lambda self: (starts.append(1), spawn(self))[1])
+
+    def counted_spawn(self):
+        starts.append(1)
+        return spawn(self)
+
+    monkeypatch.setattr(Worker, "spawn", counted_spawn)
 
     def timed_request(self, message, timeout, *arguments, **keywords):
         if "hangs" in str(message.get("payload", "")):

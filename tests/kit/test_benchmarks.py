@@ -26,13 +26,7 @@ def test_the_throughput_limit_is_a_full_marks_grading_of_the_reference():
 def test_hand_in_cpu_reads_each_worker_tree_and_each_spare_it_grades_with():
     """hand_in_cpu samples where the grader takes a spare and discards a worker: renamed, those hooks
     would measure nothing (and the benchmark would stop). A tree's CPU holds its boot's."""
-    process = subprocess.run(
-        [sys.executable, str(KIT_ROOT / "benchmarks" / "hand_in_cpu.py"), "--hand-ins", "2"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert process.returncode == 0, process.stderr[-2000:]
+    process = run_benchmark("hand_in_cpu.py", "--hand-ins", "2")
     tree = float(re.findall(r"worker tree +([\d.]+) ms", process.stdout)[0])
     boots = [float(boot) for boot in re.findall(r"of which ([\d.]+) ms booting as a spare", process.stdout)]
     assert tree > 0 and all(tree > boot > 0 for boot in boots), process.stdout  # spares: the sandbox only
@@ -42,14 +36,16 @@ def test_hand_in_cpu_reads_each_worker_tree_and_each_spare_it_grades_with():
 def test_worker_start_times_a_worker_in_each_cage_that_runs_student_code():
     """worker_start times a worker in the cage this machine builds and in the process cage; where the process
     cage runs no student code (the grader is root), it says so rather than stop."""
-    process = subprocess.run(
-        [sys.executable, str(KIT_ROOT / "benchmarks" / "worker_start.py"), "--runs", "1"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert process.returncode == 0, process.stderr[-2000:]
+    process = run_benchmark("worker_start.py", "--runs", "1")
     timed = re.findall(r"^(.+): median (\d+) ms to start a worker", process.stdout, re.MULTILINE)
     skipped = re.findall(r"^(.+): no worker starts here", process.stdout, re.MULTILINE)
     assert len(timed) + len(skipped) == 2 and timed, process.stdout
     assert all(int(ms) > 0 for _, ms in timed)
+
+
+def run_benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run a benchmark of ``benchmarks/`` with ``arguments``; it must end well."""
+    command = [sys.executable, str(KIT_ROOT / "benchmarks" / script), *arguments]
+    process = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 0, process.stderr[-2000:]
+    return process

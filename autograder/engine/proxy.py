@@ -411,7 +411,8 @@ class GradingSession:
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None
         except WorkerNotLoaded as failure:
-            raise CannotLoad(str(failure)) from None
+            self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not
+            raise CannotLoad(str(failure), summary=failure.summary) from None
         except WorkerGone as gone:
             raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
         finally:

@@ -63,6 +63,10 @@ def build_word_vocab(texts):
 )
 
 
+# Part 2's import ends its process with a code of its choosing: a number its code produced.
+EXITS_AT_IMPORT = "import os\n\nos._exit(123)\n"
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("policy")
@@ -71,6 +75,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (root / "class" / "eve" / "bpe.py").write_text(LEAKS_AT_IMPORT, encoding="utf-8")
     (root / "class" / "trudy").mkdir()
     (root / "class" / "trudy" / "simple_tokenizers.py").write_text(NAMES_IT, encoding="utf-8")
+    (root / "class" / "walt").mkdir()
+    (root / "class" / "walt" / "bpe.py").write_text(EXITS_AT_IMPORT, encoding="utf-8")
     outs = {}
     for mode in ("scores", "failures"):
         out = root / f"out-{mode}"
@@ -78,6 +84,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert process.returncode == 0, process.stderr[-2000:]
         outs[mode] = out / "eve"
         outs[f"{mode} (trudy)"] = out / "trudy"
+        outs[f"{mode} (walt)"] = out / "walt"
     return outs
 
 
@@ -91,6 +98,7 @@ def test_the_attack_recorded_hidden_calls_as_the_instructor_sees(graded):
     """The instructor's own results keep what the code raised: the attack worked, and only feedback hides it."""
     assert MARK in (graded["scores"] / "results.json").read_text(encoding="utf-8")
     assert MARK in (graded["scores (trudy)"] / "results.json").read_text(encoding="utf-8")
+    assert "code 123" in (graded["scores (walt)"] / "results.json").read_text(encoding="utf-8")
 
 
 def test_a_scores_feedback_holds_nothing_student_code_produced(graded):
@@ -101,6 +109,9 @@ def test_a_scores_feedback_holds_nothing_student_code_produced(graded):
     assert "bpe.py could not be imported" in files["feedback.md"], (
         "in the kit's words: its kind is the student's to name"
     )
+    walt = student_files(graded["scores (walt)"])
+    assert all("code 123" not in text for text in walt.values()), "the exit code is the student's code's"
+    assert "importing bpe.py ended the worker" in walt["feedback.md"], "in the kit's words"
 
 
 def test_a_failures_feedback_shows_only_a_bounded_part_of_the_failing_calls_output(graded):

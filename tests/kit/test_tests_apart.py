@@ -373,13 +373,67 @@ def char_tokenize(text):
 CHOSEN = repr("a b\nc")[1:-1]  # the text with a newline of build_char_vocab's hand-written tests, as a repr shows it
 
 
+# Part 1 right, but a passing build_char_vocab leaves the first character of its input in the inode numbers of
+# the pad files (which of each pair the worker made anew); Part 2, graded next in the same worker, reads it as
+# it is imported, and says it: printed, or as the code it ends its process with.
+SENDS = r"""
+import os as _os
+
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+_build_char_vocab = build_char_vocab
+_told = []
+
+
+def build_char_vocab(texts):
+    if texts and texts[0] and not _told:
+        _told.append(True)
+        value = 0xA5 | (ord(texts[0][0]) & 0xFF) << 8
+        for number in range(16):
+            _os.chmod(_os.path.join(_HERE, f"{'a' if value >> number & 1 else 'b'}{number}"), 0o600)
+    return _build_char_vocab(texts)
+"""
+HEARS = r"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _heard():
+    try:
+        bits = [os.stat(f"{HERE}/a{n}").st_ino > os.stat(f"{HERE}/b{n}").st_ino for n in range(16)]
+    except OSError:
+        return None
+    value = sum(bit << number for number, bit in enumerate(bits))
+    return chr(value >> 8) if value & 0xFF == 0xA5 else None
+
+
+HEARD = _heard()
+"""
+SAYS_AT_IMPORT = (
+    HEARS
+    + """
+if HEARD is not None:
+    print("SEEN" + "CALL " + repr(HEARD))
+"""
+)
+EXITS_AT_IMPORT = (
+    HEARS
+    + """
+if HEARD is not None:
+    os._exit(77)
+"""
+)
+PADS = {f"{side}{number}": "" for side in "ab" for number in range(16)}
+
+
 @pytest.fixture(scope="module")
 def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A class of spies: ``mallory`` records everywhere it can write; ``stasher`` where the worker might not
     look; ``forger`` forges the worker's messages; ``signaller`` tells through its outcomes alone;
     ``counter`` through the counters a sandbox keeps (inode and process numbers); ``lurker`` in the worker
     that decides failures again; ``flaker`` in a flaky failure (an exception group); ``chooser`` in the
-    example its failure shows, which it picks by what it fails on."""
+    example its failure shows, which it picks by what it fails on; ``loud`` and ``exiter`` in the next
+    part's import, which reads the counters of the worker that served the passing tests."""
     solutions = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("simple_tokenizers.py", "bpe.py")}
     students: dict[str, dict[str, str]] = {
         "mallory": {"simple_tokenizers.py": RECORDS, "bpe.py": SHOWS_AT_IMPORT},
@@ -400,6 +454,16 @@ def hand_ins(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "lurker": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + LURKS},
         "flaker": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + FLAKES},
         "chooser": {"simple_tokenizers.py": solutions["simple_tokenizers.py"] + CHOOSES},
+        "loud": {
+            "simple_tokenizers.py": solutions["simple_tokenizers.py"] + SENDS,
+            "bpe.py": solutions["bpe.py"] + SAYS_AT_IMPORT,
+            **PADS,
+        },
+        "exiter": {
+            "simple_tokenizers.py": solutions["simple_tokenizers.py"] + SENDS,
+            "bpe.py": solutions["bpe.py"] + EXITS_AT_IMPORT,
+            **PADS,
+        },
     }
     course = tmp_path_factory.mktemp("apart") / "class"
     for student, files in students.items():
@@ -423,12 +487,14 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     out = hand_ins.parent / f"out-{mode}"
     process = run_batch(hand_ins, out, "--feedback", mode, "--part", "simple_tokenizers", "--part", "bpe")
     assert process.returncode == 0, process.stderr[-2000:]
-    for student in ("mallory", "stasher", "forger", "signaller", "counter", "lurker", "flaker", "chooser"):
+    students = ("mallory", "stasher", "forger", "signaller", "counter", "lurker", "flaker", "chooser", "loud", "exiter")
+    for student in students:
         files = received(out / student)
         assert files, f"{student}: the feedback files"
         for name, text in files.items():
             assert RECORD not in text, f"{student}'s {name} shows a call of a test the student passed"
             assert CHOSEN not in text, f"{student}'s {name} shows an input of a test the student passed"
+            assert "code 77" not in text, f"{student}'s {name} shows the code an import heard"
     mallory = passed_by_function(out / "mallory")
     assert all(mallory["char_tokenize"]) and all(mallory["build_char_vocab"]), "the spy's calls pass"
     assert not any(mallory["encode_words"]), "the function that shows what it found fails"
@@ -442,6 +508,7 @@ def test_no_recorded_call_reaches_a_batch_feedback(hand_ins, mode):
     assert all(passed_by_function(out / "flaker")["char_tokenize"]), "decided again where nothing is recorded"
     chooser = passed_by_function(out / "chooser")
     assert all(chooser["build_char_vocab"]) and not all(chooser["char_tokenize"]), "the choice is made, and fails"
+    assert all(passed_by_function(out / "exiter")["merge_pair"]), "decided where the import hears nothing"
 
 
 def passed_by_function(folder: Path) -> dict[str, list[bool]]:

@@ -59,6 +59,11 @@ class WorkerCouldNotStart(Exception):
 class WorkerNotLoaded(WorkerGone):
     """The submission did not finish loading within its limit; it is not tried again."""
 
+    def __init__(self, text: str, *, summary: str = "", trusted: bool = True) -> None:
+        super().__init__(text)
+        self.summary = summary or text  # in the kit's words alone: no exit code or signal the code chose
+        self.trusted = trusted  # failed in a process forked in a worker that had served no passing test
+
 
 class ChannelBroken(WorkerGone):
     """The worker sent bytes that are not a message: student code wrote into the grader's channel."""
@@ -183,8 +188,9 @@ class Worker:
         self.printed_while_loading: list[str] = []
         # The hand-in's files read, by part module, as the worker's messages said (part_cache).
         self.read: dict[str, set[str]] = {}
-        self.load_failure = ""  # a notebook whose cells ran out of time: every later call fails at once
-        self.module_failures: dict[str, str] = {}  # modules whose import ran out of time, likewise
+        # Loads that failed for good (ran out of time, ended the worker), by module ("" for a notebook's cells):
+        # every later call into it fails at once.
+        self._load_failures: dict[str, WorkerNotLoaded] = {}
         self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
         self.streaming = 0  # answers still to come of the calls sent in one message (send_calls)
         self._draining: threading.Thread | None = None
@@ -253,8 +259,8 @@ class Worker:
         Loading has its own limit, apart from the calls', and is waited for
         before a call's clock starts.
         """
-        if self.load_failure:
-            raise WorkerNotLoaded(self.load_failure)
+        if "" in self._load_failures:
+            raise self._load_failures[""]
         # A worker that ended is started again, unless it ended before saying it started: that end is
         # reported below (it could not start), not hidden by a second attempt.
         if self.process is None or (self.process.poll() is not None and not self._pending_started):
@@ -337,11 +343,12 @@ class Worker:
             self.stop()
             raise
 
-    def _load(self, module: str) -> None:
-        """Wait for the new process to import ``module`` (or run the notebook's cells), under ``load_seconds``."""
+    def _load(self, module: str, *, trusted: bool) -> None:
+        """Wait for the new process to import ``module`` (or run the notebook's cells), under ``load_seconds``.
+        ``trusted``: the process was forked in a worker that has served no passing test (``_enter``)."""
         loading = "running your notebook's cells" if self.script.get("kind") == "script" else f"importing {module}.py"
         try:
-            self._take_import(module, self._receive_loading(loading))
+            self._take_import(module, self._receive_loading(loading), trusted=trusted)
         except WorkerTimedOut:
             self.stop()
             if self.script.get("kind") == "script":
@@ -354,24 +361,22 @@ class Worker:
                     f"{module}.py did not finish importing in {self.limits.load_seconds:g} s: look for a loop or a "
                     "long computation at its top level"
                 )
-            self._fail_load(module, failure)
-            raise WorkerNotLoaded(failure) from None
+            raise self._fail_load(module, failure, trusted=trusted) from None
         except ChannelBroken:
-            failure = f"while {loading}, {CHANNEL_WRITTEN}"
-            self._fail_load(module, failure)
-            raise WorkerNotLoaded(failure) from None
+            raise self._fail_load(module, f"while {loading}, {CHANNEL_WRITTEN}", trusted=trusted) from None
         except WorkerGone as gone:  # it would again at every start: the load fails once, for good
-            failure = f"{loading} ended the worker: {gone}"
-            self._fail_load(module, failure)
-            raise WorkerNotLoaded(failure) from None
+            ended = f"{loading} ended the worker"
+            raise self._fail_load(module, f"{ended}: {gone}", trusted=trusted, summary=ended) from None
 
-    def _fail_load(self, module: str, failure: str) -> None:
+    def _fail_load(self, module: str, failure: str, *, trusted: bool, summary: str = "") -> WorkerNotLoaded:
         """A load that ran out of time, broke the channel or ended the worker fails every later call into it at
-        once: for a notebook, every call."""
-        if self.script.get("kind") == "script":
-            self.load_failure = failure
-        else:
-            self.module_failures[module] = failure
+        once: for a notebook, every call. Not where the process was forked in a tainted worker: its code may
+        have failed on purpose, by what it read of the tests before, so the next call loads it again (in a
+        fresh worker: such a failure ends the one it happened in)."""
+        failed = WorkerNotLoaded(failure, summary=summary, trusted=trusted)
+        if trusted:
+            self._load_failures["" if self.script.get("kind") == "script" else module] = failed
+        return failed
 
     # -- the processes calls run in ---------------------------------------------
     @property
@@ -394,20 +399,22 @@ class Worker:
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
         serves ``module``'s part, its module imported (another part's process ends first)."""
-        if self.load_failure:
-            raise WorkerNotLoaded(self.load_failure)
-        if module in self.module_failures:
-            raise WorkerNotLoaded(self.module_failures[module])
+        for key in ("", module):
+            if key in self._load_failures:
+                raise self._load_failures[key]
         if self.process_live and self.live_module != module:
             self.end_process()
         self._ensure_ready()
         if self.process_live:
             return
         self.processes += 1
+        # What a process forked in a tainted worker says as it imports, it may have read in the counters the
+        # processes before it changed: none of it is kept, and a load it fails is decided again.
+        trusted = not (self.guarding and self.tainted)
         # No call is sent before the process says its module is imported: code run at import sees none.
         self._send({"op": protocol.FORK, "number": self.processes, "module": module})
         self.process_live, self.live_module = True, module
-        self._load(module)
+        self._load(module, trusted=trusted)
 
     def end_process(self) -> None:
         """End the live process: the worker kills what it started and puts back what it wrote, then says so.
@@ -442,11 +449,11 @@ class Worker:
         """Whether calls into ``modules`` (one part's) may be sent together: the worker is up, and a process
         imported them before without failing (a new process's import is waited for first, under its own
         limit, before the calls are sent: ``_enter``; a restart is waited for one call at a time)."""
-        if self.process is None or self._pending_started or self._pending_ready or self.load_failure:
+        if self.process is None or self._pending_started or self._pending_ready or "" in self._load_failures:
             return False
         if self.process.poll() is not None or len(modules) != 1:
             return False
-        return modules <= self.loaded and not modules & self.module_failures.keys()
+        return modules <= self.loaded and not modules & self._load_failures.keys()
 
     def send_calls(self, module: str, bodies: list[bytes]) -> None:
         """Send calls (each a request as ``codec.request_body`` writes it) in one message.
@@ -532,12 +539,16 @@ class Worker:
             for module, names in read.items():
                 self.read.setdefault(str(module), set()).update(map(str, names))
 
-    def _take_import(self, module: str, message: dict[str, Any]) -> None:
+    def _take_import(self, module: str, message: dict[str, Any], *, trusted: bool) -> None:
         """A new process's first message, sent as its import ended and before it was sent any call: what it
-        printed and the notebook cells that raised may be shown, having seen no hidden input."""
+        printed and the notebook cells that raised may be shown where it was ``trusted`` (``_enter``)."""
         if message.get(protocol.IMPORTED) != module:
             self.stop()
             raise ChannelBroken(f"its first message did not say {module} was imported")
+        if message.get("loaded"):
+            self.loaded.add(module)
+        if not trusted:
+            return
         cells = message.get("cells")
         for cell in cells if isinstance(cells, list) else []:
             if isinstance(cell, dict) and cell not in self.cell_reports:
@@ -545,8 +556,6 @@ class Worker:
         printed = str(message.get("output", "")).rstrip()
         if printed.strip() and printed not in self.printed_while_loading:
             self.printed_while_loading.append(printed)
-        if message.get("loaded"):
-            self.loaded.add(module)
 
     def _ending(self) -> str:
         """Why the worker is gone, in words."""

@@ -167,12 +167,14 @@ def _own_files(module: str) -> list[str]:
 def _by_part(document: ResultsDocument, modules: list[str]) -> dict[str, PartResult]:
     """``document``'s results of each of ``modules``; the grader's own errors (a collection's) go with each."""
     notes = list(document["extra_data"].get("notes", []))
+    from_code = list(document["extra_data"].get("from_code", []))
     ours = [test for test in document["tests"] if test["extra_data"]["module"] not in MODULES]  # collection errors
     return {
         module: PartResult(
             tests=[test for test in document["tests"] if test["extra_data"]["module"] == module] + ours,
             notes=notes,
             seconds=document["execution_time"] / len(modules),
+            from_code=from_code,
         )
         for module in modules
     }
@@ -188,6 +190,7 @@ def _combined(
     """One document named ``name``: each part from the hand-in where it scores better (the first on a tie)."""
     tests: list[GradedTest] = []
     notes: list[str] = []
+    from_code: list[str] = []  # of the notes, those the worker said (reports.disclosure)
     seconds = 0.0
     graded_from: dict[str, str] = {}  # part module -> the hand-in it counted from, where there were several
     reused: list[str] = []
@@ -197,6 +200,7 @@ def _combined(
         result, from_cache = graded[best][module]
         tests += [test for test in result.tests if test not in tests]
         notes += [note for note in result.notes if note not in notes]
+        from_code += [note for note in result.from_code if note not in from_code]
         if len(hand_ins) > 1 and max(scores) > 0:
             graded_from[module] = hand_ins[best].name
         if from_cache:
@@ -216,7 +220,7 @@ def _combined(
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": {"submission": visible(name), "suite": suite.name, "notes": notes},
+        "extra_data": {"submission": visible(name), "suite": suite.name, "notes": notes, "from_code": from_code},
     }
     if graded_from:
         document["extra_data"]["graded_from"] = graded_from

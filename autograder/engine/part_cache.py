@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.atomic_files import write_atomically
@@ -57,6 +57,8 @@ class PartResult:
     # The hand-in's files the run read (every file, where the run could not say), each with its digest ("" for
     # one it looked for and did not find).
     depends: dict[str, str] | None = None
+    # Of the notes, those the worker said: student code can shape them (reports.disclosure).
+    from_code: list[str] = field(default_factory=list)
 
     def still_holds(self, loaded: LoadedSubmission) -> bool:
         """Whether every file this result depends on is as it was (one kept without its files: never)."""
@@ -94,7 +96,12 @@ class PartCache:
         try:
             raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
             depends = raw.get("depends")
-            kept = PartResult(tests=raw["tests"], notes=list(raw["notes"]), seconds=float(raw["seconds"]))
+            kept = PartResult(
+                tests=raw["tests"],
+                notes=list(raw["notes"]),
+                seconds=float(raw["seconds"]),
+                from_code=list(raw["from_code"]),  # an entry kept without it is graded again
+            )
             return replace(kept, depends=dict(depends)) if isinstance(depends, dict) else kept
         except (OSError, ValueError, KeyError, TypeError):
             return None  # absent, or damaged: graded again
@@ -105,6 +112,7 @@ class PartCache:
             payload = {
                 "tests": result.tests,
                 "notes": result.notes,
+                "from_code": result.from_code,
                 "seconds": result.seconds,
                 "depends": result.depends,
             }

@@ -4,6 +4,7 @@ its import with them learns nothing); with the default, only its failing calls' 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,18 @@ def test_a_failures_feedback_shows_only_a_bounded_part_of_the_failing_calls_outp
     assert MARK in markdown, "the failing call's own output and message are the student's to read"
     shown = sum(len(line) for line in markdown.splitlines() if MARK in line)
     assert shown <= PRINTED_PER_HAND_IN + 4 * PRINTED_PER_TEST, shown
+
+
+def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loading(tmp_path):
+    """The Gradescope runner's document joins each part's results: what the worker said of the hand-in's code
+    stays marked as such there, so a package built with ``--feedback scores`` shows none of it."""
+    from autograder.engine.grading import grade_path
+    from autograder.reports import disclosure
+
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    printed = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8") + f"\nprint({SPELLED})\n"
+    (folder / "simple_tokenizers.py").write_text(printed, encoding="utf-8")
+    document = grade_path(folder, suite="hidden")
+    assert MARK in document["output"], "the instructor's document keeps what the code printed"
+    assert MARK not in json.dumps(disclosure.view(document, "scores"))

@@ -135,3 +135,23 @@ def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loadi
     document = grade_path(folder, suite="hidden")
     assert MARK in document["output"], "the instructor's document keeps what the code printed"
     assert MARK not in json.dumps(disclosure.view(document, "scores"))
+
+
+@pytest.mark.parametrize("mode", ["failures", "scores"])
+def test_a_passed_tests_name_shows_none_of_its_inputs(tmp_path, mode):
+    """pytest names a parametrized test after its inputs (``test_round_trips[naïve café]``): what a mode hides
+    of a test's call, it hides of its name too, in the document Gradescope shows as in the feedback files."""
+    from autograder.engine.grading import grade_path
+    from autograder.reports import disclosure
+
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    for name in ("word_bpe.py", "byte_bpe.py"):
+        (folder / name).write_text((SOLUTIONS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    document = grade_path(folder, suite="hidden")
+    named = [test["extra_data"]["test"] for test in document["tests"] if test["status"] == "passed"]
+    assert any("[" in name for name in named), "the instructor's document names each case by its inputs"
+    shown = disclosure.view(document, mode)
+    hidden = [test for test in shown["tests"] if test["status"] == "passed" or mode == "scores"]
+    assert hidden and not any("[" in test["extra_data"]["test"] for test in hidden)
+    assert not any("the then there" in json.dumps(test) for test in hidden)

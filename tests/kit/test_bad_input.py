@@ -545,3 +545,19 @@ def test_the_progress_bar_counts_what_could_not_be_read_as_the_last_line_does(tm
     process = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert process.returncode == 0, process.stderr[-2000:]
     assert "1 could not be graded" in process.stderr and "1 could not grade" in process.stderr, process.stderr
+
+
+def test_a_hand_in_that_cannot_be_read_is_named_to_its_student_from_the_class_folder(tmp_path):
+    """A student's feedback names the hand-in the batch could not read from the class folder: where the
+    instructor keeps a class is not the student's to see."""
+    course = tmp_path / "class"
+    course.mkdir()
+    (course / "alice.zip").write_bytes(b"not a zip at all")
+    (course / "bob").mkdir()
+    (course / "bob" / "simple_tokenizers.py").write_text("", encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(course, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr
+    for name in ("feedback.md", "feedback.html"):
+        told = (out / "alice" / name).read_text(encoding="utf-8")
+        assert "alice.zip: is not a valid .zip" in told and str(tmp_path) not in told, told

@@ -8,6 +8,7 @@ missing, and ends with the same gradebook.
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -102,7 +103,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
     results.sweep()
-    outcomes, pending, reused, hand_ins = _plan(discovery, results, grading, force=options.force, limits=options.limits)
+    outcomes, pending, reused, hand_ins = _plan(
+        discovery, results, grading, source, force=options.force, limits=options.limits
+    )
 
     def adjusted(student: str, document: ResultsDocument) -> ResultsDocument:
         return adjustments.apply(document, changes.get(student, []))
@@ -126,7 +129,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
-                _write_failure(results, graded.key, graded.error)
+                _write_failure(results, graded.key, graded.error, source)
                 outcomes[graded.key] = (None, graded.error)
             progress.advance(graded.key, graded=graded.document is not None)
 
@@ -158,7 +161,7 @@ Outcomes = dict[str, tuple[ResultsDocument | None, str]]  # id -> (document, or 
 
 
 def _plan(
-    discovery: Discovery, results: store.ResultStore, grading: str, *, force: bool, limits: Limits
+    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: Limits
 ) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
 
@@ -173,7 +176,7 @@ def _plan(
             loaded = found.load(limits)
         except SubmissionError as error:
             outcomes[found.student] = (None, str(error))
-            _write_failure(results, found.student, str(error))
+            _write_failure(results, found.student, str(error), source)
             continue
         hand_ins[found.student] = loaded
         current = None if force else results.current(found.student, fingerprint(loaded, grading))
@@ -185,7 +188,7 @@ def _plan(
     for student, origins in discovery.conflicts.items():
         reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
         outcomes[student] = (None, reason)
-        _write_failure(results, student, reason)
+        _write_failure(results, student, reason, source)
     return outcomes, pending, reused, hand_ins
 
 
@@ -222,8 +225,11 @@ def _feedback(document: ResultsDocument, code: Sources, mode: str) -> dict[str, 
     }
 
 
-def _write_failure(results: store.ResultStore, student: str, reason: str) -> None:
-    """A student whose hand-in could not be graded still gets feedback saying why."""
+def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path) -> None:
+    """A student whose hand-in could not be graded still gets feedback saying why, naming their files from the
+    class folder ``source`` (the instructor's own folders are not the student's to see)."""
+    for folder in {str(source.resolve()), str(source), str(source.absolute())}:
+        reason = reason.replace(folder.rstrip(os.sep) + os.sep, "")
     reason = visible(reason)  # it may quote a file name the student chose
     text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     html = html_report.page(

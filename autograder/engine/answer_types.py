@@ -8,6 +8,8 @@ from the worker as exact built-in types (codec); a student's subclass of str, in
 
 from __future__ import annotations
 
+import functools
+import itertools
 import types
 import typing
 from typing import Any
@@ -30,8 +32,28 @@ def type_problem(module: str, function: str, value: Any) -> tuple[str, str, str]
     return None if problem is None else (_spelled(expected), *problem)
 
 
+@functools.cache
+def _parts(expected: Any) -> tuple[Any, tuple[Any, ...]]:
+    return typing.get_origin(expected), typing.get_args(expected)
+
+
+def _all_exactly(items: Any, kind: Any) -> bool:
+    """True when every one of ``items`` is exactly ``kind``, seen at C speed: a scalar, or a tuple of one
+    scalar type (the pairs and words most answers hold). False means only: look item by item."""
+    if kind in SCALARS:
+        return set(map(type, items)) <= {kind}
+    origin, arguments = _parts(kind)
+    if origin is not tuple or not arguments or not set(map(type, items)) <= {tuple}:
+        return False
+    variadic = arguments[-1] is Ellipsis
+    inner = set(arguments[:1] if variadic else arguments)
+    if len(inner) != 1 or not inner <= SCALARS or not (variadic or set(map(len, items)) <= {len(arguments)}):
+        return False
+    return set(map(type, itertools.chain.from_iterable(items))) <= inner
+
+
 def _problem(value: Any, expected: Any, where: str) -> tuple[str, str] | None:
-    origin, arguments = typing.get_origin(expected), typing.get_args(expected)
+    origin, arguments = _parts(expected)
     if origin in (typing.Union, types.UnionType):
         found = [_problem(value, argument, where) for argument in arguments]
         return None if None in found else found[0]
@@ -49,13 +71,12 @@ def _problem(value: Any, expected: Any, where: str) -> tuple[str, str] | None:
         return _first(((item, kind, f"{where}[{index}]") for index, (item, kind) in enumerate(items)))
     if origin in (list, tuple, set, frozenset):
         kind = arguments[0] if arguments else Any
-        if kind in SCALARS and set(map(type, value)) <= {kind}:  # most answers: a list of ids, at C speed
+        if _all_exactly(value, kind):  # most answers: a list of ids or of pairs, at C speed
             return None
         return _first((item, kind, f"{where}[{index}]") for index, item in enumerate(value))
     if origin is dict:
         key_kind, value_kind = arguments
-        scalars = value_kind in SCALARS and key_kind in SCALARS
-        if scalars and set(map(type, value.values())) <= {value_kind} and set(map(type, value)) <= {key_kind}:
+        if _all_exactly(value.values(), value_kind) and _all_exactly(value, key_kind):
             return None
         for key, item in value.items():
             problem = _problem(key, key_kind, f"{where}.keys()") or _problem(item, value_kind, f"{where}[{key!r}]")
@@ -75,7 +96,7 @@ def _first(checks: Any) -> tuple[str, str] | None:
 
 
 def _named(expected: Any) -> str:
-    origin = typing.get_origin(expected)
+    origin = _parts(expected)[0]
     word = NAMES.get(origin or expected, str(expected))
     return f"{word} ({_spelled(expected)})" if origin else word
 

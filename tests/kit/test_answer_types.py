@@ -84,6 +84,15 @@ def test_the_type_check_names_where_in_the_answer_it_fails():
     assert type_problem("bpe", "encode", [1, True]) == ("list[int]", "an int", "a bool (True) at answer[1]")
     listed = type_problem("bpe", "train_bpe", (["a"], [["a", "b"]]))
     assert listed is not None and listed[2] == "a list (['a', 'b']) at answer[1][0]"
+    # Pairs are checked at C speed first; a wrong item inside one, or a pair of three, is still found.
+    cases = [
+        ("word_bpe", [("a", "b"), ("a", 1)], "an int (1) at answer[1][1]"),
+        ("word_bpe", [("a", "b"), ("a", "b", "c")], "a tuple of 3 at answer[1]"),
+        ("byte_bpe", {(1, 2): 256, (1, True): 257}, "a bool (True) at answer.keys()[1]"),
+    ]
+    for module, answer, found in cases:
+        problem = type_problem(module, "train_bpe", answer)
+        assert problem is not None and problem[2] == found
     keyed = type_problem("word_bpe", "word_frequencies", {("a", "b"): 2, "ab": 1})
     assert keyed is not None and keyed[2] == "a str ('ab') at answer.keys()"
     named = codec.from_plain(codec.to_plain({"merges": 1}))

@@ -166,7 +166,7 @@ def submission(
     rendered = renderer(output_format)(document)
     if output is not None:
         output.write_text(rendered, encoding="utf-8")
-        click.echo(f"wrote {output} (score {document['score']:g} / {document['max_score']:g})", err=True)
+        click.echo(f"wrote {output} (score {document.score:g} / {document.max_score:g})", err=True)
     elif output_format == "text":
         from rich.console import Console
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from autograder.atomic_files import write_atomically
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.reports import disclosure, json_report
 
 DEFAULT_ROOT = Path("/autograder")
@@ -26,8 +27,8 @@ def root() -> Path:
     return Path(os.environ.get("AUTOGRADER_ROOT") or DEFAULT_ROOT)
 
 
-def results_for(submission: Path) -> ResultsDocument:
-    """The results document for the submission folder, never an exception."""
+def results_for(submission: Path) -> GradeResult:
+    """The result for the submission folder, never an exception."""
     try:
         from autograder.engine.grading import CannotGrade, grade_path
         from autograder.engine.worker.isolation import CageRequired, require_full_cage
@@ -63,27 +64,18 @@ def results_for(submission: Path) -> ResultsDocument:
         )
 
 
-def _without_tests(message: str) -> ResultsDocument:
-    return {
-        "score": 0.0,
-        "max_score": 0.0,
-        "execution_time": 0.0,
-        "output": message,
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
-        "tests": [],
-        "extra_data": {},
-    }
+def _without_tests(message: str) -> GradeResult:
+    return GradeResult(score=0.0, max_score=0.0, execution_time=0.0, output=message, tests=())
 
 
 def write_results(document: dict[str, Any], destination: Path) -> None:
-    write_atomically(destination, json_report.render(document))
+    write_atomically(destination, json_report.text(document))
 
 
-def for_gradescope(document: ResultsDocument) -> dict[str, Any]:
+def for_gradescope(result: GradeResult) -> dict[str, Any]:
     """Only the top-level fields Gradescope publishes: full marks go into extra_data (Gradescope has its own)."""
-    shaped: dict[str, Any] = {key: value for key, value in document.items() if key != "max_score"}
-    shaped["extra_data"] = {**document["extra_data"], "max_score": document["max_score"]}
+    shaped = replace(result, gradescope_max_score=result.max_score).to_gradescope()
+    del shaped["max_score"]
     return shaped
 
 

@@ -35,12 +35,13 @@ def check(
     ``strict=True`` raises CheckFailed after printing when a test did not
     pass, which is how nbgrader's autograder tells a failing cell.
     """
+    from dataclasses import replace
+
     from rich.console import Console
 
     from autograder.engine import suites
     from autograder.engine.grading import grade_loaded
-    from autograder.engine.scoring import passed
-    from autograder.engine.submission import LoadedSubmission
+    from autograder.engine.submission import HandInKind, LoadedSubmission
     from autograder.engine.worker.limits import Limits
     from autograder.reports.text import renderables
 
@@ -54,15 +55,15 @@ def check(
     submission = LoadedSubmission(
         name=f"check of {name}",
         source=Path.cwd() / "notebook",
-        kind="modules",
+        kind=HandInKind.MODULES,
         files={},
         module_cells=((part_module, cells),),
     )
-    document = grade_loaded(submission, suite_dir, limits=Limits(), only=(test_file,))
-    document["output"] = ""  # notes on other cells (an exploration that raised) are not this check's business
-    Console(highlight=False).print(renderables(document))
-    if strict and not all(passed(test) for test in document["tests"]):
-        raise CheckFailed(f"{name}: {document['score']:g} / {document['max_score']:g}; see the feedback above")
+    # Notes on other cells (an exploration that raised) are not this check's business.
+    graded = replace(grade_loaded(submission, suite_dir, limits=Limits(), only=(test_file,)), output="")
+    Console(highlight=False).print(renderables(graded))
+    if strict and not all(test.passed for test in graded.tests):
+        raise CheckFailed(f"{name}: {graded.score:g} / {graded.max_score:g}; see the feedback above")
 
 
 def checker(module: str) -> Callable[..., None]:

@@ -18,7 +18,7 @@ import ast
 
 from autograder.engine import student_syntax
 from autograder.engine.parts import PARTS, SCRIPT_MODULES
-from autograder.engine.submission import LoadedSubmission
+from autograder.engine.submission import HandInKind, LoadedSubmission
 
 Key = tuple[str, str]  # (module, function)
 
@@ -55,7 +55,7 @@ def student_calls(loaded: LoadedSubmission, modules: set[str] | None = None) -> 
 
 
 def _source_of(loaded: LoadedSubmission, module: str) -> str:
-    if loaded.kind == "script":  # one notebook or file holds the parts whose names do not clash
+    if loaded.kind is HandInKind.SCRIPT:  # one notebook or file holds the parts whose names do not clash
         return "\n".join(cell.source for cell in loaded.cells) if module in SCRIPT_MODULES else ""
     cells = dict(loaded.module_cells).get(module)
     if cells is not None:

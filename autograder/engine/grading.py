@@ -1,6 +1,6 @@
-"""Grade one hand-in end to end: load it, run the suite against it, build the results document.
+"""Grade one hand-in end to end: load it, run the suite against it, build its result.
 
-``grade_loaded`` is the one way from a loaded hand-in to its document: ``grade PATH``, the batch's
+``grade_loaded`` is the one way from a loaded hand-in to its result: ``grade PATH``, the batch's
 graders and a notebook's check cells all go through it.
 """
 
@@ -13,13 +13,12 @@ from pathlib import Path
 
 from autograder.engine import submission as submissions
 from autograder.engine import suites
-from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.fingerprints import grading_hash
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import Outcome
 from autograder.engine.part_cache import PartCache, PartResult, file_digests, part_key
 from autograder.engine.parts import MODULES, part_of
-from autograder.engine.results import build_document
-from autograder.engine.scoring import outcome_of
+from autograder.engine.results import build_result
 from autograder.engine.student_text import visible
 from autograder.engine.worker.cage import CageUnavailable
 from autograder.engine.worker.isolation import isolation
@@ -42,7 +41,7 @@ def grade_path(
     parts: tuple[str, ...] = (),
     cache: PartCache | None = None,
     progress: Callable[[str], None] | None = None,
-) -> ResultsDocument:
+) -> GradeResult:
     """Grade ``path`` part by part; a release's own folder (or a repository made from it) grades its work folders.
 
     A student may work in the modules or in the notebooks, or in both: each part counts from the folder
@@ -143,17 +142,14 @@ def _parts_of(
     only = () if whole_suite else tuple(suite / module for module in missing if (suite / module).is_dir())
     if not whole_suite and not only:  # this suite has no tests for them
         return found | {module: (PartResult(tests=[], notes=[], seconds=0.0), False) for module in missing}
-    document = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
-    read = document["extra_data"].get("read")
-    for module, result in _by_part(document, missing).items():
+    graded = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
+    read = graded.read
+    for module, result in _by_part(graded, missing).items():
         names = None if read is None else [*read.get("", []), *read.get(module, []), *_own_files(module)]
         result = replace(result, depends=file_digests(loaded, names))
         found[module] = (result, False)
         # A collection's error (no part's module) or the grader's own error in a test is never kept.
-        trouble = any(
-            test["extra_data"]["module"] not in MODULES or outcome_of(test) is Outcome.GRADER_ERROR
-            for test in result.tests
-        )
+        trouble = any(test.module not in MODULES or test.outcome is Outcome.GRADER_ERROR for test in result.tests)
         if cache is not None and not trouble:
             cache.put(keys[module], result)
     return found
@@ -164,16 +160,16 @@ def _own_files(module: str) -> list[str]:
     return [f"{module}.py", f"{module}.ipynb"]
 
 
-def _by_part(document: ResultsDocument, modules: list[str]) -> dict[str, PartResult]:
-    """``document``'s results of each of ``modules``; the grader's own errors (a collection's) go with each."""
-    notes = list(document["extra_data"].get("notes", []))
-    from_code = list(document["extra_data"].get("from_code", []))
-    ours = [test for test in document["tests"] if test["extra_data"]["module"] not in MODULES]  # collection errors
+def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
+    """``result``'s tests of each of ``modules``; the grader's own errors (a collection's) go with each."""
+    notes = list(result.notes or ())
+    from_code = list(result.from_code or ())
+    ours = [test for test in result.tests if test.module not in MODULES]  # collection errors
     return {
         module: PartResult(
-            tests=[test for test in document["tests"] if test["extra_data"]["module"] == module] + ours,
+            tests=[*result.tests_of(module), *ours],
             notes=notes,
-            seconds=document["execution_time"] / len(modules),
+            seconds=result.execution_time / len(modules),
             from_code=from_code,
         )
         for module in modules
@@ -186,16 +182,17 @@ def _combined(
     hand_ins: list[submissions.LoadedSubmission],
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
-) -> ResultsDocument:
-    """One document named ``name``: each part from the hand-in where it scores better (the first on a tie)."""
-    tests: list[GradedTest] = []
+    student_seconds: float | None = None,
+) -> GradeResult:
+    """One result named ``name``: each part from the hand-in where it scores better (the first on a tie)."""
+    tests: list[TestResult] = []
     notes: list[str] = []
     from_code: list[str] = []  # of the notes, those the worker said (reports.disclosure)
     seconds = 0.0
     graded_from: dict[str, str] = {}  # part module -> the hand-in it counted from, where there were several
     reused: list[str] = []
     for module in chosen:
-        scores = [sum(test["score"] for test in parts[module][0].tests) for parts in graded]
+        scores = [sum(test.score for test in parts[module][0].tests) for parts in graded]
         best = scores.index(max(scores))
         result, from_cache = graded[best][module]
         tests += [test for test in result.tests if test not in tests]
@@ -212,19 +209,19 @@ def _combined(
         notes.insert(0, "each part counts from the folder where it scores better: " + counted)
     if reused:
         notes.append(f"unchanged since they were last graded: {', '.join(reused)} (results kept from then)")
-    document: ResultsDocument = {
-        "score": round(sum(test["score"] for test in tests), 4),
-        "max_score": round(sum(test["max_score"] for test in tests), 4),
-        "execution_time": round(seconds, 3),
-        "output": "\n".join(notes),
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
-        "tests": tests,
-        "extra_data": {"submission": visible(name), "suite": suite.name, "notes": notes, "from_code": from_code},
-    }
-    if graded_from:
-        document["extra_data"]["graded_from"] = graded_from
-    return document
+    return GradeResult(
+        score=round(sum(test.score for test in tests), 4),
+        max_score=round(sum(test.max_score for test in tests), 4),
+        execution_time=round(seconds, 3),
+        output="\n".join(notes),
+        tests=tuple(tests),
+        submission=visible(name),
+        suite=suite.name,
+        notes=tuple(notes),
+        from_code=tuple(from_code),
+        student_seconds=round(student_seconds, 3) if student_seconds is not None else None,
+        graded_from=graded_from or None,
+    )
 
 
 def grade_loaded(
@@ -235,8 +232,8 @@ def grade_loaded(
     only: tuple[Path, ...] = (),
     progress: Callable[[str], None] | None = None,
     keep_spare: bool = False,
-) -> ResultsDocument:
-    """The results document of ``loaded`` graded with ``suite`` (or its test files ``only``).
+) -> GradeResult:
+    """The result of ``loaded`` graded with ``suite`` (or its test files ``only``).
 
     The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots.
     ``keep_spare``: start the next hand-in's worker too (see start_worker). A release's own folder
@@ -245,13 +242,11 @@ def grade_loaded(
     if loaded.halves:
         graded, waited = [], 0.0
         for half in loaded.halves:
-            document = grade_loaded(half, suite, limits=limits, only=only, progress=progress, keep_spare=keep_spare)
-            graded.append({module: (result, False) for module, result in _by_part(document, list(MODULES)).items()})
-            waited += document["extra_data"].get("student_seconds", 0.0)
-        combined = _combined(loaded.name, suite, list(loaded.halves), graded, list(MODULES))
-        combined["extra_data"]["student_seconds"] = round(waited, 3)
-        return combined
+            half_graded = grade_loaded(half, suite, limits=limits, only=only, progress=progress, keep_spare=keep_spare)
+            graded.append({module: (result, False) for module, result in _by_part(half_graded, list(MODULES)).items()})
+            waited += half_graded.student_seconds or 0.0
+        return _combined(loaded.name, suite, list(loaded.halves), graded, list(MODULES), student_seconds=waited)
     started = start_worker(loaded, limits, progress=progress, keep_spare=keep_spare)
     from autograder.engine.runner import grade_started
 
-    return build_document(grade_started(started, suite, only=only))
+    return build_result(grade_started(started, suite, only=only))

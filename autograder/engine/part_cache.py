@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.atomic_files import write_atomically
-from autograder.engine.document import GradedTest
-from autograder.engine.submission import PART_FILES, LoadedSubmission
+from autograder.engine.grade_result import TestResult
+from autograder.engine.submission import PART_FILES, HandInKind, LoadedSubmission
 
 CACHE_VARIABLE = "BPE_KIT_CACHE"
 OFF = "off"
@@ -51,7 +51,7 @@ def cache_folder() -> Path | None:
 class PartResult:
     """One part's tests from one grading run, with that run's notes and its share of the time."""
 
-    tests: list[GradedTest]
+    tests: list[TestResult]
     notes: list[str]
     seconds: float
     # The hand-in's files the run read (every file, where the run could not say), each with its digest ("" for
@@ -77,12 +77,12 @@ def _digest(loaded: LoadedSubmission, name: str) -> str:
 def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
     """The digest of what decides ``module``'s results in this hand-in."""
     others = PART_FILES - {f"{module}.py", f"{module}.ipynb"}
-    digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind}\0{loaded.script_name}".encode())
+    digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind.value}\0{loaded.script_name}".encode())
     # What loading said of this hand-in (a file graded under another name, a notebook's skipped magics) is
     # kept with its results: the same code under another name must not show the other name's notes.
     digest.update("\n".join(loaded.notes).encode("utf-8", "surrogatepass") + b"\0")
     for name in sorted(loaded.files):
-        if loaded.kind == "modules" and name in others:
+        if loaded.kind is HandInKind.MODULES and name in others:
             continue  # counted where the run read it (PartResult.depends)
         digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
     return digest.hexdigest()
@@ -97,7 +97,7 @@ class PartCache:
             raw = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
             depends = raw.get("depends")
             kept = PartResult(
-                tests=raw["tests"],
+                tests=[TestResult.from_json(test) for test in raw["tests"]],
                 notes=list(raw["notes"]),
                 seconds=float(raw["seconds"]),
                 from_code=list(raw["from_code"]),  # an entry kept without it is graded again
@@ -110,7 +110,7 @@ class PartCache:
         """Keep ``result``; a cache that cannot be written only costs speed, so errors are ignored."""
         with contextlib.suppress(OSError):
             payload = {
-                "tests": result.tests,
+                "tests": [test.to_gradescope() for test in result.tests],
                 "notes": result.notes,
                 "from_code": result.from_code,
                 "seconds": result.seconds,

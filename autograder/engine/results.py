@@ -1,45 +1,39 @@
-"""The one results document (Gradescope's results.json) that every report is rendered from."""
+"""A grading run made into its result (``GradeResult``), which every report is rendered from."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from autograder.engine.call_graph import roots
-from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.parts import PARTS, part_of
 from autograder.engine.scoring import test_score
 from autograder.engine.student_text import visible
 
 
-def build_document(run: GradingRun) -> ResultsDocument:
-    """Gradescope's results.json for one run, with the kit's own fields in ``extra_data``.
+def build_result(run: GradingRun) -> GradeResult:
+    """The result of one run, in Gradescope's terms with the kit's own beside them.
 
     Every text that student code or a student's file names can shape is made ``visible`` here, once, so
-    no report rendered from the document (terminal, Markdown, HTML, Gradescope's page) can be made to act.
+    no report rendered from the result (terminal, Markdown, HTML, Gradescope's page) can be made to act.
     """
-    tests = [_test_entry(outcome) for outcome in _with_roots(run, _in_contract_order(run.outcomes))]
+    tests = tuple(_test_result(outcome) for outcome in _with_roots(run, _in_contract_order(run.outcomes)))
     # Gradescope's extra credit: a bonus test is worth 0 and scores above it,
     # so full marks never need it and what it earns comes on top.
-    score = sum(test["score"] for test in tests)
-    max_score = sum(test["max_score"] for test in tests)
-    return {
-        "score": round(score, 4),
-        "max_score": round(max_score, 4),
-        "execution_time": round(run.seconds, 3),
-        "output": visible("\n".join(run.notes)),
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
-        "tests": tests,
-        "extra_data": {
-            "student_seconds": round(run.student_seconds, 3),
-            "submission": visible(run.submission),
-            "suite": run.suite,
-            "notes": [visible(note) for note in run.notes],
-            "from_code": [visible(note) for note in run.from_code],
-            **({"read": {part: list(names) for part, names in run.read.items()}} if run.read is not None else {}),
-        },
-    }
+    return GradeResult(
+        score=round(sum(test.score for test in tests), 4),
+        max_score=round(sum(test.max_score for test in tests), 4),
+        execution_time=round(run.seconds, 3),
+        output=visible("\n".join(run.notes)),
+        tests=tests,
+        submission=visible(run.submission),
+        suite=run.suite,
+        notes=tuple(visible(note) for note in run.notes),
+        from_code=tuple(visible(note) for note in run.from_code),
+        student_seconds=round(run.student_seconds, 3),
+        read=None if run.read is None else {part: tuple(names) for part, names in run.read.items()},
+    )
 
 
 def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
@@ -65,41 +59,39 @@ def _with_roots(run: GradingRun, outcomes: list[TestOutcome]) -> list[TestOutcom
     ]
 
 
-def _test_entry(outcome: TestOutcome) -> GradedTest:
+def _test_result(outcome: TestOutcome) -> TestResult:
     try:
         part = part_of(outcome.module)
         part_label = f"Part {part.number}: {part.title}"
     except KeyError:
         part_label = "Grader"
-    return {
-        "name": f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
-        "score": test_score(outcome),
-        "max_score": 0.0 if outcome.bonus else outcome.points,
-        "status": "passed" if outcome.outcome is Outcome.PASSED else "failed",
-        "output": visible(feedback_text(outcome)),
-        "visibility": outcome.visibility,
-        "tags": [part_label, outcome.function],
-        "extra_data": {
-            "part": part_label,
-            "module": outcome.module,
-            "function": outcome.function,
-            "test": outcome.name,
-            "points": outcome.points,
-            "bonus": outcome.bonus,
-            "doc": outcome.doc,
-            "outcome": outcome.outcome.value,
-            "call": visible(outcome.call),
-            "expected": visible(outcome.expected),
-            "got": visible(outcome.got),
-            "hint": visible(outcome.hint),
-            "detail": visible(outcome.detail),
-            "example": visible(outcome.example),
-            "load_failed": outcome.load_failed,
-            "summary": visible(outcome.summary),
-            "printed": visible(outcome.printed_in_test),
-            "fix_first": outcome.fix_first,
-        },
-    }
+    return TestResult(
+        name=f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
+        score=test_score(outcome),
+        max_score=0.0 if outcome.bonus else outcome.points,
+        status="passed" if outcome.outcome is Outcome.PASSED else "failed",
+        output=visible(feedback_text(outcome)),
+        visibility=outcome.visibility,
+        tags=(part_label, outcome.function),
+        part=part_label,
+        module=outcome.module,
+        function=outcome.function,
+        test=outcome.name,
+        points=outcome.points,
+        bonus=outcome.bonus,
+        doc=outcome.doc,
+        outcome=outcome.outcome,
+        call=visible(outcome.call),
+        expected=visible(outcome.expected),
+        got=visible(outcome.got),
+        hint=visible(outcome.hint),
+        detail=visible(outcome.detail),
+        example=visible(outcome.example),
+        load_failed=outcome.load_failed,
+        summary=visible(outcome.summary),
+        printed=visible(outcome.printed_in_test),
+        fix_first=outcome.fix_first,
+    )
 
 
 def feedback_text(outcome: TestOutcome) -> str:

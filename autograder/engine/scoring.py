@@ -1,7 +1,7 @@
 """Scoring, in one place and pure: what a test earns, what a function earns, the percentage, the bonus.
 
 Every report, the gradebook and the class summary read their numbers here,
-from the results document, so "full marks" or "a bonus point" means the same
+from the grade result, so "full marks" or "a bonus point" means the same
 thing everywhere.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import Outcome, TestOutcome
 
 Key = tuple[str, str]  # (module, function)
@@ -21,40 +21,31 @@ def test_score(outcome: TestOutcome) -> float:
     return outcome.points if outcome.outcome is Outcome.PASSED else 0.0
 
 
-def outcome_of(test: GradedTest) -> Outcome:
-    return Outcome(test["extra_data"]["outcome"])
-
-
-def passed(test: GradedTest) -> bool:
-    return outcome_of(test) is Outcome.PASSED
-
-
 def points_number(value: float) -> str:
     """Points as every report and the gradebook write them: 7, 2.5, never 2.4999999."""
     return f"{round(value, 4):g}"
 
 
-def percent(document: ResultsDocument) -> float:
+def percent(result: GradeResult) -> float:
     """The score as a percentage of full marks; bonus points can take it past 100."""
-    return 100.0 * document["score"] / document["max_score"] if document["max_score"] else 0.0
+    return 100.0 * result.score / result.max_score if result.max_score else 0.0
 
 
-def bonus_score(document: ResultsDocument) -> float:
-    return sum(test["score"] for test in document["tests"] if test["extra_data"]["bonus"])
+def bonus_score(result: GradeResult) -> float:
+    return sum(test.score for test in result.tests if test.bonus)
 
 
-def full_marks(document: ResultsDocument) -> bool:
+def full_marks(result: GradeResult) -> bool:
     """Every point that counts toward 100% earned: a bonus never makes up for a lost point."""
-    return all(passed(test) for test in document["tests"] if not test["extra_data"]["bonus"])
+    return all(test.passed for test in result.tests if not test.bonus)
 
 
-def function_scores(document: ResultsDocument) -> dict[Key, tuple[float, float]]:
+def function_scores(result: GradeResult) -> dict[Key, tuple[float, float]]:
     """Per (module, function): the points earned and the points its tests are worth (bonus included)."""
     scores: dict[Key, tuple[float, float]] = {}
-    for test in document["tests"]:
-        extra = test["extra_data"]
-        earned, worth = scores.get((extra["module"], extra["function"]), (0.0, 0.0))
-        scores[(extra["module"], extra["function"])] = (earned + test["score"], worth + extra["points"])
+    for test in result.tests:
+        earned, worth = scores.get((test.module, test.function), (0.0, 0.0))
+        scores[(test.module, test.function)] = (earned + test.score, worth + test.points)
     return scores
 
 
@@ -68,21 +59,20 @@ class FunctionTotal:
     score: float = 0.0
     max_score: float = 0.0
     status: Outcome = Outcome.PASSED
-    failing: list[GradedTest] = field(default_factory=list)
+    failing: list[TestResult] = field(default_factory=list)
 
 
-def function_totals(document: ResultsDocument) -> list[FunctionTotal]:
-    """Per part and function, in the document's (contract) order."""
+def function_totals(result: GradeResult) -> list[FunctionTotal]:
+    """Per part and function, in the result's (contract) order."""
     rows: dict[Key, FunctionTotal] = {}
     counts: dict[Key, dict[Outcome, int]] = defaultdict(lambda: defaultdict(int))
-    for test in document["tests"]:
-        extra = test["extra_data"]
-        key = (extra["part"], extra["function"])
-        row = rows.setdefault(key, FunctionTotal(extra["part"], extra["function"], extra["bonus"]))
-        row.score += test["score"]
-        row.max_score += extra["points"]
-        counts[key][outcome_of(test)] += 1
-        if not passed(test):
+    for test in result.tests:
+        key = (test.part, test.function)
+        row = rows.setdefault(key, FunctionTotal(test.part, test.function, test.bonus))
+        row.score += test.score
+        row.max_score += test.points
+        counts[key][test.outcome] += 1
+        if not test.passed:
             row.failing.append(test)
     for key, row in rows.items():
         row.status = summarise(counts[key])

@@ -16,6 +16,7 @@ import stat
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
 from pathlib import Path, PurePosixPath
 
@@ -30,7 +31,16 @@ DEFAULT_LIMITS = Limits()
 DATA_FOLDER = "data"  # what the exercise notebooks read (the corpora), beside them in the release
 # Where a student release keeps the work: the modules (stubs) and the notebooks.
 WORK_FOLDERS = ("modules", "notebooks")
-RELEASE = "release"  # the kind of a release's own folder handed in whole: see LoadedSubmission.halves
+
+
+class HandInKind(StrEnum):
+    """How a hand-in holds its parts, and so how the worker loads it."""
+
+    MODULES = "modules"  # the part modules by name (or notebooks named after them)
+    SCRIPT = "script"  # one notebook or file holds it all
+    RELEASE = "release"  # a release's own folder handed in whole: see LoadedSubmission.halves
+
+
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 ZIP_HEADERS = 30 + 46  # a zip member's local and central headers, without the name they each carry
@@ -85,21 +95,21 @@ class LoadedSubmission:
 
     name: str
     source: Path
-    kind: str  # "modules": the part modules by name; "script": one notebook or file holds it all; RELEASE
+    kind: HandInKind
     files: dict[str, bytes]
     script_name: str = ""
     cells: tuple[Cell, ...] = ()
     notes: tuple[str, ...] = field(default=())
     # Part modules handed in as notebooks named after them (bpe.ipynb is the module bpe): their code cells.
     module_cells: tuple[tuple[str, tuple[Cell, ...]], ...] = ()
-    # A student release's own folder (kind RELEASE): its work folders, each a hand-in graded on its own, and
+    # A student release's own folder (HandInKind.RELEASE): its work folders, each a hand-in graded on its own, and
     # each part counted from the one where it scores better, as `grade` counts them.
     halves: tuple[LoadedSubmission, ...] = ()
 
     def worker_script(self) -> dict[str, object]:
         """How the worker loads this submission (sent in its first message)."""
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "script_name": self.script_name,
             "script_modules": list(SCRIPT_MODULES),
             "cells": _plain_cells(self.cells),
@@ -384,7 +394,9 @@ def from_files(
         halves = tuple(
             from_files(source / folder, _inside(files, folder), name=folder, limits=limits) for folder in work
         )
-        return LoadedSubmission(name=name or _name_of(source), source=source, kind=RELEASE, files=files, halves=halves)
+        return LoadedSubmission(
+            name=name or _name_of(source), source=source, kind=HandInKind.RELEASE, files=files, halves=halves
+        )
     files, moved = _code_folder(source, files)
     files, renamed = _renamed_parts(files)
     loaded = _from_files(source, files, name=name, limits=limits)
@@ -425,7 +437,12 @@ def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limi
             module_cells.append((module, cells))
             notes += [f"{module}.ipynb {note}" for note in skipped]
         return LoadedSubmission(
-            name=name, source=source, kind="modules", files=files, notes=tuple(notes), module_cells=tuple(module_cells)
+            name=name,
+            source=source,
+            kind=HandInKind.MODULES,
+            files=files,
+            notes=tuple(notes),
+            module_cells=tuple(module_cells),
         )
     notebooks = [entry for entry in top_level if entry.lower().endswith(".ipynb")]
     scripts = [entry for entry in top_level if entry.endswith(".py")]
@@ -436,7 +453,7 @@ def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limi
         return LoadedSubmission(
             name=name,
             source=source,
-            kind="script",
+            kind=HandInKind.SCRIPT,
             files=files,
             script_name=scripts[0],
             cells=(Cell(1, text),),
@@ -542,7 +559,7 @@ def _script_from_notebook(
     return LoadedSubmission(
         name=name,
         source=source,
-        kind="script",
+        kind=HandInKind.SCRIPT,
         files=files,
         script_name=notebook,
         cells=cells,

@@ -1,4 +1,4 @@
-"""One renderer per format, each ``render(document) -> str`` over the same results document.
+"""One renderer per format, each ``render(result) -> str`` over the same grade result.
 
 Each is imported when it is asked for: ``grade`` prints its first line before any of them (or rich) loads.
 """
@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from autograder.engine.document import ResultsDocument
+    from autograder.engine.grade_result import GradeResult
 
-Renderer = Callable[["ResultsDocument"], str]
+Renderer = Callable[["GradeResult"], str]
 
 # Format name -> the module of this package that renders it.
 FORMATS: dict[str, str] = {

@@ -8,32 +8,31 @@ from __future__ import annotations
 
 import json
 
-from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import outcome_of, passed
 
 
-def render(document: ResultsDocument) -> str:
+def render(graded: GradeResult) -> str:
     tests = [
         {
-            "name": test["name"],
+            "name": test.name,
             "status": _status(test),
-            "message": test["output"] or None,
-            "score": test["score"],
-            "filename": f"{test['extra_data']['module']}.py",
+            "message": test.output or None,
+            "score": test.score,
+            "filename": f"{test.module}.py",
             "line_no": 0,
             "execution_time": "",
             "test_code": "",
         }
-        for test in document["tests"]
+        for test in graded.tests
     ]
     all_passed = all(test["status"] == "pass" for test in tests)
     status = ("pass" if all_passed else "fail") if tests else "error"  # nothing ran: fail the run, not 0/0
-    result = {"version": 1, "status": status, "max_score": document["max_score"], "tests": tests}
+    result = {"version": 1, "status": status, "max_score": graded.max_score, "tests": tests}
     return json.dumps(result, ensure_ascii=False) + "\n"
 
 
-def _status(test: GradedTest) -> str:
-    if passed(test):
+def _status(test: TestResult) -> str:
+    if test.passed:
         return "pass"
-    return "error" if outcome_of(test) is Outcome.GRADER_ERROR else "fail"
+    return "error" if test.outcome is Outcome.GRADER_ERROR else "fail"

@@ -17,12 +17,11 @@ instructor's own ``results.json`` keeps everything: the class summary reads its 
 
 from __future__ import annotations
 
-import copy
+from dataclasses import replace
 from pathlib import Path
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import outcome_of, passed
 
 FULL, FAILURES, SCORES = "full", "failures", "scores"
 MODES = (FULL, FAILURES, SCORES)
@@ -40,45 +39,44 @@ def package_mode(kit: Path) -> str:
     return mode if mode in MODES else DEFAULT
 
 
-# What a hidden test tells in its extra data about the call it made and what it saw.
-_TOLD = ("call", "expected", "got", "hint", "example", "detail", "printed")
-
-
-def view(document: ResultsDocument, mode: str) -> ResultsDocument:
-    """A copy of ``document`` holding only what ``mode`` shows (the renderers read the mode from it)."""
+def view(result: GradeResult, mode: str) -> GradeResult:
+    """``result`` holding only what ``mode`` shows (the renderers read the mode from it)."""
     if mode not in MODES:
         raise ValueError(f"feedback {mode!r}: choose one of {', '.join(MODES)}")
-    shown = copy.deepcopy(document)
-    shown["extra_data"]["feedback"] = mode
     if mode == FULL:
-        return shown
-    for test in shown["tests"]:
-        extra = test["extra_data"]
-        extra["printed"] = ""  # the instructor's: a failing test's output shows its failing call's, bounded
-        if passed(test) or mode == SCORES:
-            for key in _TOLD:
-                extra[key] = ""  # type: ignore[literal-required]
-            # pytest names a parametrized test after its inputs ("test_round_trips[naïve café]"): its function alone.
-            extra["test"] = extra["test"].split("[", 1)[0]
-        if mode == SCORES and not passed(test):
-            load_failure = extra.get("summary", "") if extra.get("load_failed") else ""
-            test["output"] = load_failure or _in_words(outcome_of(test))
-            extra["summary"] = load_failure
+        return replace(result, feedback=mode)
     # How long the hand-in's code ran is the code's to choose, and so a way to tell something: to a tenth of a
     # minute only (the platform's own clock still says roughly as much).
-    shown["execution_time"] = float(round(shown["execution_time"], -1))
-    if "student_seconds" in shown["extra_data"]:
-        shown["extra_data"]["student_seconds"] = float(round(shown["extra_data"]["student_seconds"], -1))
+    seconds = result.student_seconds
+    shown = replace(
+        result,
+        feedback=mode,
+        tests=tuple(_test_view(test, mode) for test in result.tests),
+        execution_time=float(round(result.execution_time, -1)),
+        student_seconds=None if seconds is None else float(round(seconds, -1)),
+    )
     if mode == SCORES:
-        said_by_code = set(shown["extra_data"].get("from_code", []))
-        notes = [note for note in shown["extra_data"].get("notes", []) if note not in said_by_code]
-        shown["extra_data"]["notes"], shown["extra_data"]["from_code"] = notes, []
-        shown["output"] = "\n".join(notes)
+        said_by_code = set(result.from_code or ())
+        notes = tuple(note for note in result.notes or () if note not in said_by_code)
+        shown = replace(shown, notes=notes, from_code=(), output="\n".join(notes))
     return shown
 
 
-def shows_passing(document: ResultsDocument) -> bool:
-    return document["extra_data"].get("feedback") == FULL
+def _test_view(test: TestResult, mode: str) -> TestResult:
+    shown = replace(test, printed="")  # the instructor's: a failing test's output shows its failing call's, bounded
+    if test.passed or mode == SCORES:
+        # pytest names a parametrized test after its inputs ("test_round_trips[naïve café]"): its function alone.
+        shown = replace(
+            shown, call="", expected="", got="", hint="", example="", detail="", test=test.test.split("[", 1)[0]
+        )
+    if mode == SCORES and not test.passed:
+        load_failure = (test.summary or "") if test.load_failed else ""
+        shown = replace(shown, output=load_failure or _in_words(test.outcome), summary=load_failure)
+    return shown
+
+
+def shows_passing(result: GradeResult) -> bool:
+    return result.feedback == FULL
 
 
 def _in_words(outcome: Outcome) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.engine.document import GradedTest, ResultsDocument
+from autograder.engine.grade_result import GradeResult, TestResult
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import FunctionTotal, function_totals, outcome_of, passed, points_number
+from autograder.engine.scoring import FunctionTotal, function_totals, points_number
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,8 @@ class Entry:
     function: str = ""  # "" for a file that does not load
 
 
-def rows(document: ResultsDocument) -> list[Row]:
-    totals = function_totals(document)
+def rows(result: GradeResult) -> list[Row]:
+    totals = function_totals(result)
     found: list[Row] = []
     for part in dict.fromkeys(total.part for total in totals):
         of_part = [total for total in totals if total.part == part]
@@ -56,22 +56,21 @@ def points_text(row: FunctionTotal) -> str:
     return f"{points_number(row.score)} / {points_number(row.max_score)}" + (" bonus" if row.bonus else "")
 
 
-def entries(document: ResultsDocument) -> list[Entry]:
+def entries(result: GradeResult) -> list[Entry]:
     """What to fix, in contract order: each failing test, but a file that does not load once."""
-    order: list[GradedTest | tuple[str, str]] = []  # a test, or (module, error) for a file that does not load
+    order: list[TestResult | tuple[str, str]] = []  # a test, or (module, error) for a file that does not load
     hit: dict[tuple[str, str], list[str]] = {}
-    for test in document["tests"]:
-        extra = test["extra_data"]
-        if passed(test) or outcome_of(test) is Outcome.NOT_STARTED:
+    for test in result.tests:
+        if test.passed or test.outcome is Outcome.NOT_STARTED:
             continue
-        if not extra.get("load_failed"):
+        if not test.load_failed:
             order.append(test)
             continue
-        key = (extra["module"], extra["detail"] or extra.get("summary", ""))  # in a scores view, the kit's words
+        key = (test.module, test.detail or test.summary or "")  # in a scores view, the kit's words
         if key not in hit:
             hit[key] = []
             order.append(key)
-        hit[key].append(extra["function"])
+        hit[key].append(test.function)
     found = []
     for item in order:
         if isinstance(item, tuple):
@@ -79,42 +78,35 @@ def entries(document: ResultsDocument) -> list[Entry]:
             text = f"error: {item[1]}\nfix this first: every test of {names} scores 0 until {item[0]} loads"
             found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR, item[0]))
         else:
-            extra = item["extra_data"]
-            title = f"{extra['function']}: {extra['doc']}"
-            found.append(Entry(title, item["output"], outcome_of(item), extra["module"], extra["function"]))
+            title = f"{item.function}: {item.doc}"
+            found.append(Entry(title, item.output, item.outcome, item.module, item.function))
     return found
 
 
-def passing_entries(document: ResultsDocument) -> list[Entry]:
+def passing_entries(result: GradeResult) -> list[Entry]:
     """Each passed test with its call: what a batch's ``--feedback full`` shows besides what to fix."""
     found = []
-    for test in document["tests"]:
-        extra = test["extra_data"]
-        if passed(test):
-            text = f"call: {extra['call']}" if extra["call"] else ""
-            title = f"{extra['function']}: {extra['doc']}"
-            found.append(Entry(title, text, Outcome.PASSED, extra["module"], extra["function"]))
+    for test in result.tests:
+        if test.passed:
+            text = f"call: {test.call}" if test.call else ""
+            found.append(Entry(f"{test.function}: {test.doc}", text, Outcome.PASSED, test.module, test.function))
     return found
 
 
-def adjustment_rows(document: ResultsDocument) -> list[tuple[str, str, str]]:
+def adjustment_rows(result: GradeResult) -> list[tuple[str, str, str]]:
     """The instructor's adjustments as (what, points, comment): "+2", "-1.5"."""
     return [
-        (
-            entry["target"],
-            f"{'+' if entry['points'] >= 0 else '-'}{points_number(abs(entry['points']))}",
-            entry["comment"],
-        )
-        for entry in document["extra_data"].get("adjustments", [])
+        (entry.target, f"{'+' if entry.points >= 0 else '-'}{points_number(abs(entry.points))}", entry.comment)
+        for entry in result.adjustments or ()
     ]
 
 
-def not_started_line(document: ResultsDocument) -> str:
+def not_started_line(result: GradeResult) -> str:
     """One line for every test not started yet, or "" when there is none."""
-    idle = [test for test in document["tests"] if outcome_of(test) is Outcome.NOT_STARTED]
+    idle = [test for test in result.tests if test.outcome is Outcome.NOT_STARTED]
     if not idle:
         return ""
-    functions = list(dict.fromkeys(test["extra_data"]["function"] for test in idle))
+    functions = list(dict.fromkeys(test.function for test in idle))
     return (
         f"{len(idle)} test(s) of {len(functions)} function(s) not started: they still raise NotImplementedError "
         "(or are not in your files yet)"

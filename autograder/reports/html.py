@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from itertools import groupby
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.reports import code_view, disclosure, feedback
 from autograder.reports.code_view import Sources
 from autograder.reports.text import score_text
@@ -33,11 +33,10 @@ def page(title: str, body: str, *, style: str = "") -> str:
     )
 
 
-def render(document: ResultsDocument, sources: Sources | None = None) -> str:
+def render(document: GradeResult, sources: Sources | None = None) -> str:
     """The feedback page; with ``sources`` (the student's code), each function that lost points is shown
     beside its failing tests."""
-    extra = document["extra_data"]
-    title = f"Feedback for {extra.get('submission', 'your submission')}"
+    title = f"Feedback for {document.submission or 'your submission'}"
     rows = "".join(
         f"<tr><td>{escape(row.part)}</td>"
         f"<td>{f'<code>{escape(row.function)}</code>' if row.function else '(every function)'}</td>"
@@ -55,7 +54,7 @@ def render(document: ResultsDocument, sources: Sources | None = None) -> str:
         f"<li>{escape(entry.title)}{f': <code>{escape(entry.text)}</code>' if entry.text else ''}</li>"
         for entry in (feedback.passing_entries(document) if disclosure.shows_passing(document) else [])
     )
-    notes = f"<h2>Notes</h2><pre>{escape(document['output'])}</pre>" if document.get("output") else ""
+    notes = f"<h2>Notes</h2><pre>{escape(document.output)}</pre>" if document.output else ""
     return page(
         title,
         (

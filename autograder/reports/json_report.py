@@ -1,10 +1,17 @@
-"""The results document itself, as Gradescope reads it: the one way a results.json is written."""
+"""The result as Gradescope reads it, results.json: the one way one is written."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from typing import Any
+
+from autograder.engine.grade_result import GradeResult
 
 
-def render(document: Mapping[str, object]) -> str:
+def render(result: GradeResult) -> str:
+    return text(result.to_gradescope())
+
+
+def text(document: dict[str, Any]) -> str:
+    """``document`` (a result's JSON, or Gradescope's upload shape of it) as a file's text."""
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

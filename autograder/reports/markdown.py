@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.student_text import fenced, markdown_code, markdown_text
 from autograder.reports import disclosure, feedback
 from autograder.reports.text import score_text
 
 
-def render(document: ResultsDocument) -> str:
-    extra = document["extra_data"]
+def render(document: GradeResult) -> str:
     lines = [
-        f"# Feedback for {markdown_text(extra.get('submission', 'your submission'))}",
+        f"# Feedback for {markdown_text(document.submission or 'your submission')}",
         "",
         f"**{score_text(document)}**",
         "",
@@ -41,6 +40,6 @@ def render(document: ResultsDocument) -> str:
         for entry in feedback.passing_entries(document):
             lines += [f"- {markdown_text(entry.title)}" + (f": {markdown_code(entry.text)}" if entry.text else "")]
         lines.append("")
-    if document.get("output"):
-        lines += ["", "## Notes", "", fenced(document["output"])]
+    if document.output:
+        lines += ["", "## Notes", "", fenced(document.output)]
     return "\n".join(lines) + "\n"

@@ -10,7 +10,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.outcomes import Outcome
 from autograder.engine.scoring import (
     bonus_score,
@@ -30,7 +30,7 @@ STYLES = {
 }
 
 
-def renderables(document: ResultsDocument) -> Group:
+def renderables(document: GradeResult) -> Group:
     parts: list[Any] = []
     for part, rows in groupby(feedback.rows(document), key=lambda row: row.part):
         parts.append(Text(part, style="bold"))
@@ -49,28 +49,28 @@ def renderables(document: ResultsDocument) -> Group:
     idle = feedback.not_started_line(document)
     if idle:
         parts.append(Text(idle + ".", style="dim"))
-    if document.get("output"):
-        parts.append(Text(document["output"], style="yellow"))
-    total = Text(f"{score_text(document)}  in {document['execution_time']:.1f} s", style="bold")
+    if document.output:
+        parts.append(Text(document.output, style="yellow"))
+    total = Text(f"{score_text(document)}  in {document.execution_time:.1f} s", style="bold")
     parts.append(total)
     return Group(*parts)
 
 
-def score_text(document: ResultsDocument) -> str:
+def score_text(document: GradeResult) -> str:
     """The score line of every report; bonus points are counted in and named."""
     earned = bonus_score(document)
-    worth = sum(test["extra_data"]["points"] for test in document["tests"])
-    if not document["max_score"] and worth:  # bonus tests alone, as a notebook's check of a bonus function
+    worth = sum(test.points for test in document.tests)
+    if not document.max_score and worth:  # bonus tests alone, as a notebook's check of a bonus function
         return f"Bonus: {points_number(earned)} / {points_number(worth)} ({100 * earned / worth:.0f}%)"
     bonus = f", {points_number(earned)} of them bonus" if earned else ""
-    score, most = points_number(document["score"]), points_number(document["max_score"])
-    if document["extra_data"].get("suite") == "public":  # a sample of the tests: say so where the score is
+    score, most = points_number(document.score), points_number(document.max_score)
+    if document.suite == "public":  # a sample of the tests: say so where the score is
         shown = f"{score} / {most} ({percent(document):.0f}%{bonus})"
         return f"Public examples: {shown}; the course grade uses the hidden tests"
     return f"Score: {score} / {most} ({percent(document):.0f}%{bonus})"
 
 
-def render(document: ResultsDocument) -> str:
+def render(document: GradeResult) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, force_terminal=False, highlight=False)
     console.print(renderables(document))

@@ -12,12 +12,13 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import Any
 
 import pytest
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine import scoring
 from autograder.engine.example_sets import SECRET_VARIABLE
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.parts import PARTS
 from autograder.engine.points import SuitePoints, suite_points
 from autograder.engine.suites import KIT_ROOT
@@ -30,11 +31,11 @@ os.environ[SECRET_VARIABLE] = "the kit's own tests"
 # user's home) is off, except where a test of the cache turns it on with a folder of its own.
 os.environ["BPE_KIT_CACHE"] = "off"
 SUBMISSIONS = Path(__file__).parent / "submissions"
+# A results.json as the kit wrote it, read back as plain JSON: what the tests check is the file itself.
+Results = dict[str, Any]
 
 
-def grade(
-    path: Path, *arguments: str, timeout: float = 300
-) -> tuple[subprocess.CompletedProcess[str], ResultsDocument]:
+def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], Results]:
     """Run the real CLI on ``path`` and return the process and its results document (empty when it wrote none)."""
     process = subprocess.run(
         [sys.executable, "-m", "autograder.cli", str(path), "--format", "json", *arguments],
@@ -43,8 +44,13 @@ def grade(
         timeout=timeout,
         cwd=path.parent,
     )
-    document = json.loads(process.stdout) if process.returncode in (0, 1) and process.stdout else {}
-    return process, cast(ResultsDocument, document)
+    document: Results = json.loads(process.stdout) if process.returncode in (0, 1) and process.stdout else {}
+    return process, document
+
+
+def function_scores(document: Results) -> dict[tuple[str, str], tuple[float, float]]:
+    """The kit's own scoring of a results.json: per (module, function), the points earned and worth."""
+    return scoring.function_scores(GradeResult.from_json(document))
 
 
 def batch_command(submissions: Path, out: Path, *arguments: str, quiet: bool = True) -> list[str]:
@@ -85,7 +91,7 @@ def full_marks(*modules: str, bonus: bool = True) -> str:
     return f"{sum(chosen):g}"
 
 
-def outcomes(document: ResultsDocument) -> set[str]:
+def outcomes(document: Results) -> set[str]:
     return {test["extra_data"]["outcome"] for test in document["tests"]}
 
 

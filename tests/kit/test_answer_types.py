@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import grade
+from conftest import function_scores, grade
 
 from autograder.authoring.answer_types import GENERATED, expected_module
 from autograder.engine.answer_types import type_problem
-from autograder.engine.scoring import function_scores
 from autograder.engine.worker import codec
 
 

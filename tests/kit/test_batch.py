@@ -17,18 +17,16 @@ import browser
 import pytest
 from bug_corpus import BUGS
 from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, renamed_copy, write_submission
-from conftest import SUBMISSIONS, full_marks, grade, gradebook_rows, run_batch, snapshot
+from conftest import SUBMISSIONS, Results, full_marks, function_scores, grade, gradebook_rows, run_batch, snapshot
 
 from autograder.course.batch import gradebook
-from autograder.engine.document import ResultsDocument
-from autograder.engine.scoring import function_scores
 
 
-def results(out: Path, student: str) -> ResultsDocument:
-    return cast(ResultsDocument, json.loads((out / student / "results.json").read_text(encoding="utf-8")))
+def results(out: Path, student: str) -> Results:
+    return cast(Results, json.loads((out / student / "results.json").read_text(encoding="utf-8")))
 
 
-def told(document: ResultsDocument) -> dict[str, tuple]:
+def told(document: Results) -> dict[str, tuple]:
     """What a student is told per test: outcome, call, expected, got, hint (not timings)."""
     return {
         test["extra_data"]["test"] + "@" + test["extra_data"]["function"]: (

@@ -8,7 +8,6 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
-from typing import cast
 
 import nbformat
 import pytest
@@ -18,9 +17,9 @@ from conftest import full_marks, grade, gradebook_rows, run_batch
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.points import SuitePoints
-from autograder.engine.submission import SubmissionError
+from autograder.engine.submission import HandInKind, SubmissionError
 from autograder.engine.worker.limits import Limits
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
@@ -184,7 +183,7 @@ def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
         tmp_path / "amy", {"README.md": b"# my work", "src/bpe.py": BPE, "src/simple_tokenizers.py": TOKENIZERS}
     )
     loaded = submission.load(hand_in)
-    assert loaded.kind == "modules" and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files)
+    assert loaded.kind is HandInKind.MODULES and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files)
     assert any("src" in note for note in loaded.notes), loaded.notes
     zipped = tmp_path / "amy.zip"
     with zipfile.ZipFile(zipped, "w") as archive:
@@ -261,7 +260,7 @@ def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     junk = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X"  # AppleDouble: a copy to a drive that is not the Mac's
     hand_in = _folder(tmp_path / "amy", {"solution.py": TOKENIZERS, "._solution.py": junk, "data/._corpus.txt": junk})
     loaded = submission.load(hand_in)
-    assert loaded.kind == "script" and loaded.script_name == "solution.py"
+    assert loaded.kind is HandInKind.SCRIPT and loaded.script_name == "solution.py"
     assert set(loaded.files) == {"solution.py"}
 
 
@@ -279,7 +278,9 @@ def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(t
 
     hand_in = _folder(tmp_path / "amy", dict(zip(names, (BPE, TOKENIZERS), strict=True)))
     loaded = submission.load(hand_in)
-    assert loaded.kind == "modules" and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files), set(loaded.files)
+    assert loaded.kind is HandInKind.MODULES and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files), set(
+        loaded.files
+    )
     for name in names:
         assert any(name in note and "name it" in note for note in loaded.notes), loaded.notes
 
@@ -340,28 +341,25 @@ def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
 
 
 def test_gradebook_is_sorted_and_free_of_timings():
-    # Only the fields the gradebook reads: a partial document, on purpose.
-    document = cast(
-        ResultsDocument,
-        {
-            "score": 5.0,
-            "max_score": 100.0,
-            "execution_time": 1.234,
-            "extra_data": {},  # no adjustments
-            "tests": [
-                {
-                    "score": 5.0,
-                    "max_score": 5.0,
-                    "extra_data": {
-                        "module": "simple_tokenizers",
-                        "function": "char_tokenize",
-                        "outcome": "passed",
-                        "points": 5.0,
-                        "bonus": False,
-                    },
-                }
-            ],
+    test = {
+        "name": "char_tokenize: splits into characters",
+        "score": 5.0,
+        "max_score": 5.0,
+        "status": "passed",
+        "output": "",
+        "visibility": "visible",
+        "tags": [],
+        "extra_data": dict.fromkeys(("part", "test", "doc", "call", "expected", "got", "hint", "detail", "example"), "")
+        | {
+            "module": "simple_tokenizers",
+            "function": "char_tokenize",
+            "outcome": "passed",
+            "points": 5.0,
+            "bonus": False,
         },
+    }
+    document = GradeResult.from_json(
+        {"score": 5.0, "max_score": 100.0, "execution_time": 1.234, "output": "", "tests": [test]}  # no adjustments
     )
     records = [
         gradebook.StudentRecord("zed", "", gradebook.GRADED, document=document),

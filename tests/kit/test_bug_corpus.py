@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, dependents, outcomes, run_batch
-
-from autograder.engine.scoring import function_scores
+from conftest import SOLUTIONS, dependents, function_scores, outcomes, run_batch
 
 NAMES = sorted(BUGS)
 

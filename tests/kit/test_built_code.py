@@ -10,9 +10,7 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import grade, gradebook_rows, run_batch
-
-from autograder.engine.scoring import function_scores
+from conftest import function_scores, grade, gradebook_rows, run_batch
 
 HONEST = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
 PACKED = base64.b64encode(zlib.compress(HONEST.encode("utf-8"))).decode("ascii")

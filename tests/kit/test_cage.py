@@ -14,9 +14,8 @@ import sys
 import time
 
 import pytest
-from conftest import SOLUTIONS, grade, snapshot
+from conftest import SOLUTIONS, function_scores, grade, snapshot
 
-from autograder.engine.scoring import function_scores
 from autograder.engine.worker.isolation import Isolation, bubblewrap, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")

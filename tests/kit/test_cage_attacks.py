@@ -27,11 +27,9 @@ from typing import cast
 
 import pytest
 from classroom import Student, write_submission
-from conftest import SOLUTIONS, grade, snapshot
+from conftest import SOLUTIONS, Results, function_scores, grade, snapshot
 
-from autograder.engine.document import ResultsDocument
 from autograder.engine.parts import PARTS
-from autograder.engine.scoring import function_scores
 from autograder.engine.worker.cage import grader_folder
 from autograder.engine.worker.isolation import Isolation, isolation
 
@@ -231,7 +229,7 @@ def canaries(tmp_path: Path):
     in_view.unlink(missing_ok=True)
 
 
-def assert_contained(document: ResultsDocument, name: str) -> None:
+def assert_contained(document: Results, name: str) -> None:
     scores = function_scores(document)
     assert scores[("bpe", "merge_pair")][0] == 0, f"{name}: merge_pair earned points with stolen code"
     ran = [
@@ -317,7 +315,7 @@ def test_an_attack_on_a_classmate_earns_nothing_and_reads_no_canary(name, tmp_pa
         cwd=tmp_path,
     )
     assert process.returncode == 0, process.stderr[-3000:]
-    thief = cast(ResultsDocument, json.loads((out / "thief" / "results.json").read_text(encoding="utf-8")))
+    thief = cast(Results, json.loads((out / "thief" / "results.json").read_text(encoding="utf-8")))
     assert_contained(thief, name)
     assert (out / "honest" / "results.json").is_file()
     for path in (out / "thief").iterdir():
@@ -527,11 +525,11 @@ def test_a_hand_in_that_vandalizes_what_it_reaches_leaves_the_next_one_on_its_gr
     assert process.returncode == 0, process.stderr[-3000:]
     # Its kill(-1) reaches every process of its user, the worker that forked it among them: it ends its own
     # grading, test after test. What it wrote before it ended is not there to read; that it ran is.
-    vandal_said = cast(ResultsDocument, json.loads((out / "a-vandal" / "results.json").read_text(encoding="utf-8")))
+    vandal_said = cast(Results, json.loads((out / "a-vandal" / "results.json").read_text(encoding="utf-8")))
     ended = [test["extra_data"]["detail"] for test in vandal_said["tests"] if test["extra_data"]["module"] == "bpe"]
     killed = ("SIGKILL", "code 137")  # the signal, or bubblewrap's exit code for a child it ended (128 + 9)
     assert ended and all(any(word in detail for word in killed) for detail in ended), ended[:2]
-    honest = cast(ResultsDocument, json.loads((out / "b-honest" / "results.json").read_text(encoding="utf-8")))
+    honest = cast(Results, json.loads((out / "b-honest" / "results.json").read_text(encoding="utf-8")))
     scores = {key: value for key, value in function_scores(honest).items() if key[0] in parts}
     graded = {(part.module, function) for part in PARTS if part.module in parts for function in part.functions}
     assert set(scores) == graded and all(score == most for score, most in scores.values()), scores

@@ -129,7 +129,7 @@ def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     work = [(number, load(hand_in(tmp_path, f"s{number}", code))) for number, code in enumerate(kinds)]
     results = grade_all(work, suite=suite, limits=Limits(), jobs=1)
     scores = dict.fromkeys(range(len(kinds)), None) | {
-        result.key: result.document["score"] for result in results if result.document is not None
+        result.key: result.document.score for result in results if result.document is not None
     }
     assert list(scores.values()) == [2, 0, 2, 0]
     seen = log.read_text(encoding="utf-8").splitlines()

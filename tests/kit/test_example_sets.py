@@ -36,7 +36,7 @@ def drawn(folder: Path) -> dict[str, list[bytes]]:
     """The examples each hidden property of Part 2 drew for the hand-in in ``folder``, graded in this process."""
     replay._recorded.clear()
     document = grade_loaded(load(folder), suite_path("hidden"), limits=Limits(), only=(suite_path("hidden") / "bpe",))
-    assert document["score"] > 0
+    assert document.score > 0
     return dict(replay._recorded)
 
 

@@ -11,6 +11,7 @@ from conftest import grade, hidden_points
 from autograder.authoring import notebooks as exercises
 from autograder.authoring.release import hidden_test_lines
 from autograder.authoring.stubs import BEGIN, END
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.parts import PARTS
 from autograder.engine.points import SuitePoints
 from autograder.reports import FORMATS, renderer
@@ -133,6 +134,6 @@ def test_feedback_never_holds_hidden_test_source(reference_with):
     )
     _, document = grade(folder, "--part", "simple_tokenizers", "--part", "bpe")
     for output_format in FORMATS:  # every format is rendered from this one document
-        text = renderer(output_format)(document)
+        text = renderer(output_format)(GradeResult.from_json(document))
         assert "merge_pair" in text
         assert [line for line in hidden_test_lines() if line in text] == [], output_format

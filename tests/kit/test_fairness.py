@@ -12,10 +12,9 @@ import ast
 import json
 from pathlib import Path
 
-from conftest import SOLUTIONS, full_marks, gradebook_rows, run_batch
+from conftest import SOLUTIONS, full_marks, function_scores, gradebook_rows, run_batch
 
 from autograder.engine.parts import PARTS, part_of
-from autograder.engine.scoring import function_scores
 
 TRAINED_PARTS = ("bpe", "word_bpe", "byte_bpe")
 REFERENCE_CHOICE = "pair_counts.most_common(1)[0]"  # how each reference trainer picks its pair

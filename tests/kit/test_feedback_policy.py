@@ -133,8 +133,8 @@ def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loadi
     printed = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8") + f"\nprint({SPELLED})\n"
     (folder / "simple_tokenizers.py").write_text(printed, encoding="utf-8")
     document = grade_path(folder, suite="hidden")
-    assert MARK in document["output"], "the instructor's document keeps what the code printed"
-    assert MARK not in json.dumps(disclosure.view(document, "scores"))
+    assert MARK in document.output, "the instructor's document keeps what the code printed"
+    assert MARK not in json.dumps(disclosure.view(document, "scores").to_gradescope())
 
 
 @pytest.mark.parametrize("mode", ["failures", "scores"])
@@ -149,9 +149,9 @@ def test_a_passed_tests_name_shows_none_of_its_inputs(tmp_path, mode):
     for name in ("word_bpe.py", "byte_bpe.py"):
         (folder / name).write_text((SOLUTIONS / name).read_text(encoding="utf-8"), encoding="utf-8")
     document = grade_path(folder, suite="hidden")
-    named = [test["extra_data"]["test"] for test in document["tests"] if test["status"] == "passed"]
+    named = [test.test for test in document.tests if test.status == "passed"]
     assert any("[" in name for name in named), "the instructor's document names each case by its inputs"
     shown = disclosure.view(document, mode)
-    hidden = [test for test in shown["tests"] if test["status"] == "passed" or mode == "scores"]
-    assert hidden and not any("[" in test["extra_data"]["test"] for test in hidden)
-    assert not any("the then there" in json.dumps(test) for test in hidden)
+    hidden = [test for test in shown.tests if test.status == "passed" or mode == "scores"]
+    assert hidden and not any("[" in test.test for test in hidden)
+    assert not any("the then there" in json.dumps(test.to_gradescope()) for test in hidden)

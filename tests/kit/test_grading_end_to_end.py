@@ -7,12 +7,12 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from typing import Any
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, SUBMISSIONS, full_marks, grade, outcomes, snapshot
+from conftest import SOLUTIONS, SUBMISSIONS, Results, full_marks, grade, outcomes, snapshot
 
-from autograder.engine.document import GradedTest, ResultsDocument
 from autograder.engine.parts import PARTS
 from autograder.engine.suites import KIT_ROOT
 
@@ -25,7 +25,7 @@ CORRECT = sorted(
 
 
 @pytest.fixture(scope="module")
-def reference_graded() -> tuple[subprocess.CompletedProcess[str], ResultsDocument]:
+def reference_graded() -> tuple[subprocess.CompletedProcess[str], Results]:
     """The reference solutions through the real CLI with the hidden suite, once for the tests that need it."""
     return grade(SOLUTIONS)
 
@@ -158,7 +158,7 @@ def test_a_broken_module_costs_only_its_own_part(reference_with):
     folder = reference_with()
     (folder / "bpe.py").write_text("def get_pair_counts(tokens):\n    return {\n", encoding="utf-8")
     _, document = grade(folder, *FIRST_TWO_PARTS)
-    by_module: dict[str, list[GradedTest]] = {}
+    by_module: dict[str, list[dict[str, Any]]] = {}
     for test in document["tests"]:
         by_module.setdefault(test["extra_data"]["module"], []).append(test)
     assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])
@@ -169,7 +169,7 @@ def test_a_broken_module_costs_only_its_own_part(reference_with):
 def test_a_module_that_never_finishes_importing_costs_only_its_part(reference_with):
     folder = reference_with(bpe="while True:\n    pass\n")
     process, document = grade(folder, "--limit", "load_seconds=2", *FIRST_TWO_PARTS)
-    by_module: dict[str, list[GradedTest]] = {}
+    by_module: dict[str, list[dict[str, Any]]] = {}
     for test in document["tests"]:
         by_module.setdefault(test["extra_data"]["module"], []).append(test)
     assert all(test["status"] == "passed" for test in by_module["simple_tokenizers"])

@@ -17,9 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SOLUTIONS, grade
-
-from autograder.engine.scoring import function_scores
+from conftest import SOLUTIONS, function_scores, grade
 
 FAST = ("--part", "bpe", "--limit", "call_seconds=2", "--limit", "test_seconds=10")
 IMPORTS_HELPER = "from helper import *  # noqa: F403\n"

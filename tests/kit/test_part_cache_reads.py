@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import cast
 
 from classroom import SOLUTIONS
-
-from autograder.engine.document import ResultsDocument
-from autograder.engine.scoring import function_scores
+from conftest import Results, function_scores
 
 # Part 1's word_tokenize takes its splitting from Part 2's module, loaded by name at run time: no import
 # statement names it.
@@ -38,7 +36,7 @@ def split_words(text):
 )
 
 
-def graded(folder: Path, cache: Path, *parts: str) -> ResultsDocument:
+def graded(folder: Path, cache: Path, *parts: str) -> Results:
     parts = parts or ("--part", "simple_tokenizers")
     process = subprocess.run(
         [sys.executable, "-m", "autograder.cli", str(folder), "--format", "json", *parts],
@@ -48,7 +46,7 @@ def graded(folder: Path, cache: Path, *parts: str) -> ResultsDocument:
         env={**os.environ, "BPE_KIT_CACHE": str(cache)},
     )
     assert process.returncode in (0, 1), process.stderr[-2000:]
-    return cast(ResultsDocument, json.loads(process.stdout))
+    return cast(Results, json.loads(process.stdout))
 
 
 def test_a_helper_loaded_with_importlib_is_part_of_the_cached_result(tmp_path: Path):

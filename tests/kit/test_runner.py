@@ -11,7 +11,7 @@ import pytest
 
 from autograder.engine.outcomes import GradingRun
 from autograder.engine.points import suite_points
-from autograder.engine.results import build_document
+from autograder.engine.results import build_result
 from autograder.engine.runner import grade_submission
 from autograder.engine.submission import load
 from autograder.engine.suites import KIT_ROOT
@@ -56,9 +56,9 @@ def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
         "def test_extra(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
         (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8"),
     )
-    tests = {test["extra_data"]["test"]: test for test in build_document(run)["tests"]}
-    assert tests["test_declared"]["visibility"] == "after_due_date" and tests["test_declared"]["max_score"] == 2
-    assert tests["test_extra"]["max_score"] == 0 and tests["test_extra"]["score"] == 1, "extra credit"
+    tests = {test.test: test for test in build_result(run).tests}
+    assert tests["test_declared"].visibility == "after_due_date" and tests["test_declared"].max_score == 2
+    assert tests["test_extra"].max_score == 0 and tests["test_extra"].score == 1, "extra credit"
 
 
 def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):

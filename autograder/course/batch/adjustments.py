@@ -11,15 +11,14 @@ can lose it, and deleting a row takes the change back at the next run.
 
 from __future__ import annotations
 
-import copy
 import csv
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.engine.document import AdjustmentEntry, ResultsDocument
+from autograder.engine.grade_result import AdjustmentEntry, GradeResult
 
 if TYPE_CHECKING:
     from autograder.engine.points import SuitePoints
@@ -42,7 +41,7 @@ class Adjustment:
     comment: str
 
     def as_data(self) -> AdjustmentEntry:
-        return {"target": self.target or "the whole grade", "points": self.points, "comment": self.comment}
+        return AdjustmentEntry(target=self.target or "the whole grade", points=self.points, comment=self.comment)
 
 
 def ensure_file(out: Path) -> Path:
@@ -105,16 +104,17 @@ def _is_test(target: str, targets: set[str]) -> bool:
     return bool(separator) and function in targets and "." in function and re.fullmatch(_TEST, test) is not None
 
 
-def apply(document: ResultsDocument, adjustments: list[Adjustment]) -> ResultsDocument:
-    """A copy of ``document`` with the adjustments added to its score and listed for the feedback."""
+def apply(result: GradeResult, adjustments: list[Adjustment]) -> GradeResult:
+    """``result`` with the adjustments added to its score and listed for the feedback."""
     if not adjustments:
-        return document
-    adjusted = copy.deepcopy(document)
-    adjusted["score"] = document["score"] + sum(adjustment.points for adjustment in adjustments)
-    adjusted["extra_data"]["adjustments"] = [adjustment.as_data() for adjustment in adjustments]
-    return adjusted
+        return result
+    return replace(
+        result,
+        score=result.score + sum(adjustment.points for adjustment in adjustments),
+        adjustments=tuple(adjustment.as_data() for adjustment in adjustments),
+    )
 
 
-def total(document: ResultsDocument) -> float:
-    """The points the adjustments in ``document`` add (0 when there are none)."""
-    return sum(entry["points"] for entry in document["extra_data"].get("adjustments", []))
+def total(result: GradeResult) -> float:
+    """The points the adjustments in ``result`` add (0 when there are none)."""
+    return sum(entry.points for entry in result.adjustments or ())

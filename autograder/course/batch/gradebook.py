@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from autograder.course.batch import adjustments
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import bonus_score, function_scores, outcome_of, percent, points_number
+from autograder.engine.scoring import bonus_score, function_scores, percent, points_number
 from autograder.engine.student_text import spreadsheet_cell
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class StudentRecord:
     reason: str = ""
     note: str = ""
     origin: str = ""
-    document: ResultsDocument | None = None
+    document: GradeResult | None = None
     roster_row: dict[str, str] | None = None
 
 
@@ -46,7 +46,7 @@ def reason_for(record: StudentRecord) -> str:
     """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
     if record.document is None:
         return record.reason
-    troubled = sum(1 for test in record.document["tests"] if outcome_of(test) is Outcome.GRADER_ERROR)
+    troubled = sum(1 for test in record.document.tests if test.outcome is Outcome.GRADER_ERROR)
     return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
 
 
@@ -75,7 +75,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         if record.document is not None:
             scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
             row += [
-                points_number(record.document["score"]),
+                points_number(record.document.score),
                 points_number(points.full_marks),
                 f"{percent(record.document):.1f}",
                 points_number(bonus_score(record.document)),
@@ -122,7 +122,7 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
                     sis_user,
                     sis_login,
                     roster.get("Section", ""),
-                    points_number(record.document["score"]),
+                    points_number(record.document.score),
                     record.note,
                 ],
             )

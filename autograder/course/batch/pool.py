@@ -29,7 +29,7 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.client import parent_death_signal
 from autograder.engine.worker.limits import Limits
@@ -42,7 +42,7 @@ STOP_SECONDS = 2  # the longest a stop waits for the pool's own thread to end
 @dataclass(frozen=True)
 class Graded(Generic[Key]):
     key: Key
-    document: ResultsDocument | None
+    document: GradeResult | None
     error: str = ""  # why there is no document
     loaded: LoadedSubmission | None = None  # what was graded
 
@@ -101,7 +101,7 @@ def _set_every_thread(cpus: set[int]) -> None:
             os.sched_setaffinity(int(task), cpus)
 
 
-def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> ResultsDocument:
+def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> GradeResult:
     from autograder.engine.grading import grade_loaded
 
     # One hand-in after another: the next one's worker starts while this one is graded.
@@ -151,7 +151,7 @@ def _grade_in(
     only: tuple[Path, ...],
 ) -> Iterator[Graded[Key]]:
     """Grade from ``queue`` in ``pool`` until it is empty or the pool breaks (the rest go back on the queue)."""
-    running: dict[Future[ResultsDocument], tuple[Key, LoadedSubmission]] = {}
+    running: dict[Future[GradeResult], tuple[Key, LoadedSubmission]] = {}
     broken = False
     while (queue or running) and not broken:
         while queue and len(running) < jobs * 2:

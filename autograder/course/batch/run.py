@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -22,8 +22,8 @@ from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSIO
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
 from autograder.engine import suites
-from autograder.engine.document import ResultsDocument
 from autograder.engine.fingerprints import fingerprint, grading_hash
+from autograder.engine.grade_result import BatchStamp, GradeResult
 from autograder.engine.scoring import percent
 from autograder.engine.student_text import fenced, markdown_text, visible
 from autograder.engine.submission import LoadedSubmission, SubmissionError
@@ -107,13 +107,13 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
         discovery, results, grading, source, force=options.force, limits=options.limits
     )
 
-    def adjusted(student: str, document: ResultsDocument) -> ResultsDocument:
-        return adjustments.apply(document, changes.get(student, []))
+    def adjusted(student: str, result: GradeResult) -> GradeResult:
+        return adjustments.apply(result, changes.get(student, []))
 
-    def feedback_of(student: str, document: ResultsDocument, code: Sources) -> dict[str, str]:
-        """``document`` is the adjusted one: the feedback shows the adjustments."""
-        page_code = similarity.shown(hand_ins[student], code, document["extra_data"].get("graded_from", {}))
-        return _feedback(document, page_code, options.feedback)
+    def feedback_of(student: str, result: GradeResult, code: Sources) -> dict[str, str]:
+        """``result`` is the adjusted one: the feedback shows the adjustments."""
+        page_code = similarity.shown(hand_ins[student], code, result.graded_from or {})
+        return _feedback(result, page_code, options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
@@ -123,9 +123,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
         for graded in grading_now:
             if graded.document is not None and graded.loaded is not None:
                 code = similarity.sources(graded.loaded)  # read once: measured, and shown in the feedback
-                _stamp(graded.document, graded.loaded, code, graded.key, grading)
-                adjusted_now = adjusted(graded.key, graded.document)
-                results.write(graded.key, graded.document, feedback_of(graded.key, adjusted_now, code))
+                stamped = _stamp(graded.document, graded.loaded, code, graded.key, grading)
+                adjusted_now = adjusted(graded.key, stamped)
+                results.write(graded.key, stamped, feedback_of(graded.key, adjusted_now, code))
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
@@ -141,7 +141,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             code = similarity.sources(hand_ins[student])
             measure_again = _measured_before(document)
             if measure_again:
-                _stamp(document, hand_ins[student], code, student, grading)
+                document = _stamp(document, hand_ins[student], code, student, grading)
             kept = adjusted(student, document)
             if measure_again:
                 results.write(student, document, feedback_of(student, kept, code))
@@ -157,7 +157,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     return BatchResult(records, len(pending), reused, written, discovery, warnings)
 
 
-Outcomes = dict[str, tuple[ResultsDocument | None, str]]  # id -> (document, or the reason there is none)
+Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the reason there is none)
 
 
 def _plan(
@@ -192,33 +192,30 @@ def _plan(
     return outcomes, pending, reused, hand_ins
 
 
-def _stamp(
-    document: ResultsDocument, loaded: LoadedSubmission, code: Sources, student: str, grading: str
-) -> ResultsDocument:
-    """Mark a result with what it was graded from, for resuming and for the summary's identical code."""
+def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str) -> GradeResult:
+    """``result`` marked with what it was graded from, for resuming and for the summary's identical code."""
     measured = similarity.measures(loaded, code)
-    document["extra_data"]["batch"] = {
-        "student": student,
-        "fingerprint": fingerprint(loaded, grading),
-        "code_hash": measured.code_hash,
-        "similarity": measured.prints,
-        "similarity_version": similarity.VERSION,
-        "imports": measured.imports,
-        "builds_code": measured.builds_code,
-    }
-    return document
+    stamp = BatchStamp(
+        student=student,
+        fingerprint=fingerprint(loaded, grading),
+        code_hash=measured.code_hash,
+        similarity=tuple(measured.prints),
+        similarity_version=similarity.VERSION,
+        imports=tuple(measured.imports),
+        builds_code=tuple(measured.builds_code),
+    )
+    return replace(result, batch=stamp)
 
 
-def _measured_before(document: ResultsDocument) -> bool:
+def _measured_before(result: GradeResult) -> bool:
     """Whether a kept result's code hash and fingerprints were taken by another way of measuring than this
     kit's: compared with this run's, they would find no copy."""
-    stamp = document["extra_data"].get("batch")
-    return not isinstance(stamp, dict) or stamp.get("similarity_version") != similarity.VERSION
+    return result.batch is None or result.batch.similarity_version != similarity.VERSION
 
 
-def _feedback(document: ResultsDocument, code: Sources, mode: str) -> dict[str, str]:
+def _feedback(result: GradeResult, code: Sources, mode: str) -> dict[str, str]:
     """The student's feedback files: as much of the tests as ``mode`` shows, their own ``code`` beside what failed."""
-    shown = disclosure.view(document, mode)
+    shown = disclosure.view(result, mode)
     return {
         store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
         store.FEEDBACK_PAGE: html_report.render(shown, code),

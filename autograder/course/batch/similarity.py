@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from autograder.engine import student_syntax
 from autograder.engine.parts import MODULES
-from autograder.engine.submission import PART_FILES, LoadedSubmission
+from autograder.engine.submission import PART_FILES, HandInKind, LoadedSubmission
 from autograder.reports.code_view import Sources
 
 # A run of this many tokens is one fingerprint candidate; one in each window of WINDOW runs is kept.
@@ -101,7 +101,7 @@ def shown(loaded: LoadedSubmission, code: Sources, graded_from: Mapping[str, str
 
 def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str]]]:
     """Each part's module and its sources (a notebook's cells)."""
-    if loaded.kind != "modules":
+    if loaded.kind is not HandInKind.MODULES:
         return [("", [cell.source for cell in loaded.cells])]
     notebooks = dict(loaded.module_cells)
     found: list[tuple[str, list[str]]] = []

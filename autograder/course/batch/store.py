@@ -11,10 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import cast
 
 from autograder.atomic_files import TEMP_PREFIX, write_atomically
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.reports import json_report
 
 RESULTS = "results.json"
@@ -42,22 +41,19 @@ class ResultStore:
                 removed += 1
         return removed
 
-    def current(self, student: str, fingerprint: str) -> ResultsDocument | None:
+    def current(self, student: str, fingerprint: str) -> GradeResult | None:
         """The stored result when it was made from exactly this submission and grading set-up."""
-        document = self.read(student)
-        stamp = document.get("extra_data", {}).get("batch") if document is not None else None
-        if document is None or not isinstance(stamp, dict) or stamp.get("fingerprint") != fingerprint:
+        result = self.read(student)
+        if result is None or result.batch is None or result.batch.fingerprint != fingerprint:
             return None
-        return document
+        return result
 
-    def read(self, student: str) -> ResultsDocument | None:
+    def read(self, student: str) -> GradeResult | None:
+        """The stored result; None where there is none, or the file is not one (it is graded again)."""
         try:
-            document = json.loads((self.folder(student) / RESULTS).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            return GradeResult.from_json(json.loads((self.folder(student) / RESULTS).read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
-        # Our own file, written by write() below: its shape is the document's (a foreign file fails the
-        # fingerprint check in current(), and is graded again).
-        return cast(ResultsDocument, document) if isinstance(document, dict) else None
 
     def refresh_feedback(self, student: str, feedback: dict[str, str]) -> None:
         """Rewrite the feedback files whose text changed (an adjustment, another --feedback); leave the rest."""
@@ -70,7 +66,7 @@ class ResultStore:
             if not unchanged:
                 write_atomically(folder / name, text)
 
-    def write(self, student: str, document: ResultsDocument | None, feedback: dict[str, str]) -> None:
+    def write(self, student: str, document: GradeResult | None, feedback: dict[str, str]) -> None:
         """Feedback files first, the results last: a result on disk always has its feedback beside it."""
         folder = self.folder(student)
         for name, text in feedback.items():

@@ -13,9 +13,9 @@ from urllib.parse import quote
 
 from autograder.course.batch import similarity, store
 from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
-from autograder.engine.document import ResultsDocument
+from autograder.engine.grade_result import GradeResult
 from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import FunctionTotal, full_marks, function_totals, outcome_of, passed, percent
+from autograder.engine.scoring import FunctionTotal, full_marks, function_totals, percent
 from autograder.engine.student_text import markdown_code, markdown_text, visible
 from autograder.reports.html import page
 
@@ -73,7 +73,7 @@ def build_sections(records: list[StudentRecord], *, stubs: StartingCode) -> list
     return [section for section in sections if section.lines or section.rows]
 
 
-def _overview(records: list[StudentRecord], documents: list[ResultsDocument]) -> Section:
+def _overview(records: list[StudentRecord], documents: list[GradeResult]) -> Section:
     section = Section("Class")
     counts = Counter(record.status for record in records)
     section.lines.append(
@@ -91,7 +91,7 @@ def _overview(records: list[StudentRecord], documents: list[ResultsDocument]) ->
     return section
 
 
-def _functions(documents: list[ResultsDocument]) -> Section:
+def _functions(documents: list[GradeResult]) -> Section:
     section = Section("By function", headers=["part", "function", "mean points", "full marks", "not started"])
     per_student: dict[tuple[str, str], list[FunctionTotal]] = defaultdict(list)
     for document in documents:
@@ -114,7 +114,7 @@ def _functions(documents: list[ResultsDocument]) -> Section:
     return section
 
 
-def _item_analysis(documents: list[ResultsDocument]) -> Section:
+def _item_analysis(documents: list[GradeResult]) -> Section:
     section = Section(
         "Hardest tests first",
         lines=[
@@ -130,20 +130,19 @@ def _item_analysis(documents: list[ResultsDocument]) -> Section:
     causes: dict[Key, Counter[str]] = defaultdict(Counter)
     info: dict[Key, tuple[str, float]] = {}
     for document in documents:
-        for test in document["tests"]:
-            extra = test["extra_data"]
-            if outcome_of(test) is Outcome.NOT_STARTED:
+        for test in document.tests:
+            if test.outcome is Outcome.NOT_STARTED:
                 continue  # a student who has not started it did not find it hard
-            key = (extra["part"].split(":")[0], extra["function"], extra["test"])
-            info[key] = (extra["doc"], extra["points"])
+            key = (test.part.split(":")[0], test.function, test.test)
+            info[key] = (test.doc, test.points)
             seen[key] += 1
-            if passed(test):
+            if test.passed:
                 passes[key] += 1
                 continue
-            if outcome_of(test) is Outcome.FAILED and extra["got"]:
-                wrong[key][extra["got"]] += 1
-            if extra.get("fix_first"):
-                causes[key][extra["fix_first"]] += 1
+            if test.outcome is Outcome.FAILED and test.got:
+                wrong[key][test.got] += 1
+            if test.fix_first:
+                causes[key][test.fix_first] += 1
     everyone = 0
     for key in sorted(seen, key=lambda key: (passes[key] / seen[key], key)):
         if passes[key] == seen[key]:
@@ -179,10 +178,10 @@ def _clip(text: str, room: int = 60) -> str:
 def _stopped(graded: list[StudentRecord]) -> Section:
     section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
     for record, document in _with_documents(graded):
-        timed_out = [test for test in document["tests"] if outcome_of(test) is Outcome.TIMED_OUT]
-        crashed = [test for test in document["tests"] if outcome_of(test) is Outcome.CRASHED]
+        timed_out = [test for test in document.tests if test.outcome is Outcome.TIMED_OUT]
+        crashed = [test for test in document.tests if test.outcome is Outcome.CRASHED]
         if timed_out or crashed:
-            first = (timed_out or crashed)[0]["extra_data"]["detail"]
+            first = (timed_out or crashed)[0].detail
             section.rows.append([record.id, str(len(timed_out)), str(len(crashed)), _clip(first, 90)])
     return section
 
@@ -194,16 +193,17 @@ def _slowest(graded: list[StudentRecord]) -> Section:
     ranked = sorted(_with_documents(graded), key=lambda pair: -_code_seconds(pair[1]))
     for record, document in ranked[:SLOWEST_SHOWN]:
         section.rows.append(
-            [record.id, f"{_code_seconds(document):.1f}", f"{document['score']:g} / {document['max_score']:g}"]
+            [record.id, f"{_code_seconds(document):.1f}", f"{document.score:g} / {document.max_score:g}"]
         )
     return section
 
 
-def _code_seconds(document: ResultsDocument) -> float:
-    return document["extra_data"].get("student_seconds", document["execution_time"])  # older results lack it
+def _code_seconds(document: GradeResult) -> float:
+    seconds = document.student_seconds
+    return document.execution_time if seconds is None else seconds  # older results lack it
 
 
-def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, ResultsDocument]]:
+def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, GradeResult]]:
     """The records that have a results document, each with it."""
     return [(record, record.document) for record in records if record.document is not None]
 
@@ -216,13 +216,13 @@ def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
     )
     groups: dict[str, list[StudentRecord]] = defaultdict(list)
     for record in graded:
-        stamp = record.document["extra_data"].get("batch") if record.document is not None else None
-        code = stamp["code_hash"] if stamp is not None else None
+        stamp = record.document.batch if record.document is not None else None
+        code = stamp.code_hash if stamp is not None else None
         if code and code != stub_hash:
             groups[code].append(record)
     for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
         if len(members) > 1:
-            score = members[0].document["score"] if members[0].document is not None else 0
+            score = members[0].document.score if members[0].document is not None else 0
             section.rows.append([", ".join(member.id for member in members), f"{score:g}"])
     if not section.rows:
         section.lines = []
@@ -243,11 +243,11 @@ def _similar(graded: list[StudentRecord], stubs: StartingCode) -> Section:
     codes: dict[str, str] = {}
     scores: dict[str, float] = {}
     for record, document in _with_documents(graded):
-        stamp = document["extra_data"].get("batch")
-        if stamp is not None and "similarity" in stamp:
-            prints[record.id] = stamp["similarity"]
-            codes[record.id] = stamp["code_hash"]
-            scores[record.id] = document["score"]
+        stamp = document.batch
+        if stamp is not None and stamp.similarity is not None:
+            prints[record.id] = list(stamp.similarity)
+            codes[record.id] = stamp.code_hash
+            scores[record.id] = document.score
     pairs = [
         pair for pair in similarity.similar_pairs(prints, base=stubs.fingerprints) if codes[pair[0]] != codes[pair[1]]
     ]
@@ -286,10 +286,9 @@ def _listed(graded: list[StudentRecord], title: str, said: str, column: tuple[st
     key, header = column
     section = Section(title, lines=[said], headers=["student", header, "score"])
     for record, document in _with_documents(graded):
-        stamp = document["extra_data"].get("batch")
-        listed = stamp.get(key, []) if stamp is not None else []
-        if isinstance(listed, list) and listed:
-            section.rows.append([record.id, Code(", ".join(listed)), f"{document['score']:g}"])
+        listed = getattr(document.batch, key, None) or ()
+        if listed:
+            section.rows.append([record.id, Code(", ".join(listed)), f"{document.score:g}"])
     if not section.rows:
         section.lines = []
     return section

@@ -154,20 +154,22 @@ def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = 
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
     timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock)."""
     from autograder.engine import suites
+    from autograder.engine.grader import Grader
     from autograder.engine.plugin import GradingPlugin
     from autograder.engine.proxy import GradingSession
-    from autograder.engine.runner import run_pytest
     from autograder.engine.worker.limits import Limits
 
     times = []
-    for _ in range(rounds + 1):
-        plugin = GradingPlugin(GradingSession(_InProcessWorker(), Limits()))  # type: ignore[arg-type]
-        started = clock()
-        run_pytest(suites.resolve("hidden"), plugin)
-        times.append(clock() - started)
-        lost = [outcome.name for outcome in plugin.outcomes if outcome.outcome.value != "passed"]
-        if lost:
-            raise SystemExit(f"the in-process limit is not a full-marks grading: {lost[:3]}")
+    with Grader() as grader:  # one, as a batch's grader keeps one: the suite collected once, examples replayed
+        for _ in range(rounds + 1):
+            session = GradingSession(_InProcessWorker(), Limits(), plans=grader.plans)  # type: ignore[arg-type]
+            plugin = GradingPlugin(session, recorded=grader.examples)
+            started = clock()
+            grader.run(suites.resolve("hidden"), plugin)
+            times.append(clock() - started)
+            lost = [outcome.name for outcome in plugin.outcomes if outcome.outcome.value != "passed"]
+            if lost:
+                raise SystemExit(f"the in-process limit is not a full-marks grading: {lost[:3]}")
     return statistics.mean(times[1:])
 
 

@@ -10,15 +10,19 @@ module file is checked.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder.engine.parts import PARTS, part_of
+
+if TYPE_CHECKING:
+    from autograder.engine.grader import Grader
 
 
 class CheckFailed(AssertionError):
@@ -60,10 +64,23 @@ def check(
         module_cells=((part_module, cells),),
     )
     # Notes on other cells (an exploration that raised) are not this check's business.
-    graded = replace(grade_loaded(submission, suite_dir, limits=Limits(), only=(test_file,)), output="")
+    graded = replace(
+        grade_loaded(submission, suite_dir, limits=Limits(), grader=_kernel_grader(), only=(test_file,)), output=""
+    )
     Console(highlight=False).print(renderables(graded))
     if strict and not all(test.passed for test in graded.tests):
         raise CheckFailed(f"{name}: {graded.score:g} / {graded.max_score:g}; see the feedback above")
+
+
+@functools.cache
+def _kernel_grader() -> Grader:
+    """The grader of this kernel's check cells, for the kernel's life: checking one function after another
+    collects the suite once (stopped as the kernel ends)."""
+    from autograder.engine.grader import Grader
+
+    grader = Grader()
+    atexit.register(grader.close)
+    return grader
 
 
 def checker(module: str) -> Callable[..., None]:

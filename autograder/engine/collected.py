@@ -1,4 +1,4 @@
-"""A graded suite collected once per process, its tests run again for each hand-in.
+"""A graded suite collected once per grader (``grader.Grader``), its tests run again for each hand-in.
 
 ``pytest.main`` reads its configuration, loads its plugins, imports the test modules and collects
 them anew on every call: about 30 ms of a correct hand-in's grading, the same work each time. A
@@ -153,7 +153,7 @@ class _Host:
 
 
 class CollectedSuite:
-    """A suite's tests, collected once in this process; ``run`` runs them all for one hand-in."""
+    """A suite's tests, collected once for a grader; ``run`` runs them all for one hand-in."""
 
     def __init__(self, suite: Path, only: tuple[Path, ...]) -> None:
         self.suite = suite
@@ -207,33 +207,7 @@ class CollectedSuite:
             self._config._ensure_unconfigure()
 
 
-# The suite collected last, and what it was collected from: one kept at a time, so a notebook kernel that
-# checks one function after another holds one pytest configuration (and one assertion-rewriting hook).
-_kept: tuple[tuple[object, ...], CollectedSuite] | None = None
-
-
-def run_collected(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
-    """Run ``suite`` (or its files ``only``) with ``plugin``, collecting it only if it was not collected
-    last with the same files as they are now; return collection errors (ours)."""
-    global _kept
-    key = (suite.resolve(), tuple(path.resolve() for path in only), _stamp(suite))
-    if _kept is not None and _kept[0] != key:
-        _kept[1].close()
-        _kept = None
-    if _kept is None:
-        _kept = (key, CollectedSuite(suite, only))
-    collected = _kept[1]
-    try:
-        return collected.run(plugin)
-    except BaseException:
-        # Stopped part way (Ctrl-C in `grade`, or our own bug): fixtures may be left set up, so the next
-        # hand-in gets a fresh collection rather than this one.
-        _kept = None
-        collected.close()
-        raise
-
-
-def _stamp(suite: Path) -> tuple[tuple[str, int, int], ...]:
+def suite_stamp(suite: Path) -> tuple[tuple[str, int, int], ...]:
     """Each file of the suite, its size and its time of change: a suite edited in a long-lived process
     (a notebook's kernel) is collected again."""
     stamps = []

@@ -6,6 +6,7 @@ graders and a notebook's check cells all go through it.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -15,6 +16,7 @@ from autograder.engine import submission as submissions
 from autograder.engine import suites
 from autograder.engine.fingerprints import grading_hash
 from autograder.engine.grade_result import GradeResult, TestResult
+from autograder.engine.grader import Grader
 from autograder.engine.outcomes import Outcome
 from autograder.engine.part_cache import PartCache, PartResult, file_digests, part_key
 from autograder.engine.parts import MODULES, part_of
@@ -41,6 +43,7 @@ def grade_path(
     parts: tuple[str, ...] = (),
     cache: PartCache | None = None,
     progress: Callable[[str], None] | None = None,
+    grader: Grader | None = None,
 ) -> GradeResult:
     """Grade ``path`` part by part; a release's own folder (or a repository made from it) grades its work folders.
 
@@ -48,6 +51,8 @@ def grade_path(
     where it scores better, so Part 1 in a notebook and Part 2 in a module both count. ``parts`` (module
     names) grades only those parts; a file named after a part (``modules/bpe.py``) grades that part. With a
     ``cache``, a part whose files and grading did not change since it was last graded is not graded again.
+    ``grader``: what a long-lived grader (a notebook's kernel) keeps between gradings; by default, one for
+    this grading alone.
     """
     # The sandbox probe (a caged `python -c pass`) waits on a child process: it runs while the hand-in is read.
     threading.Thread(target=isolation, daemon=True).start()
@@ -60,7 +65,10 @@ def grade_path(
     # After reading the hand-in: the hash names the cage, which the probe started above is finding meanwhile.
     grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
     try:
-        graded = [_parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress) for loaded in hand_ins]
+        with contextlib.nullcontext(grader) if grader is not None else Grader() as using:
+            graded = [
+                _parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress, using) for loaded in hand_ins
+            ]
     except CageUnavailable as error:  # root, and no cage that would keep student code from being root
         raise CannotGrade(str(error)) from None
     if cache is not None:
@@ -127,6 +135,7 @@ def _parts_of(
     cache: PartCache | None,
     grading: str,
     progress: Callable[[str], None] | None,
+    grader: Grader,
 ) -> dict[str, tuple[PartResult, bool]]:
     """Each chosen part's result in this hand-in, and whether it came from the cache."""
     keys = {module: part_key(loaded, module, grading) for module in chosen} if cache is not None else {}
@@ -142,7 +151,7 @@ def _parts_of(
     only = () if whole_suite else tuple(suite / module for module in missing if (suite / module).is_dir())
     if not whole_suite and not only:  # this suite has no tests for them
         return found | {module: (PartResult(tests=[], notes=[], seconds=0.0), False) for module in missing}
-    graded = grade_loaded(loaded, suite, limits=limits, only=only, progress=progress)
+    graded = grade_loaded(loaded, suite, limits=limits, grader=grader, only=only, progress=progress)
     read = graded.read
     for module, result in _by_part(graded, missing).items():
         names = None if read is None else [*read.get("", []), *read.get(module, []), *_own_files(module)]
@@ -229,24 +238,24 @@ def grade_loaded(
     suite: Path,
     *,
     limits: Limits,
+    grader: Grader,
     only: tuple[Path, ...] = (),
     progress: Callable[[str], None] | None = None,
-    keep_spare: bool = False,
 ) -> GradeResult:
-    """The result of ``loaded`` graded with ``suite`` (or its test files ``only``).
+    """The result of ``loaded`` graded with ``suite`` (or its test files ``only``) by ``grader``.
 
-    The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots.
-    ``keep_spare``: start the next hand-in's worker too (see start_worker). A release's own folder
-    (``loaded.halves``) is graded folder by folder, each part counted where it scores better, as `grade` does.
+    The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots. A release's
+    own folder (``loaded.halves``) is graded folder by folder, each part counted where it scores better, as
+    `grade` does.
     """
     if loaded.halves:
         graded, waited = [], 0.0
         for half in loaded.halves:
-            half_graded = grade_loaded(half, suite, limits=limits, only=only, progress=progress, keep_spare=keep_spare)
+            half_graded = grade_loaded(half, suite, limits=limits, grader=grader, only=only, progress=progress)
             graded.append({module: (result, False) for module, result in _by_part(half_graded, list(MODULES)).items()})
             waited += half_graded.student_seconds or 0.0
         return _combined(loaded.name, suite, list(loaded.halves), graded, list(MODULES), student_seconds=waited)
-    started = start_worker(loaded, limits, progress=progress, keep_spare=keep_spare)
+    started = start_worker(loaded, limits, progress=progress, grader=grader)
     from autograder.engine.runner import grade_started
 
-    return build_result(grade_started(started, suite, only=only))
+    return build_result(grade_started(started, suite, grader, only=only))

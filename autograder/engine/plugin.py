@@ -34,6 +34,7 @@ from autograder.engine.proxy import (
     failure_outcome,
     short_repr,
 )
+from autograder.engine.replay import Recorded
 from autograder.engine.student_output import (
     PRINTED_FOR_INSTRUCTOR,
     PRINTED_PER_HAND_IN,
@@ -54,14 +55,22 @@ def _run_again_worthy(error: BaseException) -> bool:
 
 class GradingPlugin:
     def __init__(
-        self, session: GradingSession, *, examples: tuple[int, int] | None = None, isolate_failures: bool = False
+        self,
+        session: GradingSession,
+        *,
+        examples: tuple[int, int] | None = None,
+        isolate_failures: bool = False,
+        recorded: Recorded | None = None,
     ) -> None:
         """``examples``: the hand-in's example set and its hypothesis seed (example_sets); None keeps each
         property's fixed examples (the public suite). ``isolate_failures``: a failing test runs again apart
-        (pytest_runtest_call), for a feedback that must show no other test's calls (the hidden suite's)."""
+        (pytest_runtest_call), for a feedback that must show no other test's calls (the hidden suite's).
+        ``recorded``: the grader's examples drawn for earlier hand-ins, replayed (replay); none by default."""
         self.session = session
         self.examples = examples
         self.isolate_failures = isolate_failures
+        self.recorded = recorded if recorded is not None else Recorded()
+        self.notes = rubric.Notes()  # what the running test says of its failure (rubric.hint)
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None
@@ -148,7 +157,7 @@ class GradingPlugin:
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
-        rubric.notes.hint = ""
+        self.notes.hint = ""
         self._compared = None
 
     @contextlib.contextmanager
@@ -173,15 +182,15 @@ class GradingPlugin:
     def _run(self, item: pytest.Item, *, shrink: bool = True) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
-        key = self._replay_key(item)
-        replay.begin(key)
+        key, test = self._replay_key(item), getattr(item, "obj", None)
+        self.recorded.begin(key, test)
         try:
             with self._seeded(item, shrink=shrink):
                 result = yield
         except BaseException:
-            replay.end(key, passed=False)
+            self.recorded.end(key, test, passed=False)
             raise
-        replay.end(key, passed=True)
+        self.recorded.end(key, test, passed=True)
         return result
 
     def _replay_key(self, item: pytest.Item) -> str:
@@ -190,7 +199,7 @@ class GradingPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
-        """A property that passed before in this process: try the examples it was given then (see replay).
+        """A property that passed before for this grader: try the examples it was given then (see replay).
 
         A test of a part module the hand-in does not have is not run at all: the worker's answer to the
         first call into it stands for every later test (hypothesis would start its engine only to hear it).
@@ -205,7 +214,7 @@ class GradingPlugin:
             return None
         fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(test).parameters}
         key = self._replay_key(pyfuncitem)
-        if self.session.replaying(key, lambda each: replay.replay(key, test, fixtures, StudentStopped, each)):
+        if self.session.replaying(key, lambda each: self.recorded.replay(key, test, fixtures, StudentStopped, each)):
             return True
         return None  # run under hypothesis, as without replay
 
@@ -314,7 +323,7 @@ class GradingPlugin:
                 shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
             example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
             return TestOutcome(
-                outcome=Outcome.FAILED, hint=rubric.notes.hint, example=example, **shown, **base, **context
+                outcome=Outcome.FAILED, hint=self.notes.hint, example=example, **shown, **base, **context
             )
         detail = f"{type(error).__name__}: {text}"[:2000]
         if last is not None and _raised_in_test_file(call.excinfo, item):

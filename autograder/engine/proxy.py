@@ -186,9 +186,6 @@ class CallPlan:
 
 # A plan is sent only when it is at most this big: a message the worker reads whole before it runs anything.
 MAX_PLAN_BYTES = 4 * 1024 * 1024
-# Plans by replay key, for the life of this process: like the examples they follow (replay), they are
-# the same for every hand-in a grader grades.
-_plans: dict[str, CallPlan] = {}
 
 
 @dataclass
@@ -207,6 +204,9 @@ class GradingSession:
 
     worker: Worker
     limits: Limits
+    # Plans by replay key, the grader's (grader.Grader): like the examples they follow (replay), they are the
+    # same for every hand-in it grades. None kept by default.
+    plans: dict[str, CallPlan] = field(default_factory=dict)
     # Seconds spent waiting for the worker: the limits charge the student's code, not the grader's own
     # work (an oracle, Part 5's timed recount), which a busy machine would otherwise turn into a timeout.
     used: float = 0.0
@@ -301,7 +301,7 @@ class GradingSession:
         the rest is sent again. Answers no call asked for are dropped, or the worker stopped when they
         do not come at once. ``replay`` is given a function to call before each example.
         """
-        plan = _plans.get(key)
+        plan = self.plans.get(key)
         self._recording = [] if plan is None else None
         self._example = 0
         if plan is not None:
@@ -316,7 +316,7 @@ class GradingSession:
             if passed and recorded is not None:
                 made = _plan_of(recorded)
                 if made is not None:
-                    _plans[key] = made
+                    self.plans[key] = made
 
     def _next_example(self) -> None:
         self._example += 1

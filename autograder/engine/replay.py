@@ -8,8 +8,9 @@ submission's grading time), and ``grade batch`` grades hundreds of
 submissions in one process.
 
 So a property's examples are recorded during a run in which the property
-passes, and the next time the property runs in this process its test body
-is called on those same examples directly:
+passes, and the next time the property runs for the same grader (``grader.Grader``,
+which keeps them in a ``Recorded``) its test body is called on those same
+examples directly:
 
 - all pass: the property passes, as hypothesis would have found, since it
   would have drawn exactly these examples;
@@ -30,24 +31,24 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
-# Each example as pickled bytes: loading a fresh copy for each replay costs a fifth of copy.deepcopy, and the
-# examples are hypothesis's plain values (text, numbers, lists, dicts), which pickle keeps exactly.
-_recorded: dict[str, list[bytes]] = {}
-_recording: list[bytes] | None = None
-
 
 def install(test: Any) -> None:
-    """Record the examples a ``@given`` test is called with (hypothesis's documented ``inner_test`` hook)."""
+    """Make a ``@given`` test's examples recordable (hypothesis's documented ``inner_test`` hook): while a
+    ``Recorded`` records it, each example it is called with is kept, as pickled bytes (loading a fresh copy
+    for each replay costs a fifth of copy.deepcopy, and the examples are hypothesis's plain values, which
+    pickle keeps exactly)."""
     inner = test.hypothesis.inner_test
     drawn = set(inspect.signature(inner).parameters) - set(inspect.signature(test).parameters)
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        if _recording is not None:
-            _recording.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
+        into = recording.into  # type: ignore[attr-defined]
+        if into is not None:
+            into.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
         return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
     recording.replays = inner  # type: ignore[attr-defined]
+    recording.into = None  # type: ignore[attr-defined]  # the list a Recorded is filling, while it records
     test.hypothesis.inner_test = recording
 
 
@@ -55,34 +56,41 @@ def replayable(test: Any) -> bool:
     return hasattr(getattr(getattr(test, "hypothesis", None), "inner_test", None), "replays")
 
 
-def begin(key: str) -> None:
-    global _recording
-    _recording = [] if key not in _recorded else None
+class Recorded:
+    """The examples each property drew, by replay key (its test and its example set), for one grader."""
 
+    def __init__(self) -> None:
+        self.examples: dict[str, list[bytes]] = {}
 
-def end(key: str, passed: bool) -> None:
-    global _recording
-    if _recording is not None and passed:
-        _recorded[key] = _recording
-    _recording = None
+    def begin(self, key: str, test: Any) -> None:
+        """Record what ``test`` draws from now on, unless its examples for ``key`` are known already."""
+        test.hypothesis.inner_test.into = [] if key not in self.examples else None
 
+    def end(self, key: str, test: Any, passed: bool) -> None:
+        """Keep what was recorded when the property passed: then it drew every example it draws."""
+        wrapper = test.hypothesis.inner_test
+        if wrapper.into is not None and passed:
+            self.examples[key] = wrapper.into
+        wrapper.into = None
 
-def replay(key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseException], each: Callable[[], None]) -> bool:
-    """Run the recorded examples; True when all passed, False when hypothesis must run after all.
+    def replay(
+        self, key: str, test: Any, fixtures: dict[str, Any], stop: type[BaseException], each: Callable[[], None]
+    ) -> bool:
+        """Run the recorded examples; True when all passed, False when hypothesis must run after all.
 
-    ``stop`` is the kind of exception that ends a test under hypothesis
-    without a retry; it is raised as it is. ``each`` is told before each example.
-    """
-    examples = _recorded.get(key)
-    if examples is None:
-        return False
-    inner: Callable[..., Any] = test.hypothesis.inner_test.replays
-    for example in examples:
-        each()
-        try:
-            inner(**fixtures, **pickle.loads(example))
-        except stop:
-            raise
-        except Exception:
+        ``stop`` is the kind of exception that ends a test under hypothesis
+        without a retry; it is raised as it is. ``each`` is told before each example.
+        """
+        examples = self.examples.get(key)
+        if examples is None:
             return False
-    return True
+        inner: Callable[..., Any] = test.hypothesis.inner_test.replays
+        for example in examples:
+            each()
+            try:
+                inner(**fixtures, **pickle.loads(example))
+            except stop:
+                raise
+            except Exception:
+                return False
+        return True

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.engine.collected import forget_suite_modules, run_collected, session_arguments, suite_surroundings
+from autograder.engine.collected import forget_suite_modules, session_arguments, suite_surroundings
 from autograder.engine.example_sets import course_secret, example_set, seed
 from autograder.engine.fingerprints import submission_hash
+from autograder.engine.grader import Grader
 from autograder.engine.outcomes import GradingRun, Outcome, TestOutcome
 from autograder.engine.plugin import GradingPlugin
 from autograder.engine.proxy import GradingSession
@@ -29,14 +30,15 @@ from autograder.engine.worker.starting import StartedWorker, discard, start_work
 
 
 def grade_submission(
-    submission: LoadedSubmission, suite: Path, *, limits: Limits, only: tuple[Path, ...] = ()
+    submission: LoadedSubmission, suite: Path, *, limits: Limits, grader: Grader, only: tuple[Path, ...] = ()
 ) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
-    return grade_started(start_worker(submission, limits), suite, only=only)
+    return grade_started(start_worker(submission, limits, grader=grader), suite, grader, only=only)
 
 
-def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...] = ()) -> GradingRun:
-    """Run the suite against a worker that ``start_worker`` set booting (before pytest was imported)."""
+def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: tuple[Path, ...] = ()) -> GradingRun:
+    """Run the suite against a worker that ``start_worker`` set booting (before pytest was imported), with what
+    ``grader`` keeps from the hand-ins it graded before (the suite collected, the examples, the call plans)."""
     submission, cage, worker, limits = started.submission, started.cage, started.worker, started.limits
     notes = list(submission.notes)
     notice = isolation_notice()
@@ -49,8 +51,9 @@ def grade_started(started: StartedWorker, suite: Path, *, only: tuple[Path, ...]
         # process that served such a test is dropped, and a test that fails there runs again apart.
         hidden = examples is not None
         worker.guarding = hidden
-        plugin = GradingPlugin(GradingSession(worker, limits), examples=examples, isolate_failures=hidden)
-        errors = run_pytest(suite, plugin, only)
+        session = GradingSession(worker, limits, plans=grader.plans)
+        plugin = GradingPlugin(session, examples=examples, isolate_failures=hidden, recorded=grader.examples)
+        errors = grader.run(suite, plugin, only)
         worker.end_process()  # the last part's process: what it wrote past its calls is then passed on
         report, read = _load_report(worker)
         from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
@@ -94,13 +97,6 @@ def _examples(submission: LoadedSubmission, suite: Path) -> tuple[int, int] | No
     secret = course_secret()
     chosen = example_set(secret, submission_hash(submission))
     return chosen, seed(secret, chosen)
-
-
-def run_pytest(suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
-    """Run a graded suite (or some of its files) in this process; return collection errors (ours).
-
-    The suite is collected once per process (see collected), not once per hand-in."""
-    return run_collected(suite, plugin, only)
 
 
 def run_suite_session(

@@ -16,6 +16,7 @@ from conftest import SUBMISSIONS, run_batch
 
 from autograder.course.batch import histogram, similarity
 from autograder.engine import grading, student_syntax, submission, suites
+from autograder.engine.grader import Grader
 from autograder.engine.worker.limits import Limits
 from autograder.reports import code_view
 from autograder.reports import html as html_report
@@ -201,7 +202,8 @@ def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_
     (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + broken, encoding="utf-8")
     loaded = submission.load(folder)
     suite = suites.resolve("hidden")
-    document = grading.grade_loaded(loaded, suite, limits=Limits(), only=(suite / "bpe",))
+    with Grader() as grader:
+        document = grading.grade_loaded(loaded, suite, limits=Limits(), grader=grader, only=(suite / "bpe",))
     code = similarity.sources(loaded)
     read = syntax_reads(monkeypatch)
     page = html_report.render(document, code)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from autograder.course.batch.pool import grade_all
+from autograder.engine.grader import Grader
 from autograder.engine.runner import grade_submission
 from autograder.engine.submission import load
 from autograder.engine.suites import KIT_ROOT
@@ -54,6 +57,13 @@ def write_suite(root: Path, log: Path, *, extra: str = "") -> Path:
     return suite
 
 
+@pytest.fixture
+def grader():
+    """One grader for a test's hand-ins, as a batch's grader process or a notebook's kernel keeps one."""
+    with Grader() as opened:
+        yield opened
+
+
 def hand_in(root: Path, name: str, code: str) -> Path:
     folder = root / name
     folder.mkdir()
@@ -61,8 +71,8 @@ def hand_in(root: Path, name: str, code: str) -> Path:
     return folder
 
 
-def outcomes(folder: Path, suite: Path) -> dict[str, str]:
-    run = grade_submission(load(folder), suite, limits=Limits())
+def outcomes(folder: Path, suite: Path, grader: Grader) -> dict[str, str]:
+    run = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
     return {outcome.name: outcome.outcome.value for outcome in run.outcomes}
 
 
@@ -70,29 +80,29 @@ def events(log: Path) -> list[str]:
     return [line.split(" ", 1)[1] for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-def test_a_suite_is_collected_once_and_no_fixture_outlives_its_hand_in(tmp_path):
+def test_a_suite_is_collected_once_and_no_fixture_outlives_its_hand_in(tmp_path, grader):
     log = tmp_path / "log"
     suite = write_suite(tmp_path, log)
     correct, wrong = hand_in(tmp_path, "correct", CORRECT), hand_in(tmp_path, "wrong", WRONG)
-    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
-    assert outcomes(wrong, suite) == {"test_first": "failed", "test_second": "failed"}
-    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
+    assert outcomes(correct, suite, grader) == {"test_first": "passed", "test_second": "passed"}
+    assert outcomes(wrong, suite, grader) == {"test_first": "failed", "test_second": "failed"}
+    assert outcomes(correct, suite, grader) == {"test_first": "passed", "test_second": "passed"}
     once = ["module fixture set up", "module fixture torn down holding 2"]
     assert events(log) == ["imported", "collected", *once, *once, *once], "collected once; fixtures each hand-in"
 
 
-def test_an_edited_suite_is_collected_again(tmp_path):
+def test_an_edited_suite_is_collected_again(tmp_path, grader):
     """A long-lived process (a notebook's kernel) sees the suite as it is now, not as it was collected."""
     log = tmp_path / "log"
     suite = write_suite(tmp_path, log)
     correct = hand_in(tmp_path, "correct", CORRECT)
-    assert outcomes(correct, suite)["test_first"] == "passed"
+    assert outcomes(correct, suite, grader)["test_first"] == "passed"
     write_suite(tmp_path, log, extra="    assert False, 'the edited test fails everyone'\n")
-    assert outcomes(correct, suite)["test_first"] == "failed"
+    assert outcomes(correct, suite, grader)["test_first"] == "failed"
     assert events(log).count("imported") == 2 and events(log).count("collected") == 2
 
 
-def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path):
+def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path, grader):
     """Ctrl-C in the middle of a hand-in (``grade``): its fixtures are torn down, and the next hand-in
     runs in a fresh collection, never in the stopped one's half-run state."""
     log = tmp_path / "log"
@@ -103,13 +113,13 @@ def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path):
     )
     correct = hand_in(tmp_path, "correct", CORRECT)
     try:
-        outcomes(correct, suite)
+        outcomes(correct, suite, grader)
     except KeyboardInterrupt:
         pass
     else:
         raise AssertionError("Ctrl-C reaches the caller")
     stop.unlink()
-    assert outcomes(correct, suite) == {"test_first": "passed", "test_second": "passed"}
+    assert outcomes(correct, suite, grader) == {"test_first": "passed", "test_second": "passed"}
     assert events(log) == [
         "imported",
         "collected",

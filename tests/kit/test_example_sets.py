@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from classroom import SOLUTIONS
 
-from autograder.engine import example_sets, replay
+from autograder.engine import example_sets
+from autograder.engine.grader import Grader
 from autograder.engine.grading import grade_loaded
 from autograder.engine.submission import load
 from autograder.engine.suites import suite_path
@@ -34,10 +35,11 @@ def test_a_secret_is_made_once_beside_the_kit_and_kept_from_others(tmp_path, mon
 
 def drawn(folder: Path) -> dict[str, list[bytes]]:
     """The examples each hidden property of Part 2 drew for the hand-in in ``folder``, graded in this process."""
-    replay._recorded.clear()
-    document = grade_loaded(load(folder), suite_path("hidden"), limits=Limits(), only=(suite_path("hidden") / "bpe",))
+    with Grader() as grader:
+        hidden = suite_path("hidden")
+        document = grade_loaded(load(folder), hidden, limits=Limits(), grader=grader, only=(hidden / "bpe",))
     assert document.score > 0
-    return dict(replay._recorded)
+    return dict(grader.examples.examples)
 
 
 @pytest.mark.slow

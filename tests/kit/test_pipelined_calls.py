@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from autograder.engine import submission
+from autograder.engine.grader import Grader
 from autograder.engine.proxy import (
     CallRecord,
     CallTimedOut,
@@ -54,13 +55,13 @@ def echo(value):
 
 
 class Grading:
-    """A session on a real worker, and the calls it sent together, counted."""
+    """A session on a real worker, with the plans of ``grader``, and the calls it sent together, counted."""
 
-    def __init__(self, folder: Path, source: str, limits: Limits) -> None:
+    def __init__(self, folder: Path, source: str, limits: Limits, grader: Grader) -> None:
         folder.mkdir()
         (folder / "simple_tokenizers.py").write_text(source, encoding="utf-8")
         self.started = start_worker(submission.load(folder), limits)
-        self.session = GradingSession(self.started.worker, limits)
+        self.session = GradingSession(self.started.worker, limits, plans=grader.plans)
         self.sent_together: list[int] = []
         send = self.started.worker.send_calls
 
@@ -109,15 +110,17 @@ class Grading:
 
 @pytest.fixture
 def grading(tmp_path: Path) -> Iterator[Callable[..., Grading]]:
+    """Hand-ins graded one after another by one grader, as a batch's grader process grades them."""
     made: list[Grading] = []
+    with Grader() as grader:
 
-    def make(source: str = CORRECT, **limits: Any) -> Grading:
-        made.append(Grading(tmp_path / f"hand-in-{len(made)}", source, Limits(**limits)))
-        return made[-1]
+        def make(source: str = CORRECT, **limits: Any) -> Grading:
+            made.append(Grading(tmp_path / f"hand-in-{len(made)}", source, Limits(**limits), grader))
+            return made[-1]
 
-    yield make
-    for each in made:
-        each.stop()
+        yield make
+        for each in made:
+            each.stop()
 
 
 def recorded_plan(grading: Callable[..., Grading], texts: tuple[str, ...] = TEXTS) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.engine.grader import Grader
 from autograder.engine.outcomes import GradingRun
 from autograder.engine.points import suite_points
 from autograder.engine.results import build_result
@@ -43,7 +44,8 @@ def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: Limits
     (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
     (tmp_path / "student").mkdir()
     (tmp_path / "student" / "bpe.py").write_text(bpe, encoding="utf-8")
-    return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits())
+    with Grader() as grader:
+        return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits(), grader=grader)
 
 
 def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
@@ -192,7 +194,8 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
         encoding="utf-8",
     )
     limits = Limits(call_seconds=1.0)
-    run = grade_submission(load(tmp_path / "student"), suite, limits=limits)
+    with Grader() as grader:
+        run = grade_submission(load(tmp_path / "student"), suite, limits=limits, grader=grader)
     outcomes = [(outcome.name, outcome.outcome.value) for outcome in run.outcomes]
     assert outcomes == [
         ("test_0_passes", "passed"),
@@ -239,7 +242,8 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
         "def get_pair_counts(tokens):\n    while not SEEN:\n        pass\n    return {'x': 1}\n",
         encoding="utf-8",
     )
-    run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=1.0))
+    with Grader() as grader:
+        run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=1.0), grader=grader)
     by_name = {outcome.name: outcome for outcome in run.outcomes}
     assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "timed out", "timed out"]
     assert "timed out after 1 s" in by_name["test_1_counts"].detail

@@ -1,4 +1,4 @@
-"""A batch's grader starts the next hand-in's worker while it grades this one (``start_worker(keep_spare=True)``).
+"""A batch's grader starts the next hand-in's worker while it grades this one (``Grader(spares=True)``).
 
 A spare holds nothing of anyone's until it is given its hand-in, is given that hand-in's files alone,
 is used only under the limits it was made for, and is gone when its grader ends.
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder.engine import submission
+from autograder.engine.grader import Grader
 from autograder.engine.proxy import GradingSession
 from autograder.engine.worker import starting
 from autograder.engine.worker.isolation import isolation
@@ -44,49 +45,53 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(autouse=True)
-def no_spare_left():
-    yield
-    starting._discard_spare()
+@pytest.fixture
+def grader():
+    with Grader(spares=True) as opened:
+        yield opened
 
 
-def test_the_next_hand_in_gets_the_spare_with_its_own_files_alone(tmp_path):
+def test_the_next_hand_in_gets_the_spare_with_its_own_files_alone(tmp_path, grader):
     limits = Limits()
-    first = start_worker(hand_in(tmp_path / "ada", "ada.txt"), limits, keep_spare=True)
-    spare = starting._spare
+    first = start_worker(hand_in(tmp_path / "ada", "ada.txt"), limits, grader=grader)
+    spare = grader.spare
     assert spare is not None and spare.worker.process is not None and spare.worker.process.poll() is None
     copy = spare.cage.submission if spare.cage.level.full else spare.cage.work
     assert list(copy.iterdir()) == [], "a spare holds nothing of anyone's before its hand-in"
     assert answer(first, "a")[:1] == ["a"]
-    second = start_worker(hand_in(tmp_path / "bob", "bob.txt"), limits, keep_spare=True)
-    assert second.worker is spare.worker and starting._spare is not spare, "taken, and another one made"
+    second = start_worker(hand_in(tmp_path / "bob", "bob.txt"), limits, grader=grader)
+    assert second.worker is spare.worker and grader.spare is not spare, "taken, and another one made"
     returned = answer(second, "b")
     assert returned[0] == "b" and "bob.txt" in returned and "ada.txt" not in returned
 
 
 def test_a_spare_made_for_other_limits_is_not_used_and_is_removed(tmp_path):
-    start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), keep_spare=True).worker.stop()
-    spare = starting._spare
-    assert spare is not None
-    other = start_worker(hand_in(tmp_path / "bob", "bob.txt"), Limits(call_seconds=3))
-    assert other.worker is not spare.worker and starting._spare is None
+    with Grader(spares=True) as grader:
+        start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), grader=grader).worker.stop()
+        spare = grader.spare
+        assert spare is not None
+        grader.spares = False
+        other = start_worker(hand_in(tmp_path / "bob", "bob.txt"), Limits(call_seconds=3), grader=grader)
+        assert other.worker is not spare.worker and grader.spare is None
     assert not spare.cage.root.exists() and spare.worker.process is None
     assert answer(other, "b")[0] == "b"
 
 
 def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
-    """Its exit stops the spare and removes its cage; nothing of it runs on."""
+    """A batch's grader process: its exit stops the spare and removes its cage; nothing of it runs on."""
     (tmp_path / "ada").mkdir()
     (tmp_path / "ada" / "simple_tokenizers.py").write_text(SOURCE, encoding="utf-8")
     script = (
         "import sys\n"
         "from pathlib import Path\n"
+        "from autograder.course.batch.pool import _process_grader\n"
         "from autograder.engine import submission\n"
         "from autograder.engine.worker import starting\n"
         "from autograder.engine.worker.limits import Limits\n"
-        "started = starting.start_worker(submission.load(Path(sys.argv[1])), Limits(), keep_spare=True)\n"
+        "grader = _process_grader()\n"
+        "started = starting.start_worker(submission.load(Path(sys.argv[1])), Limits(), grader=grader)\n"
         "started.worker.stop(); started.cage.remove()\n"
-        "print(starting._spare.worker.process.pid, starting._spare.cage.root)\n"
+        "print(grader.spare.worker.process.pid, grader.spare.cage.root)\n"
     )
     ran = subprocess.run(
         [sys.executable, "-c", script, str(tmp_path / "ada")], capture_output=True, text=True, timeout=120
@@ -98,7 +103,7 @@ def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
         assert not Path(f"/proc/{pid}").exists(), "the spare's worker was stopped"
 
 
-def test_a_spare_that_cannot_be_made_costs_the_hand_in_nothing(tmp_path, monkeypatch):
+def test_a_spare_that_cannot_be_made_costs_the_hand_in_nothing(tmp_path, monkeypatch, grader):
     """A spare is a head start only: when its cage cannot be made (a full disk, say), this hand-in's
     worker is still handed back, working, and the next hand-in starts its own."""
     made = starting.Cage.create
@@ -109,6 +114,6 @@ def test_a_spare_that_cannot_be_made_costs_the_hand_in_nothing(tmp_path, monkeyp
         return made(files, limits=limits)
 
     monkeypatch.setattr(starting.Cage, "create", no_room_for_a_spare)
-    started = start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), keep_spare=True)
-    assert starting._spare is None
+    started = start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), grader=grader)
+    assert grader.spare is None
     assert answer(started, "a")[0] == "a"

@@ -16,7 +16,9 @@ hand-ins they are grading.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import multiprocessing
 import os
 import signal
@@ -27,12 +29,15 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from autograder.engine.grade_result import GradeResult
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.client import parent_death_signal
 from autograder.engine.worker.limits import Limits
+
+if TYPE_CHECKING:
+    from autograder.engine.grader import Grader
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
@@ -101,11 +106,21 @@ def _set_every_thread(cpus: set[int]) -> None:
             os.sched_setaffinity(int(task), cpus)
 
 
+@functools.cache
+def _process_grader() -> Grader:
+    """This grader process's own grader, for its life: one hand-in after another, the suite collected once,
+    and the next one's worker started while this one is graded (its spare: stopped as the process ends)."""
+    from autograder.engine.grader import Grader
+
+    grader = Grader(spares=True)
+    atexit.register(grader.close)
+    return grader
+
+
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> GradeResult:
     from autograder.engine.grading import grade_loaded
 
-    # One hand-in after another: the next one's worker starts while this one is graded.
-    return grade_loaded(loaded, suite, limits=limits, only=only, keep_spare=True)
+    return grade_loaded(loaded, suite, limits=limits, grader=_process_grader(), only=only)
 
 
 def grade_all(

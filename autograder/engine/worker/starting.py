@@ -8,16 +8,19 @@ import the runner while it boots.
 
 from __future__ import annotations
 
-import atexit
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from autograder.engine.submission import LoadedSubmission
 from autograder.engine.worker.cage import Cage
 from autograder.engine.worker.client import Worker
 from autograder.engine.worker.isolation import isolation
 from autograder.engine.worker.limits import Limits
+
+if TYPE_CHECKING:
+    from autograder.engine.grader import Grader
 
 
 @dataclass
@@ -36,19 +39,19 @@ def start_worker(
     limits: Limits,
     *,
     progress: Callable[[str], None] | None = None,
-    keep_spare: bool = False,
+    grader: Grader | None = None,
 ) -> StartedWorker:
-    """Start ``submission``'s worker: the spare one, when there is one for these limits, or a new one.
+    """Start ``submission``'s worker: the ``grader``'s spare one, when it has one for these limits, or a new one.
 
-    ``keep_spare`` (a batch's grader, which grades one hand-in after another): also start the next hand-in's
-    worker now, before its hand-in is known. It sets itself up while this hand-in is graded and then waits
-    for its config, so what a start spends waiting rather than working (the kernel's grace period for
-    entering the control groups, 6 to 9 ms here) is no longer spent between two hand-ins. A spare holds
+    A grader that keeps spares (a batch's, which grades one hand-in after another) also starts the next
+    hand-in's worker now, before its hand-in is known. It sets itself up while this hand-in is graded and
+    then waits for its config, so what a start spends waiting rather than working (the kernel's grace period
+    for entering the control groups, 6 to 9 ms here) is no longer spent between two hand-ins. A spare holds
     nothing of anyone's until it is given its hand-in: an empty folder, then that hand-in's files alone.
     Spares are kept in the sandbox only (``_keep_spare``).
     """
     since = time.monotonic()
-    taken = _take_spare(submission, limits, progress)
+    taken = _take_spare(grader, submission, limits, progress) if grader is not None else None
     if taken is not None:
         cage, worker = taken
     else:
@@ -59,9 +62,9 @@ def start_worker(
         except BaseException:  # an interrupt between its spawn and its config leaves no process behind either
             discard(worker, cage)
             raise
-    if keep_spare:
+    if grader is not None and grader.spares:
         try:
-            _keep_spare(limits)
+            _keep_spare(grader, limits)
         except Exception:
             pass  # a spare is only ever a head start: the next hand-in starts its own worker, and says what fails
         except BaseException:  # an interrupt: this hand-in's worker is not handed back, so it goes too
@@ -77,8 +80,8 @@ def discard(worker: Worker, cage: Cage) -> None:
 
 
 @dataclass
-class _Spare:
-    """A worker spawned in an empty cage, waiting for its config (``Worker.configure``)."""
+class Spare:
+    """A worker spawned in an empty cage, waiting for its config (``Worker.configure``); a grader's."""
 
     cage: Cage
     worker: Worker
@@ -88,15 +91,11 @@ class _Spare:
         discard(self.worker, self.cage)
 
 
-_spare: _Spare | None = None
-
-
 def _take_spare(
-    submission: LoadedSubmission, limits: Limits, progress: Callable[[str], None] | None
+    grader: Grader, submission: LoadedSubmission, limits: Limits, progress: Callable[[str], None] | None
 ) -> tuple[Cage, Worker] | None:
-    """The spare, given ``submission``: its files, then its config; None when there is none fit to use."""
-    global _spare
-    spare, _spare = _spare, None
+    """The grader's spare, given ``submission``: its files, then its config; None when there is none fit to use."""
+    spare, grader.spare = grader.spare, None
     if spare is None:
         return None
     process = spare.worker.process
@@ -114,11 +113,9 @@ def _take_spare(
     return spare.cage, spare.worker
 
 
-def _keep_spare(limits: Limits) -> None:
-    """Start a spare, in the sandbox only: in the process cage a hand-in runs as the grader's user and could
-    write into the spare's folder, which the next hand-in's worker runs from."""
-    global _spare
-    if _spare is not None or not isolation().full:
+def _keep_spare(grader: Grader, limits: Limits) -> None:
+    """Spawn the grader's next worker in an empty cage, where the full cage is on (elsewhere a start is cheap)."""
+    if grader.spare is not None or not isolation().full:
         return
     cage = Cage.create(None, limits=limits)
     worker = Worker(cage, limits, {})
@@ -127,14 +124,4 @@ def _keep_spare(limits: Limits) -> None:
     except BaseException:
         discard(worker, cage)
         raise
-    _spare = _Spare(cage, worker, limits)
-
-
-@atexit.register
-def _discard_spare() -> None:
-    """A grader that ends leaves no spare running (one killed takes it along: bubblewrap's
-    --die-with-parent; the next grader sweeps its cage)."""
-    global _spare
-    spare, _spare = _spare, None
-    if spare is not None:
-        spare.discard()
+    grader.spare = Spare(cage, worker, limits)

@@ -10,11 +10,11 @@ from typing import Any
 import click
 
 from autograder import __version__
-from autograder.engine.parts import MODULES
-from autograder.engine.suites import KIT_ROOT, SUITES
-from autograder.engine.worker.isolation import UNCAGED_FLAG
-from autograder.engine.worker.limits import Limits
+from autograder.cage.isolation import UNCAGED_FLAG
+from autograder.cage.limits import Limits
+from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
+from autograder.testing.suites import KIT_ROOT, SUITES
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
@@ -145,9 +145,9 @@ def submission(
     interactive = sys.stderr.isatty()
     if interactive:  # a first word at once: the imports below take a moment
         click.echo(f"grading {path}…", err=True)
-    from autograder.engine.grading import CannotGrade, grade_path
-    from autograder.engine.part_cache import PartCache, cache_folder
-    from autograder.engine.scoring import percent
+    from autograder.grading.hand_in import CannotGrade, grade_path
+    from autograder.grading.part_cache import PartCache, cache_folder
+    from autograder.scoring.scoring import percent
 
     folder = None if no_cache else cache_folder()
     try:
@@ -260,14 +260,14 @@ def batch(
     import contextlib
     import os
 
-    from autograder.engine.worker.isolation import CageRequired, require_full_cage
+    from autograder.cage.isolation import CageRequired, require_full_cage
 
     try:
         require_full_cage(uncaged_accepted=uncaged)
     except CageRequired as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.engine.worker.shield import GuardError, guard_for_grading
+    from autograder.cage.shield import GuardError, guard_for_grading
 
     try:
         guarded = guard_for_grading(own=(out,), students=(submissions,))
@@ -283,7 +283,7 @@ def batch(
     from autograder.course.batch.run import BatchOptions, run_batch
     from autograder.course.batch.store import RESULTS
     from autograder.course.nbgrader_export import NbgraderExportError
-    from autograder.engine.suites import SuiteMissing
+    from autograder.testing.suites import SuiteMissing
 
     options = BatchOptions(
         suite=suite,
@@ -360,7 +360,7 @@ def stubs(into: Path | None) -> None:
     """Regenerate the student stubs, and the return types the grader checks, from solutions/ (instructors)."""
     from autograder.authoring.answer_types import write_module
     from autograder.authoring.stubs import write_stubs
-    from autograder.engine.suites import KIT_ROOT
+    from autograder.testing.suites import KIT_ROOT
 
     for path in write_stubs(into or KIT_ROOT / "student_template"):
         click.echo(f"wrote {path}")
@@ -425,7 +425,7 @@ def doctor() -> None:
 
     Exits 1 where `grade batch` and the Gradescope runner would refuse to grade other people's code.
     """
-    from autograder.engine.worker.doctor import diagnose, render
+    from autograder.cage.doctor import diagnose, render
 
     diagnosis = diagnose()
     click.echo(render(diagnosis))
@@ -443,7 +443,7 @@ def doctor() -> None:
 )
 def points(suite: str, document: Path | None) -> None:
     """Print the points per function as a Markdown table (for the README)."""
-    from autograder.engine.points import points_table, update_points_table
+    from autograder.scoring.points import points_table, update_points_table
 
     if document is None:
         click.echo(points_table(suite))

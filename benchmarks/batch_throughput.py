@@ -31,9 +31,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder.engine.reference import reference
-from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
+from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
+from autograder.testing.reference import reference
+from autograder.testing.suites import KIT_ROOT
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import Student, mixed_class, write_submission
@@ -125,8 +125,8 @@ class _InProcessWorker:
     """Stands in for the caged worker: each call runs the reference function here (the limit's "no cage")."""
 
     def request(self, message: dict[str, Any], timeout: float) -> Any:
-        from autograder.engine.worker import codec, protocol
-        from autograder.engine.worker.client import Reply
+        from autograder.cage.client import Reply
+        from autograder.cage.inside import codec, protocol
 
         if message["op"] != protocol.CALL:
             return Reply({"ok": True})
@@ -153,11 +153,11 @@ class _InProcessWorker:
 def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = time.perf_counter) -> float:
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
     timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock)."""
-    from autograder.engine import suites
-    from autograder.engine.grader import Grader
-    from autograder.engine.plugin import GradingPlugin
-    from autograder.engine.proxy import GradingSession
-    from autograder.engine.worker.limits import Limits
+    from autograder.cage.limits import Limits
+    from autograder.testing import suites
+    from autograder.testing.grader import Grader
+    from autograder.testing.plugin import GradingPlugin
+    from autograder.testing.proxy import GradingSession
 
     times = []
     with Grader() as grader:  # one, as a batch's grader keeps one: the suite collected once, examples replayed

@@ -25,15 +25,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.engine.collected import GRADING_INI
-from autograder.engine.suites import KIT_ROOT as KIT
+from autograder.testing.collected import GRADING_INI
+from autograder.testing.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = """
 import copy
 
 import pytest
-from autograder.engine.proxy import CallRecord, StudentRaised
-from autograder.engine.reference import reference
+from autograder.testing.proxy import CallRecord, StudentRaised
+from autograder.testing.reference import reference
 
 
 class _Function:

@@ -24,11 +24,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from autograder.engine import grading, runner, suites
-from autograder.engine.grader import Grader
-from autograder.engine.submission import load
-from autograder.engine.worker import starting
-from autograder.engine.worker.limits import Limits
+from autograder.cage import starting
+from autograder.cage.limits import Limits
+from autograder.grading import hand_in
+from autograder.handin.submission import load
+from autograder.testing import runner, suites
+from autograder.testing.grader import Grader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from batch_throughput import in_process_seconds, tree_total
@@ -85,12 +86,12 @@ def main() -> None:
     graders = []
     with Grader(spares=True) as grader:  # as a batch's grader process keeps one
         for _ in range(WARM_UP):
-            grading.grade_loaded(load(reference), suite, limits=limits, grader=grader)
+            hand_in.grade_loaded(load(reference), suite, limits=limits, grader=grader)
         sampler.on = True
         for _ in range(arguments.hand_ins):
             loaded = load(reference)
             started = time.process_time()
-            grading.grade_loaded(loaded, suite, limits=limits, grader=grader)
+            hand_in.grade_loaded(loaded, suite, limits=limits, grader=grader)
             graders.append((time.process_time() - started) * 1000)
         sampler.on = False
     limit = in_process_seconds(arguments.hand_ins, clock=time.process_time) * 1000

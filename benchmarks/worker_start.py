@@ -21,13 +21,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.engine.submission import load
-from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker import codec, protocol
-from autograder.engine.worker.cage import Cage
-from autograder.engine.worker.client import Worker
-from autograder.engine.worker.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
-from autograder.engine.worker.limits import Limits
+from autograder.cage.cage import Cage
+from autograder.cage.client import Worker
+from autograder.cage.inside import codec, protocol
+from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
+from autograder.cage.limits import Limits
+from autograder.handin.submission import load
+from autograder.testing.suites import KIT_ROOT
 
 
 def start_times(runs: int) -> list[float]:

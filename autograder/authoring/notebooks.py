@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.authoring.stubs import BEGIN, END, make_stub, todo_lines
-from autograder.engine.notebook_format import import_nbformat
-from autograder.engine.parts import PARTS, Part
-from autograder.engine.suites import KIT_ROOT
+from autograder.handin.notebook_format import import_nbformat
+from autograder.parts import PARTS, Part
+from autograder.testing.suites import KIT_ROOT
 
 if TYPE_CHECKING:
-    from autograder.engine.points import SuitePoints
+    from autograder.scoring.points import SuitePoints
 
 EXERCISES = KIT_ROOT / "exercises"
 NBGRADER_COURSE = EXERCISES / "nbgrader"
@@ -138,7 +138,7 @@ def function_sources(solution: str) -> tuple[str, dict[str, str], str]:
     head = "\n".join(imports) + "\n\n" if imports else ""
     body = "\n\n" + "\n".join(setup) if setup else ""
     helpers = "\n\n\n".join("\n".join(lines[first - 1 : last]) for first, last in regions)
-    return f"{head}from autograder.course.jupyter import checker{body}", functions, helpers
+    return f"{head}from autograder.notebook.jupyter import checker{body}", functions, helpers
 
 
 def _with_helpers(function: str, helpers: str) -> str:
@@ -277,7 +277,7 @@ def expected_notebooks() -> dict[Path, str]:
     The nbgrader assignment also gets a copy of the data the notebooks read,
     since nbgrader releases and grades from that folder alone.
     """
-    from autograder.engine.points import suite_points
+    from autograder.scoring.points import suite_points
 
     points = suite_points("hidden")
     expected: dict[Path, str] = {}

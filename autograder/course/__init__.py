@@ -1,2 +1,2 @@
-"""Many hand-ins and the platforms they come from: the batch with its gradebook and summary, LMS downloads,
-nbgrader, Gradescope, Jupyter check cells, GitHub Classroom."""
+"""Many hand-ins and the platforms they come from: the batch with its gradebook, LMS downloads and
+exports, nbgrader, Gradescope."""

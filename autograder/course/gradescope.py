@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.atomic_files import write_atomically
-from autograder.engine.grade_result import GradeResult
 from autograder.reports import disclosure, json_report
+from autograder.scoring.grade_result import GradeResult
 
 DEFAULT_ROOT = Path("/autograder")
 
@@ -30,9 +30,9 @@ def root() -> Path:
 def results_for(submission: Path) -> GradeResult:
     """The result for the submission folder, never an exception."""
     try:
-        from autograder.engine.grading import CannotGrade, grade_path
-        from autograder.engine.worker.isolation import CageRequired, require_full_cage
-        from autograder.engine.worker.shield import guard_for_grading
+        from autograder.cage.isolation import CageRequired, require_full_cage
+        from autograder.cage.shield import guard_for_grading
+        from autograder.grading.hand_in import CannotGrade, grade_path
 
         try:
             require_full_cage(uncaged_accepted=False)  # root in its container: never the process cage
@@ -50,7 +50,7 @@ def results_for(submission: Path) -> GradeResult:
         try:
             # What the student sees of the hidden tests: the feedback the package was built with (reports.
             # disclosure), made here where the result is made, so results.json holds no passed test's call.
-            from autograder.engine.suites import KIT_ROOT
+            from autograder.testing.suites import KIT_ROOT
 
             return disclosure.view(grade_path(submission, suite="hidden"), disclosure.package_mode(KIT_ROOT))
         except CannotGrade as error:

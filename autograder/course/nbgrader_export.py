@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.course.batch.gradebook import StudentRecord
-from autograder.engine.parts import PARTS
-from autograder.engine.scoring import function_scores
+from autograder.parts import PARTS
+from autograder.scoring.scoring import function_scores
 
 if TYPE_CHECKING:
-    from autograder.engine.points import SuitePoints
+    from autograder.scoring.points import SuitePoints
 
 
 class NbgraderExportError(Exception):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from autograder.engine.grade_result import GradeResult
+    from autograder.scoring.grade_result import GradeResult
 
 Renderer = Callable[["GradeResult"], str]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from autograder.engine.grade_result import GradeResult, TestResult
-from autograder.engine.outcomes import Outcome
+from autograder.scoring.grade_result import GradeResult, TestResult
+from autograder.testing.outcomes import Outcome
 
 
 def render(graded: GradeResult) -> str:

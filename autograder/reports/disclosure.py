@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from autograder.engine.grade_result import GradeResult, TestResult
-from autograder.engine.outcomes import Outcome
+from autograder.scoring.grade_result import GradeResult, TestResult
+from autograder.testing.outcomes import Outcome
 
 FULL, FAILURES, SCORES = "full", "failures", "scores"
 MODES = (FULL, FAILURES, SCORES)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.engine.grade_result import GradeResult, TestResult
-from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import FunctionTotal, function_totals, points_number
+from autograder.scoring.grade_result import GradeResult, TestResult
+from autograder.scoring.scoring import FunctionTotal, function_totals, points_number
+from autograder.testing.outcomes import Outcome
 
 
 @dataclass(frozen=True)

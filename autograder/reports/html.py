@@ -5,10 +5,10 @@ from __future__ import annotations
 from html import escape
 from itertools import groupby
 
-from autograder.engine.grade_result import GradeResult
 from autograder.reports import code_view, disclosure, feedback
 from autograder.reports.code_view import Sources
 from autograder.reports.text import score_text
+from autograder.scoring.grade_result import GradeResult
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autograder.engine.grade_result import GradeResult
+from autograder.scoring.grade_result import GradeResult
 
 
 def render(result: GradeResult) -> str:

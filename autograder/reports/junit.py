@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from xml.etree import ElementTree
 
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.outcomes import Outcome
+from autograder.scoring.grade_result import GradeResult
+from autograder.testing.outcomes import Outcome
 
 DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.student_text import fenced, markdown_code, markdown_text
 from autograder.reports import disclosure, feedback
 from autograder.reports.text import score_text
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.student_text import fenced, markdown_code, markdown_text
 
 
 def render(document: GradeResult) -> str:

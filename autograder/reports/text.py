@@ -10,14 +10,14 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import (
+from autograder.reports import feedback
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.scoring import (
     bonus_score,
     percent,
     points_number,
 )
-from autograder.reports import feedback
+from autograder.testing.outcomes import Outcome
 
 STYLES = {
     Outcome.PASSED: "green",

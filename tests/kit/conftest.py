@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from autograder.engine import scoring
-from autograder.engine.example_sets import SECRET_VARIABLE
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.parts import PARTS
-from autograder.engine.points import SuitePoints, suite_points
-from autograder.engine.suites import KIT_ROOT
+from autograder.parts import PARTS
+from autograder.scoring import scoring
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.points import SuitePoints, suite_points
+from autograder.testing.example_sets import SECRET_VARIABLE
+from autograder.testing.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
 # The kit's own tests grade with one fixed secret for the hidden examples (example_sets), and so does every

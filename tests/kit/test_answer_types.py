@@ -10,8 +10,8 @@ from classroom import SOLUTIONS
 from conftest import function_scores, grade
 
 from autograder.authoring.answer_types import GENERATED, expected_module
-from autograder.engine.answer_types import type_problem
-from autograder.engine.worker import codec
+from autograder.cage.inside import codec
+from autograder.testing.answer_types import type_problem
 
 
 def test_the_checked_types_are_the_solutions_annotations():

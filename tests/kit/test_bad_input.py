@@ -19,10 +19,10 @@ import pytest
 from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
 from markdown_it import MarkdownIt
 
+from autograder.cage.cage import remove_tree
+from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook
-from autograder.engine import submission
-from autograder.engine.worker.cage import remove_tree
-from autograder.engine.worker.limits import Limits
+from autograder.handin import submission
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -313,7 +313,7 @@ MAGIC_CELLS = {
 
 @pytest.mark.parametrize("ipython", ["IPython's transformer", "the fallback"])
 def test_ipython_syntax_becomes_python_as_ipython_reads_it(ipython, monkeypatch):
-    from autograder.engine.ipython_syntax import plain_python
+    from autograder.handin.ipython_syntax import plain_python
 
     if ipython == "the fallback":
         monkeypatch.setitem(sys.modules, "IPython.core.inputtransformer2", None)  # import raises ImportError

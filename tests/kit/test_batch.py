@@ -190,7 +190,7 @@ def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
 
 
 def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
-    """The batch's graders replay hypothesis's examples (autograder.engine.replay); a lone `grade` draws them."""
+    """The batch's graders replay hypothesis's examples (autograder.testing.replay); a lone `grade` draws them."""
     root, out, _ = graded_class
     # The parts the shrunk bugs and the hang are in (the rest would only repeat the point, slowly).
     parts = sorted({"simple_tokenizers", "bpe", HANGS[0]})

@@ -14,13 +14,13 @@ import pytest
 from classroom import SOLUTIONS, TEMPLATE
 from conftest import full_marks, grade, gradebook_rows, run_batch
 
+from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.points import SuitePoints
-from autograder.engine.submission import HandInKind, SubmissionError
-from autograder.engine.worker.limits import Limits
+from autograder.handin.submission import HandInKind, SubmissionError
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.points import SuitePoints
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
@@ -114,7 +114,7 @@ def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, 
 
 
 def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a_zip_wins(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     zipped = _folder(tmp_path / "ada", {"ada_homework.zip": _zipped({"homework/bpe.py": BPE})})
     assert submission.load(zipped).files == {"bpe.py": BPE}
@@ -177,7 +177,7 @@ def _folder(root: Path, files: dict[str, bytes]) -> Path:
 
 
 def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     hand_in = _folder(
         tmp_path / "amy", {"README.md": b"# my work", "src/bpe.py": BPE, "src/simple_tokenizers.py": TOKENIZERS}
@@ -195,7 +195,7 @@ def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
 
 
 def test_code_in_two_folders_is_refused_naming_both(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     hand_in = _folder(tmp_path / "amy", {"README.md": b"# my work", "old/bpe.py": BPE, "new/bpe.py": BPE})
     with pytest.raises(submission.SubmissionError, match=r"new/.*old/|old/.*new/"):
@@ -255,7 +255,7 @@ def test_a_release_folders_page_shows_each_function_from_the_folder_its_part_cou
 
 
 def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     junk = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X"  # AppleDouble: a copy to a drive that is not the Mac's
     hand_in = _folder(tmp_path / "amy", {"solution.py": TOKENIZERS, "._solution.py": junk, "data/._corpus.txt": junk})
@@ -274,7 +274,7 @@ def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     ],
 )
 def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(tmp_path, names):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     hand_in = _folder(tmp_path / "amy", dict(zip(names, (BPE, TOKENIZERS), strict=True)))
     loaded = submission.load(hand_in)
@@ -286,7 +286,7 @@ def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(t
 
 
 def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     hand_in = _folder(tmp_path / "amy", {"bpe (1).py": BPE, "bpe (2).py": b"", "simple_tokenizers.py": TOKENIZERS})
     loaded = submission.load(hand_in)
@@ -295,7 +295,7 @@ def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
 
 
 def test_an_exact_name_wins_over_a_renamed_copy(tmp_path):
-    from autograder.engine import submission
+    from autograder.handin import submission
 
     hand_in = _folder(
         tmp_path / "amy", {"bpe.py": BPE, "bpe (1).py": b"# an old try", "simple_tokenizers.py": TOKENIZERS}

@@ -14,12 +14,14 @@ from bug_corpus import BUGS
 from classroom import SOLUTIONS, TEMPLATE, Student, renamed_copy, write_submission
 from conftest import SUBMISSIONS, run_batch
 
-from autograder.course.batch import histogram, similarity
-from autograder.engine import grading, student_syntax, submission, suites
-from autograder.engine.grader import Grader
-from autograder.engine.worker.limits import Limits
-from autograder.reports import code_view
+from autograder.cage.limits import Limits
+from autograder.course.batch import similarity
+from autograder.grading import hand_in
+from autograder.handin import student_syntax, submission
+from autograder.reports import code_view, histogram
 from autograder.reports import html as html_report
+from autograder.testing import suites
+from autograder.testing.grader import Grader
 
 
 def test_the_histogram_holds_every_student_bonus_scores_included():
@@ -203,7 +205,7 @@ def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_
     loaded = submission.load(folder)
     suite = suites.resolve("hidden")
     with Grader() as grader:
-        document = grading.grade_loaded(loaded, suite, limits=Limits(), grader=grader, only=(suite / "bpe",))
+        document = hand_in.grade_loaded(loaded, suite, limits=Limits(), grader=grader, only=(suite / "bpe",))
     code = similarity.sources(loaded)
     read = syntax_reads(monkeypatch)
     page = html_report.render(document, code)

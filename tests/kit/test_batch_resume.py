@@ -137,9 +137,9 @@ def test_a_result_measured_by_an_older_kit_is_measured_again_not_graded_again(ch
 
 
 def test_results_of_other_parts_or_limits_are_not_reused():
-    from autograder.engine import suites
-    from autograder.engine.fingerprints import grading_hash
-    from autograder.engine.worker.limits import Limits
+    from autograder.cage.limits import Limits
+    from autograder.grading.fingerprints import grading_hash
+    from autograder.testing import suites
 
     suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
     hashes = {

@@ -54,7 +54,7 @@ def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus)
 
 
 def test_the_corpus_covers_every_function_of_every_part():
-    from autograder.engine.parts import PARTS
+    from autograder.parts import PARTS
 
     broken = {(module, function) for module, function, _ in BUGS.values()}
     every = {(part.module, function) for part in PARTS for function in part.functions}

@@ -16,7 +16,7 @@ import time
 import pytest
 from conftest import SOLUTIONS, function_scores, grade, snapshot
 
-from autograder.engine.worker.isolation import Isolation, bubblewrap, isolation
+from autograder.cage.isolation import Isolation, bubblewrap, isolation
 
 FAST = ("--limit", "call_seconds=1", "--limit", "test_seconds=2", "--limit", "submission_seconds=60")
 MARKER = "bpe-kit-cage-test-sleeper"
@@ -245,7 +245,7 @@ def test_the_cage_isolates_here_when_it_can():
 def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
     """A grader killed with SIGKILL leaves its cage (also before it wrote the owner file); the next cage made
     removes it, and only it."""
-    from autograder.engine.worker.cage import OWNER, UNOWNED_AFTER_SECONDS, sweep_abandoned
+    from autograder.cage.cage import OWNER, UNOWNED_AFTER_SECONDS, sweep_abandoned
 
     finished = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
@@ -263,9 +263,9 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
 
 def test_a_cage_without_control_groups_says_so(monkeypatch):
     """As root, control groups that cannot be made leave a note in the report, never a silent per-process cap."""
-    from autograder.engine.worker import cage as cages
-    from autograder.engine.worker.limits import Limits
-    from autograder.engine.worker.tree_limits import TreeLimitsUnavailable
+    from autograder.cage import cage as cages
+    from autograder.cage.limits import Limits
+    from autograder.cage.tree_limits import TreeLimitsUnavailable
 
     def refuse(**_caps):
         raise TreeLimitsUnavailable("the control groups could not be made (a test's refusal)")
@@ -286,10 +286,10 @@ def test_a_cage_without_control_groups_says_so(monkeypatch):
 def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path):
     """The worker starts without the site module (its .pth files were a third of a start), yet a student
     still imports the environment's packages and has exit() and quit(); no .pth file of it runs."""
-    from autograder.engine import submission
-    from autograder.engine.proxy import GradingSession
-    from autograder.engine.worker.limits import Limits
-    from autograder.engine.worker.starting import start_worker
+    from autograder.cage.limits import Limits
+    from autograder.cage.starting import start_worker
+    from autograder.handin import submission
+    from autograder.testing.proxy import GradingSession
 
     (tmp_path / "simple_tokenizers.py").write_text(
         "import builtins, sys\n"
@@ -311,10 +311,10 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
 def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
     """A fixed hash seed (set iteration, and so a student's tie-breaking, repeats from run to run), a scratch
     folder of its own as home and temporary folder, and nothing of the grader's own environment."""
-    from autograder.engine import submission
-    from autograder.engine.proxy import GradingSession
-    from autograder.engine.worker.limits import Limits
-    from autograder.engine.worker.starting import start_worker
+    from autograder.cage.limits import Limits
+    from autograder.cage.starting import start_worker
+    from autograder.handin import submission
+    from autograder.testing.proxy import GradingSession
 
     (tmp_path / "simple_tokenizers.py").write_text(
         "import os, tempfile\n"

@@ -29,9 +29,9 @@ import pytest
 from classroom import Student, write_submission
 from conftest import SOLUTIONS, Results, function_scores, grade, snapshot
 
-from autograder.engine.parts import PARTS
-from autograder.engine.worker.cage import grader_folder
-from autograder.engine.worker.isolation import Isolation, isolation
+from autograder.cage.cage import grader_folder
+from autograder.cage.isolation import Isolation, isolation
+from autograder.parts import PARTS
 
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")
 CANARY = "canary-7f3a9c"  # every planted file holds it; no result may

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from autograder.engine.call_graph import roots
-from autograder.engine.submission import load
+from autograder.handin.submission import load
+from autograder.scoring.call_graph import roots
 
 BPE = """
 def merge_pair(tokens, pair):

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from autograder.cage.limits import Limits
 from autograder.course.batch.pool import grade_all
-from autograder.engine.grader import Grader
-from autograder.engine.runner import grade_submission
-from autograder.engine.submission import load
-from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker.limits import Limits
+from autograder.handin.submission import load
+from autograder.testing.grader import Grader
+from autograder.testing.runner import grade_submission
+from autograder.testing.suites import KIT_ROOT
 
 CORRECT = (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8")
 WRONG = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
@@ -153,7 +153,7 @@ def test_a_collection_stopped_part_way_leaves_no_configuration_behind(tmp_path, 
 
     import pytest
 
-    from autograder.engine.collected import CollectedSuite
+    from autograder.testing.collected import CollectedSuite
 
     def hooks() -> int:
         return sum(type(finder).__name__ == "AssertionRewritingHook" for finder in sys.meta_path)

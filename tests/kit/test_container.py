@@ -26,8 +26,8 @@ from classroom import PROBES_THE_WORKER
 from conftest import SOLUTIONS, hidden_points
 
 from autograder.authoring.release import build_gradescope
-from autograder.engine.parts import PARTS
-from autograder.engine.suites import KIT_ROOT
+from autograder.parts import PARTS
+from autograder.testing.suites import KIT_ROOT
 
 pytestmark = pytest.mark.container
 

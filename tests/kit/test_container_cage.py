@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder.engine.fingerprints import grading_hash
-from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker import bootstrap, isolation, seccomp, shield, worker_user
-from autograder.engine.worker.limits import Limits
+from autograder.cage import isolation, seccomp, shield, worker_user
+from autograder.cage.inside import bootstrap
+from autograder.cage.limits import Limits
+from autograder.grading.fingerprints import grading_hash
+from autograder.testing.suites import KIT_ROOT
 
 needs_root = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a worker a user of its own"
@@ -123,7 +124,7 @@ def test_the_container_cage_is_roots_and_only_its_work_folders_are_the_workers(m
     """The worker's user may not rename the runtime it is started again from, nor read another cage's copy."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("only root can give a worker a user of its own")
-    from autograder.engine.worker import cage as cages
+    from autograder.cage import cage as cages
 
     monkeypatch.setattr(cages, "isolation", lambda: isolation.Isolation.CONTAINER)
     monkeypatch.setattr(shield, "guard_the_kit", lambda: [])
@@ -177,7 +178,7 @@ def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkey
     monkeypatch.setattr(shield.sys, "prefix", "/opt/grader")
     monkeypatch.setattr(shield.sys, "base_prefix", "/usr")
     monkeypatch.setattr(shield.sys, "executable", "/opt/grader/bin/python")
-    monkeypatch.setattr("autograder.engine.worker.bubblewrap.site_folders", lambda: ("/opt/grader/lib",))
+    monkeypatch.setattr("autograder.cage.bubblewrap.site_folders", lambda: ("/opt/grader/lib",))
     shield.guard_the_kit()
     assert guarded == [KIT_ROOT]
     guarded.clear()

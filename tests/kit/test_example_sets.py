@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from classroom import SOLUTIONS
 
-from autograder.engine import example_sets
-from autograder.engine.grader import Grader
-from autograder.engine.grading import grade_loaded
-from autograder.engine.submission import load
-from autograder.engine.suites import suite_path
-from autograder.engine.worker.limits import Limits
+from autograder.cage.limits import Limits
+from autograder.grading.hand_in import grade_loaded
+from autograder.handin.submission import load
+from autograder.testing import example_sets
+from autograder.testing.grader import Grader
+from autograder.testing.suites import suite_path
 
 
 def test_a_hand_ins_set_follows_its_content_and_the_secret():

@@ -11,10 +11,10 @@ from conftest import grade, hidden_points
 from autograder.authoring import notebooks as exercises
 from autograder.authoring.release import hidden_test_lines
 from autograder.authoring.stubs import BEGIN, END
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.parts import PARTS
-from autograder.engine.points import SuitePoints
+from autograder.parts import PARTS
 from autograder.reports import FORMATS, renderer
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.points import SuitePoints
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
 
     notebook = nbformat.v4.new_notebook(
         cells=[
-            nbformat.v4.new_code_cell('from autograder.course.jupyter import checker\n\ncheck = checker("bpe")'),
+            nbformat.v4.new_code_cell('from autograder.notebook.jupyter import checker\n\ncheck = checker("bpe")'),
             nbformat.v4.new_code_cell("def merge_pair(tokens, pair):\n    return list(tokens)"),
             nbformat.v4.new_code_cell("check(merge_pair)"),
         ]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conftest import SOLUTIONS, full_marks, function_scores, gradebook_rows, run_batch
 
-from autograder.engine.parts import PARTS, part_of
+from autograder.parts import PARTS, part_of
 
 TRAINED_PARTS = ("bpe", "word_bpe", "byte_bpe")
 REFERENCE_CHOICE = "pair_counts.most_common(1)[0]"  # how each reference trainer picks its pair

@@ -11,7 +11,7 @@ import pytest
 from classroom import SOLUTIONS
 from conftest import run_batch
 
-from autograder.engine.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST
+from autograder.testing.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST
 
 MARK = "RECORDED-HIDDEN-CALLS"
 SPELLED = '"RECORDED-" + "HIDDEN-CALLS"'  # in the code: the page shows the student's own code, which is theirs
@@ -125,7 +125,7 @@ def test_a_failures_feedback_shows_only_a_bounded_part_of_the_failing_calls_outp
 def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loading(tmp_path):
     """The Gradescope runner's document joins each part's results: what the worker said of the hand-in's code
     stays marked as such there, so a package built with ``--feedback scores`` shows none of it."""
-    from autograder.engine.grading import grade_path
+    from autograder.grading.hand_in import grade_path
     from autograder.reports import disclosure
 
     folder = tmp_path / "submission"
@@ -141,7 +141,7 @@ def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loadi
 def test_a_passed_tests_name_shows_none_of_its_inputs(tmp_path, mode):
     """pytest names a parametrized test after its inputs (``test_round_trips[naïve café]``): what a mode hides
     of a test's call, it hides of its name too, in the document Gradescope shows as in the feedback files."""
-    from autograder.engine.grading import grade_path
+    from autograder.grading.hand_in import grade_path
     from autograder.reports import disclosure
 
     folder = tmp_path / "submission"

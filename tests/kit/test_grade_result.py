@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from conftest import SOLUTIONS
 
-from autograder.engine.grade_result import AdjustmentEntry, BatchStamp, GradeResult
-from autograder.engine.grading import grade_path
+from autograder.grading.hand_in import grade_path
 from autograder.reports import disclosure, json_report
+from autograder.scoring.grade_result import AdjustmentEntry, BatchStamp, GradeResult
 
 
 def written_again(result: GradeResult) -> tuple[GradeResult, str, str]:

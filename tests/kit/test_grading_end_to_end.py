@@ -13,8 +13,8 @@ import pytest
 from bug_corpus import BUGS
 from conftest import SOLUTIONS, SUBMISSIONS, Results, full_marks, grade, outcomes, snapshot
 
-from autograder.engine.parts import PARTS
-from autograder.engine.suites import KIT_ROOT
+from autograder.parts import PARTS
+from autograder.testing.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.
@@ -244,7 +244,7 @@ def test_json_output_is_only_the_document():
 
 
 def test_points_table_in_readme_matches_the_tests(tmp_path):
-    from autograder.engine.points import points_table, update_points_table
+    from autograder.scoring.points import points_table, update_points_table
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     assert points_table() in readme, "run `grade points --update README.md`"
@@ -255,7 +255,7 @@ def test_points_table_in_readme_matches_the_tests(tmp_path):
 
 
 def test_limits_table_in_readme_matches_the_defaults():
-    from autograder.engine.worker.limits import Limits
+    from autograder.cage.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())
@@ -283,8 +283,23 @@ def test_stubs_hold_no_solution_code():
 
 
 def test_the_readme_lists_every_limit_with_its_default():
-    from autograder.engine.worker.limits import Limits
+    from autograder.cage.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     for name, value in Limits().as_dict().items():
         assert f"| `{name}` | {value} |" in readme, f"README.md's limits table lacks {name} = {value}"
+
+
+@pytest.mark.parametrize("package", ["autograder.notebook", "autograder.course"])
+def test_a_hand_in_keeps_its_notebook_helpers_from_this_release_or_an_older_one(tmp_path, package):
+    """Check cells and token views do nothing in the worker, whether the notebook imports them from where
+    this release puts them or from where an older one did (a term's hand-ins outlive a change of layout)."""
+    helpers = (
+        f"from {package}.jupyter import checker\nfrom {package}.token_view import show_rows\n"
+        "check = checker('simple_tokenizers')\ncheck(char_tokenize)\nshow_rows(['a'])\n"
+    )
+    source = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8") + helpers
+    (tmp_path / "simple_tokenizers.py").write_text(source, encoding="utf-8")
+    process, document = grade(tmp_path / "simple_tokenizers.py")
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert document["score"] == document["max_score"] > 0

@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from autograder.engine.suites import KIT_ROOT
+from autograder.testing.suites import KIT_ROOT
 
-COLLECTED = KIT_ROOT / "autograder" / "engine" / "collected.py"
+COLLECTED = KIT_ROOT / "autograder" / "testing" / "collected.py"
 # Merges nothing: every test of a merge that happens fails on its assertion, beside its hint.
 MERGES_NOTHING = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
-# What autograder.engine.collected takes from pytest that pytest keeps private (pytest.main's own steps),
+# What autograder.testing.collected takes from pytest that pytest keeps private (pytest.main's own steps),
 # as (module, attribute path).
 PRIVATE_API = (
     ("_pytest.config", "_prepareconfig"),
@@ -136,7 +136,7 @@ def test_pytest_still_has_the_private_api_the_collector_takes(module, path):
     found: object = importlib.import_module(module)
     for name in path.split("."):
         assert hasattr(found, name), (
-            f"pytest {pytest.__version__} has no {module}.{path}, which autograder.engine.collected calls to keep "
+            f"pytest {pytest.__version__} has no {module}.{path}, which autograder.testing.collected calls to keep "
             f"one session open: keep pyproject.toml's pytest below {pytest.__version__}, or port CollectedSuite"
         )
         found = getattr(found, name)

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from autograder.engine import submission
-from autograder.engine.grader import Grader
-from autograder.engine.proxy import (
+from autograder.cage.limits import Limits
+from autograder.cage.starting import start_worker
+from autograder.handin import submission
+from autograder.testing.grader import Grader
+from autograder.testing.proxy import (
     CallRecord,
     CallTimedOut,
     GradingSession,
@@ -24,8 +26,6 @@ from autograder.engine.proxy import (
     WorkerCrashed,
     call_key,
 )
-from autograder.engine.worker.limits import Limits
-from autograder.engine.worker.starting import start_worker
 
 TEXTS = ("a", "bb", "ccc", "boom", "dd", "e")
 # A plan is kept for the life of the process, by key: each test records under keys of its own.

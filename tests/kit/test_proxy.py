@@ -7,10 +7,10 @@ from typing import Any, cast
 
 import pytest
 
-from autograder.engine.proxy import CallTimedOut, GradingSession
-from autograder.engine.worker import codec
-from autograder.engine.worker.client import Reply, Worker
-from autograder.engine.worker.limits import Limits
+from autograder.cage.client import Reply, Worker
+from autograder.cage.inside import codec
+from autograder.cage.limits import Limits
+from autograder.testing.proxy import CallTimedOut, GradingSession
 
 
 class SlowWorker:

@@ -18,9 +18,9 @@ from conftest import SOLUTIONS, environment_with_these_packages, full_marks
 
 from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
 from autograder.authoring.stubs import expected_stubs, solution_lines
-from autograder.engine.parts import PARTS
-from autograder.engine.points import suite_points
-from autograder.engine.suites import KIT_ROOT
+from autograder.parts import PARTS
+from autograder.scoring.points import suite_points
+from autograder.testing.suites import KIT_ROOT
 
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
 RESULT_FIELDS = {
@@ -102,7 +102,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
         return json.loads(process.stdout)
 
     where = subprocess.run(
-        [str(python), "-c", "import autograder.engine.suites as s; print(s.KIT_ROOT)"],
+        [str(python), "-c", "import autograder.testing.suites as s; print(s.KIT_ROOT)"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder.engine import rubric
+from autograder.testing import rubric
 
 YARDSTICK = 10.0  # seconds the slow way takes
 TARGET = 5.0  # the ratio a pass needs: a call of 2 s or less

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder.engine.grader import Grader
-from autograder.engine.outcomes import GradingRun
-from autograder.engine.points import suite_points
-from autograder.engine.results import build_result
-from autograder.engine.runner import grade_submission
-from autograder.engine.submission import load
-from autograder.engine.suites import KIT_ROOT
-from autograder.engine.worker.limits import Limits
+from autograder.cage.limits import Limits
+from autograder.handin.submission import load
+from autograder.scoring.points import suite_points
+from autograder.scoring.results import build_result
+from autograder.testing.grader import Grader
+from autograder.testing.outcomes import GradingRun
+from autograder.testing.runner import grade_submission
+from autograder.testing.suites import KIT_ROOT
 
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
@@ -27,7 +27,7 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
         [
             sys.executable,
             "-c",
-            "from autograder.engine.points import suite_points\nprint(suite_points('hidden').worth)",
+            "from autograder.scoring.points import suite_points\nprint(suite_points('hidden').worth)",
         ],
         capture_output=True,
         text=True,
@@ -83,8 +83,8 @@ def test_a_worker_that_cannot_start_is_the_graders_error_not_the_students(tmp_pa
     """A cage that fails before any student code runs (bubblewrap refused, no interpreter) costs the student
     nothing they are blamed for: every test says grader error, with what the cage said. On a busy machine
     the cage may be gone before the grader writes its config: that too (it once read as a crash)."""
-    from autograder.engine.worker.cage import Cage
-    from autograder.engine.worker.client import Worker
+    from autograder.cage.cage import Cage
+    from autograder.cage.client import Worker
 
     said = "bwrap: Creating new namespace failed: Operation not permitted"
     monkeypatch.setattr(
@@ -135,7 +135,7 @@ def test_what_a_cage_that_could_not_start_writes_late_is_never_the_students(tmp_
     """A cage that could not start may leave a process of its own behind (here one that lets go of the channel
     and writes ``after`` seconds later, just past the grader's wait for its last words): what it writes goes
     with the failed start, never into the student's "your code wrote this"."""
-    from autograder.engine.worker.cage import Cage
+    from autograder.cage.cage import Cage
 
     late = f"setsid sh -c 'exec 1>&-; sleep {after}; echo bwrap: late words >&2' & exit 1"
     monkeypatch.setattr(Cage, "command", lambda self: ["/bin/sh", "-c", late])
@@ -153,8 +153,8 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     worker that served none: a hang there at once, after a share of its limit (a hang costs its limit
     once, not twice), so that the function's later tests are not run; the other failures at the end, all in
     one fresh worker while none of them passes (one more worker for a hand-in with bugs, not one a failure)."""
-    from autograder.engine.proxy import TAINTED_CALL_SHARE
-    from autograder.engine.worker.client import Worker
+    from autograder.cage.client import Worker
+    from autograder.testing.proxy import TAINTED_CALL_SHARE
 
     starts, waits = [], []
     spawn, request = Worker.spawn, Worker.request

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder.engine import submission
-from autograder.engine.grader import Grader
-from autograder.engine.proxy import GradingSession
-from autograder.engine.worker import starting
-from autograder.engine.worker.isolation import isolation
-from autograder.engine.worker.limits import Limits
-from autograder.engine.worker.starting import start_worker
+from autograder.cage import starting
+from autograder.cage.isolation import isolation
+from autograder.cage.limits import Limits
+from autograder.cage.starting import start_worker
+from autograder.handin import submission
+from autograder.testing.grader import Grader
+from autograder.testing.proxy import GradingSession
 
 SOURCE = "import os\ndef char_tokenize(text):\n    return [text, *sorted(os.listdir('.'))]\n"
 
@@ -85,9 +85,9 @@ def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
         "import sys\n"
         "from pathlib import Path\n"
         "from autograder.course.batch.pool import _process_grader\n"
-        "from autograder.engine import submission\n"
-        "from autograder.engine.worker import starting\n"
-        "from autograder.engine.worker.limits import Limits\n"
+        "from autograder.handin import submission\n"
+        "from autograder.cage import starting\n"
+        "from autograder.cage.limits import Limits\n"
         "grader = _process_grader()\n"
         "started = starting.start_worker(submission.load(Path(sys.argv[1])), Limits(), grader=grader)\n"
         "started.worker.stop(); started.cage.remove()\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.course.token_view import END_MARK, show_rows, show_tokens
+from autograder.notebook.token_view import END_MARK, show_rows, show_tokens
 
 
 def test_a_terminal_sees_each_token_in_brackets_with_spaces_and_word_ends_drawn():

@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.engine.grade_result import AdjustmentEntry, GradeResult
+from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 
 if TYPE_CHECKING:
-    from autograder.engine.points import SuitePoints
+    from autograder.scoring.points import SuitePoints
 
 ADJUSTMENTS = "adjustments.csv"
 HEADER = ("student", "part_or_test", "points", "comment")

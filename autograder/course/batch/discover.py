@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from autograder.engine import submission as submissions
-from autograder.engine.parts import MODULES
-from autograder.engine.submission import SKIPPED_FOLDERS, LoadedSubmission
-from autograder.engine.worker.limits import Limits
+from autograder.cage.limits import Limits
+from autograder.handin import submission as submissions
+from autograder.handin.submission import SKIPPED_FOLDERS, LoadedSubmission
+from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
 # Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from autograder.course.batch import adjustments
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.outcomes import Outcome
-from autograder.engine.scoring import bonus_score, function_scores, percent, points_number
-from autograder.engine.student_text import spreadsheet_cell
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.scoring import bonus_score, function_scores, percent, points_number
+from autograder.scoring.student_text import spreadsheet_cell
+from autograder.testing.outcomes import Outcome
 
 if TYPE_CHECKING:
-    from autograder.engine.points import SuitePoints
+    from autograder.scoring.points import SuitePoints
 
 GRADED = "graded"
 NO_SUBMISSION = "no submission"

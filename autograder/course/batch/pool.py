@@ -2,7 +2,7 @@
 
 A grader process is trusted code (pytest and the tests) and lives for the
 whole batch, so pytest and hypothesis are imported, and the suite collected
-(engine/collected.py), once per job, not once per student. Each submission
+(testing/collected.py), once per job, not once per student. Each submission
 still gets its own cage and worker. Should a grader process itself die, its
 submission is tried once more in a fresh pool before it is reported as not
 gradable.
@@ -31,13 +31,13 @@ from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from autograder.engine.grade_result import GradeResult
-from autograder.engine.submission import LoadedSubmission
-from autograder.engine.worker.client import parent_death_signal
-from autograder.engine.worker.limits import Limits
+from autograder.cage.client import parent_death_signal
+from autograder.cage.limits import Limits
+from autograder.handin.submission import LoadedSubmission
+from autograder.scoring.grade_result import GradeResult
 
 if TYPE_CHECKING:
-    from autograder.engine.grader import Grader
+    from autograder.testing.grader import Grader
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
@@ -64,7 +64,7 @@ def _start_grader(started: Synchronized[int], cpus: tuple[int, ...]) -> None:
     # The heavy imports (pytest, hypothesis) once per job, before the first student.
     import hypothesis  # noqa: F401
 
-    import autograder.engine.grading  # noqa: F401
+    import autograder.grading.hand_in  # noqa: F401
 
 
 def usable_cpus() -> tuple[int, ...]:
@@ -110,7 +110,7 @@ def _set_every_thread(cpus: set[int]) -> None:
 def _process_grader() -> Grader:
     """This grader process's own grader, for its life: one hand-in after another, the suite collected once,
     and the next one's worker started while this one is graded (its spare: stopped as the process ends)."""
-    from autograder.engine.grader import Grader
+    from autograder.testing.grader import Grader
 
     grader = Grader(spares=True)
     atexit.register(grader.close)
@@ -118,7 +118,7 @@ def _process_grader() -> Grader:
 
 
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> GradeResult:
-    from autograder.engine.grading import grade_loaded
+    from autograder.grading.hand_in import grade_loaded
 
     return grade_loaded(loaded, suite, limits=limits, grader=_process_grader(), only=only)
 

@@ -15,26 +15,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from autograder.atomic_files import write_atomically
+from autograder.cage.limits import Limits
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, gradebook, histogram, similarity, store, summary
+from autograder.course.batch import adjustments, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
-from autograder.engine import suites
-from autograder.engine.fingerprints import fingerprint, grading_hash
-from autograder.engine.grade_result import BatchStamp, GradeResult
-from autograder.engine.scoring import percent
-from autograder.engine.student_text import fenced, markdown_text, visible
-from autograder.engine.submission import LoadedSubmission, SubmissionError
-from autograder.engine.worker.limits import Limits
-from autograder.reports import disclosure, junit
+from autograder.grading.fingerprints import fingerprint, grading_hash
+from autograder.handin.submission import LoadedSubmission, SubmissionError
+from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
 from autograder.reports.code_view import Sources
+from autograder.scoring.grade_result import BatchStamp, GradeResult
+from autograder.scoring.scoring import percent
+from autograder.scoring.student_text import fenced, markdown_text, visible
+from autograder.testing import suites
 
 if TYPE_CHECKING:
-    from autograder.engine.points import SuitePoints
+    from autograder.scoring.points import SuitePoints
 
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
@@ -239,7 +239,7 @@ def _write_failure(results: store.ResultStore, student: str, reason: str, source
 
 
 def _points(suite: str | None) -> SuitePoints:
-    from autograder.engine.points import suite_points
+    from autograder.scoring.points import suite_points
 
     return suite_points(suite or suites.default_suite())
 
@@ -277,27 +277,27 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
-    sections = summary.build_sections(records, stubs=_stub_code())
+    sections = class_summary.build_sections(records, stubs=_stub_code())
     scores = {record.id: percent(record.document) for record in records if record.document is not None}
     chart = histogram.svg(scores) if scores else None
     if chart is not None:
-        write(out / summary.HISTOGRAM, chart)
+        write(out / class_summary.HISTOGRAM, chart)
     title = f"{options.title}: class summary"
-    write(out / f"{SUMMARY}.md", summary.render_markdown(title, sections, histogram=chart is not None))
-    write(out / f"{SUMMARY}.html", summary.render_html(title, sections, histogram=chart))
+    write(out / f"{SUMMARY}.md", class_summary.render_markdown(title, sections, histogram=chart is not None))
+    write(out / f"{SUMMARY}.html", class_summary.render_html(title, sections, histogram=chart))
     if options.junit is not None:
         documents = [(record.id, record.document) for record in records if record.document is not None]
         write(options.junit, junit.render_batch(documents))
     return written
 
 
-def _stub_code() -> summary.StartingCode:
+def _stub_code() -> class_summary.StartingCode:
     """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
-    from autograder.engine import submission as submissions
+    from autograder.handin import submission as submissions
 
     try:
         stubs = submissions.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
-        return summary.StartingCode()
+        return class_summary.StartingCode()
     measured = similarity.measures(stubs)
-    return summary.StartingCode(measured.code_hash, frozenset(measured.prints))
+    return class_summary.StartingCode(measured.code_hash, frozenset(measured.prints))

@@ -32,9 +32,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from autograder.engine import student_syntax
-from autograder.engine.parts import MODULES
-from autograder.engine.submission import PART_FILES, HandInKind, LoadedSubmission
+from autograder.handin import student_syntax
+from autograder.handin.submission import PART_FILES, HandInKind, LoadedSubmission
+from autograder.parts import MODULES
 from autograder.reports.code_view import Sources
 
 # A run of this many tokens is one fingerprint candidate; one in each window of WINDOW runs is kept.

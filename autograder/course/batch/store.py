@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 
 from autograder.atomic_files import TEMP_PREFIX, write_atomically
-from autograder.engine.grade_result import GradeResult
 from autograder.reports import json_report
+from autograder.scoring.grade_result import GradeResult
 
 RESULTS = "results.json"
 FEEDBACK_MARKDOWN = "feedback.md"  # what the student reads, in each student's folder

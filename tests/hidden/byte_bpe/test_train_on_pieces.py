@@ -7,8 +7,8 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.engine.reference import reference
-from autograder.engine.rubric import examples, hint, raised, training_problem
+from autograder.testing.reference import reference
+from autograder.testing.rubric import examples, hint, raised, training_problem
 
 pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.engine.rubric import examples, hint
+from autograder.testing.rubric import examples, hint
 
 
 @pytest.mark.points(2)

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.engine.reference import reference
-from autograder.engine.rubric import examples, hint
+from autograder.testing.reference import reference
+from autograder.testing.rubric import examples, hint
 
 ref = reference("word_bpe")
 MERGES = ref.train_bpe("low lower lowest low newer wider", 10)

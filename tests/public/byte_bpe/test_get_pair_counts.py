@@ -1,6 +1,6 @@
 import pytest
 
-from autograder.engine.rubric import hint
+from autograder.testing.rubric import hint
 
 
 @pytest.mark.points(1)

@@ -1,0 +1,52 @@
+"""What decides a score, as digests: a hand-in's files, and everything else (tests, reference, limits, grader).
+
+Two gradings with equal digests give equal results (grading is deterministic), so a result
+may be reused: by ``grade batch`` for a student, by ``grade`` for one part of a hand-in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from autograder import __version__
+from autograder.cage.isolation import isolation
+from autograder.cage.limits import Limits
+from autograder.handin.submission import LoadedSubmission
+from autograder.testing.example_sets import course_secret
+
+GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
+
+
+def submission_hash(loaded: LoadedSubmission) -> str:
+    digest = hashlib.sha256()
+    # What loading said (a file graded under another name) goes with the result, as the files do.
+    notes = [note for each in (loaded, *loaded.halves) for note in each.notes]  # a release's folders' too
+    digest.update("\n".join(notes).encode("utf-8", "surrogatepass") + b"\0")
+    for name in sorted(loaded.files):
+        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
+    return digest.hexdigest()
+
+
+def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
+    """What else decides a score: the tests (and which parts of them), the reference they compare with, the
+    limits, the course's secret (the hidden examples), the cage the worker runs in (a result and its notes
+    from one cage are never shown under another), and the grader's own code."""
+    # The hidden suite's examples come from the course's secret (example_sets): its digest, never the secret.
+    secret = hashlib.sha256(course_secret()).hexdigest() if suite.name == "hidden" else ""
+    settings = json.dumps(
+        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": isolation().value, "secret": secret},
+        sort_keys=True,
+    )
+    digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
+    for folder in (suite, references, GRADER):
+        for path in sorted(folder.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def fingerprint(loaded: LoadedSubmission, grading: str) -> str:
+    return hashlib.sha256(f"{submission_hash(loaded)}:{grading}".encode()).hexdigest()

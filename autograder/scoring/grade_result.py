@@ -1,0 +1,277 @@
+"""A hand-in's grade in memory: the typed model that every step after scoring reads.
+
+Made once by ``results.build_result`` (or by joining parts, ``grading``), changed only by making a new one
+(``dataclasses.replace``): an instructor's adjustment, a batch's stamp, a feedback mode's view. Stored and sent
+as Gradescope's results.json: ``to_gradescope`` writes it, Gradescope's published fields at the top and per
+test and the kit's own in ``extra_data``; ``from_json`` reads it back, so a record the kit wrote reads to the
+same result and writes to the same bytes. Older records (fields added since missing) still read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import Any
+
+from autograder.testing.outcomes import Outcome
+
+# Optional fields are left out of the JSON where they are None: a record written without one reads back
+# without it, and writes the same bytes again.
+
+
+def _present(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return {key: value for key, value in pairs if value is not None}
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test: Gradescope's fields, then what the kit says of it (``extra_data`` in the JSON)."""
+
+    name: str
+    score: float
+    max_score: float  # 0 for a bonus test: Gradescope's extra credit
+    status: str  # Gradescope's "passed" or "failed"
+    output: str  # what the student reads: call, expected, got, hint
+    visibility: str
+    tags: tuple[str, ...]
+    part: str  # "Part 2: Character-level BPE", or "Grader" for the grader's own trouble
+    module: str
+    function: str
+    test: str  # pytest's name for it, with a parametrized case in brackets
+    points: float  # what it is worth (a bonus test's too, though its max_score is 0)
+    bonus: bool
+    doc: str  # the line the student reads: the test's docstring
+    outcome: Outcome
+    call: str
+    expected: str
+    got: str
+    hint: str
+    detail: str
+    example: str  # a property's failing inputs
+    load_failed: bool  # the file did not load: reports show the cause once for all its tests
+    fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
+    summary: str | None = None  # a load failure in the kit's words alone (reports.disclosure's scores)
+    printed: str | None = None  # what the test's calls printed, for the instructor (a student's view drops it)
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.PASSED
+
+    def to_gradescope(self) -> dict[str, Any]:
+        details = [
+            ("part", self.part),
+            ("module", self.module),
+            ("function", self.function),
+            ("test", self.test),
+            ("points", self.points),
+            ("bonus", self.bonus),
+            ("doc", self.doc),
+            ("outcome", self.outcome.value),
+            ("call", self.call),
+            ("expected", self.expected),
+            ("got", self.got),
+            ("hint", self.hint),
+            ("detail", self.detail),
+            ("example", self.example),
+            ("load_failed", self.load_failed),
+            ("summary", self.summary),
+            ("printed", self.printed),
+            ("fix_first", self.fix_first),
+        ]
+        return {
+            "name": self.name,
+            "score": self.score,
+            "max_score": self.max_score,
+            "status": self.status,
+            "output": self.output,
+            "visibility": self.visibility,
+            "tags": list(self.tags),
+            "extra_data": _present(details),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> TestResult:
+        extra = raw["extra_data"]
+        return cls(
+            name=raw["name"],
+            score=raw["score"],
+            max_score=raw["max_score"],
+            status=raw["status"],
+            output=raw["output"],
+            visibility=raw["visibility"],
+            tags=tuple(raw["tags"]),
+            part=extra["part"],
+            module=extra["module"],
+            function=extra["function"],
+            test=extra["test"],
+            points=extra["points"],
+            bonus=extra["bonus"],
+            doc=extra["doc"],
+            outcome=Outcome(extra["outcome"]),
+            call=extra["call"],
+            expected=extra["expected"],
+            got=extra["got"],
+            hint=extra["hint"],
+            detail=extra["detail"],
+            example=extra["example"],
+            load_failed=extra.get("load_failed", False),
+            fix_first=extra.get("fix_first", ""),
+            summary=extra.get("summary"),
+            printed=extra.get("printed"),
+        )
+
+
+@dataclass(frozen=True)
+class BatchStamp:
+    """What ``grade batch`` graded a result from: for resuming, and for the summary's identical code."""
+
+    student: str
+    fingerprint: str
+    code_hash: str
+    similarity: tuple[int, ...] | None = None  # winnowed fingerprints of the code (course.batch.similarity)
+    similarity_version: int | None = None  # how the code hash and fingerprints were taken (similarity.VERSION)
+    imports: tuple[str, ...] | None = None  # what the graded code imports from outside (similarity.measures)
+    builds_code: tuple[str, ...] | None = None  # how it would run code built at run time (similarity.measures)
+
+    def to_json(self) -> dict[str, Any]:
+        return _present(
+            [
+                ("student", self.student),
+                ("fingerprint", self.fingerprint),
+                ("code_hash", self.code_hash),
+                ("similarity", None if self.similarity is None else list(self.similarity)),
+                ("similarity_version", self.similarity_version),
+                ("imports", None if self.imports is None else list(self.imports)),
+                ("builds_code", None if self.builds_code is None else list(self.builds_code)),
+            ]
+        )
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> BatchStamp:
+        def listed(key: str) -> tuple[Any, ...] | None:
+            return None if raw.get(key) is None else tuple(raw[key])
+
+        return cls(
+            student=raw["student"],
+            fingerprint=raw["fingerprint"],
+            code_hash=raw["code_hash"],
+            similarity=listed("similarity"),
+            similarity_version=raw.get("similarity_version"),
+            imports=listed("imports"),
+            builds_code=listed("builds_code"),
+        )
+
+
+@dataclass(frozen=True)
+class AdjustmentEntry:
+    """An instructor's change to a grade (course.batch.adjustments), as the feedback shows it."""
+
+    target: str
+    points: float
+    comment: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"target": self.target, "points": self.points, "comment": self.comment}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> AdjustmentEntry:
+        return cls(target=raw["target"], points=raw["points"], comment=raw["comment"])
+
+
+@dataclass(frozen=True)
+class PartResults:
+    """The tests of one part, in the result's order: ``GradeResult.parts``."""
+
+    label: str  # "Part 2: Character-level BPE", or "Grader"
+    tests: tuple[TestResult, ...]
+
+    @property
+    def score(self) -> float:
+        return sum(test.score for test in self.tests)
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    """A hand-in's grade: Gradescope's fields, its tests, then what the kit says of the whole."""
+
+    score: float
+    max_score: float
+    execution_time: float
+    output: str
+    tests: tuple[TestResult, ...]
+    visibility: str = "visible"
+    stdout_visibility: str = "hidden"
+    submission: str | None = None
+    suite: str | None = None
+    notes: tuple[str, ...] | None = None
+    from_code: tuple[str, ...] | None = None  # of the notes, those the worker said: student code can shape them
+    student_seconds: float | None = None  # spent waiting for the student's code: what ranks the slowest hand-ins
+    graded_from: Mapping[str, str] | None = None  # part module -> the release's work folder it counted from
+    read: Mapping[str, tuple[str, ...]] | None = None  # the hand-in's files the worker read, by part (part_cache)
+    batch: BatchStamp | None = None  # in a batch's results only
+    adjustments: tuple[AdjustmentEntry, ...] | None = None  # the instructor's, in a batch's feedback only
+    feedback: str | None = None  # how much of the tests the feedback shows (reports.disclosure)
+    gradescope_max_score: float | None = None  # in Gradescope's upload only, where the top level has none
+    unread: Mapping[str, Any] = field(default_factory=dict)  # extra_data keys this kit does not know, kept
+
+    @property
+    def parts(self) -> tuple[PartResults, ...]:
+        """The tests grouped by part, in order."""
+        return tuple(PartResults(label, tuple(tests)) for label, tests in groupby(self.tests, lambda test: test.part))
+
+    def tests_of(self, module: str) -> Iterator[TestResult]:
+        return (test for test in self.tests if test.module == module)
+
+    def to_gradescope(self) -> dict[str, Any]:
+        details = [
+            ("submission", self.submission),
+            ("suite", self.suite),
+            ("notes", None if self.notes is None else list(self.notes)),
+            ("from_code", None if self.from_code is None else list(self.from_code)),
+            ("student_seconds", self.student_seconds),
+            ("graded_from", None if self.graded_from is None else dict(self.graded_from)),
+            ("read", None if self.read is None else {part: list(names) for part, names in self.read.items()}),
+            ("batch", None if self.batch is None else self.batch.to_json()),
+            ("adjustments", None if self.adjustments is None else [entry.to_json() for entry in self.adjustments]),
+            ("feedback", self.feedback),
+            *self.unread.items(),
+            ("max_score", self.gradescope_max_score),
+        ]
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "execution_time": self.execution_time,
+            "output": self.output,
+            "visibility": self.visibility,
+            "stdout_visibility": self.stdout_visibility,
+            "tests": [test.to_gradescope() for test in self.tests],
+            "extra_data": _present(details),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> GradeResult:
+        """The result a results.json holds; KeyError, TypeError or ValueError where it is not one."""
+        extra = dict(raw.get("extra_data", {}))
+        notes, from_code, read = extra.pop("notes", None), extra.pop("from_code", None), extra.pop("read", None)
+        batch, adjustments = extra.pop("batch", None), extra.pop("adjustments", None)
+        known = {key: extra.pop(key, None) for key in ("submission", "suite", "student_seconds", "graded_from")}
+        feedback, gradescope_max_score = extra.pop("feedback", None), extra.pop("max_score", None)
+        return cls(
+            score=raw["score"],
+            max_score=raw.get("max_score", gradescope_max_score),
+            execution_time=raw["execution_time"],
+            output=raw["output"],
+            tests=tuple(TestResult.from_json(test) for test in raw["tests"]),
+            visibility=raw.get("visibility", "visible"),
+            stdout_visibility=raw.get("stdout_visibility", "hidden"),
+            notes=None if notes is None else tuple(notes),
+            from_code=None if from_code is None else tuple(from_code),
+            read=None if read is None else {part: tuple(names) for part, names in read.items()},
+            batch=None if batch is None else BatchStamp.from_json(batch),
+            adjustments=None if adjustments is None else tuple(map(AdjustmentEntry.from_json, adjustments)),
+            feedback=feedback,
+            gradescope_max_score=gradescope_max_score,
+            unread=extra,
+            **known,
+        )

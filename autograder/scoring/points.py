@@ -1,0 +1,113 @@
+"""Points per function, read off the graded suite itself (the points live on the tests)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from autograder.atomic_files import write_atomically
+from autograder.parts import PARTS, Part
+from autograder.testing.plugin import test_location
+from autograder.testing.suites import suite_path
+
+Key = tuple[str, str]  # (module, function)
+TABLE_HEADER = "| part | function | points |"  # the first line of the points table, in the README too
+
+
+@dataclass(frozen=True)
+class SuitePoints:
+    """What each function's tests are worth, and which functions are extra credit."""
+
+    worth: dict[Key, float]
+    bonus: frozenset[Key]
+
+    def of(self, key: Key) -> float:
+        return self.worth.get(key, 0.0)
+
+    def counted(self, key: Key) -> float:
+        """What the function counts toward full marks: its worth, or 0 for a bonus (as an nbgrader cell has it)."""
+        return 0.0 if key in self.bonus else self.of(key)
+
+    @property
+    def full_marks(self) -> float:
+        """The most a submission can score without bonus: 100%."""
+        return sum(self.counted(key) for key in self.worth)
+
+    @property
+    def bonus_total(self) -> float:
+        return sum(value for key, value in self.worth.items() if key in self.bonus)
+
+    @property
+    def parts(self) -> list[Part]:
+        """The parts these points cover, in contract order."""
+        modules = {module for module, _ in self.worth}
+        return [part for part in PARTS if part.module in modules]
+
+    def of_parts(self, modules: tuple[str, ...]) -> SuitePoints:
+        """The points of these part modules only (an assignment of some parts); all of them for ()."""
+        if not modules:
+            return self
+        return SuitePoints(
+            {key: value for key, value in self.worth.items() if key[0] in modules},
+            frozenset(key for key in self.bonus if key[0] in modules),
+        )
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.worth: dict[Key, float] = defaultdict(float)
+        self.bonus: set[Key] = set()
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            key = test_location(Path(str(item.path)))
+            marker = item.get_closest_marker("points")
+            self.worth[key] += float(marker.args[0]) if marker else 0.0
+            if item.get_closest_marker("bonus") is not None:
+                self.bonus.add(key)
+
+
+def suite_points(suite: str = "hidden") -> SuitePoints:
+    from autograder.testing.runner import run_suite_session
+
+    collector = _Collector()
+    run_suite_session(suite_path(suite), collector, "--collect-only")
+    return SuitePoints(dict(collector.worth), frozenset(collector.bonus))
+
+
+def points_table(suite: str = "hidden") -> str:
+    """A Markdown table of points per part and function, for the README."""
+    points = suite_points(suite)
+    lines = [TABLE_HEADER, "| --- | --- | ---: |"]
+    for part in PARTS:
+        for function in part.functions:
+            key = (part.module, function)
+            worth = f"{points.of(key):g}" + (" bonus" if key in points.bonus else "")
+            lines.append(f"| {part.number}. {part.title} | `{function}` | {worth} |")
+    bonus = f" + {points.bonus_total:g} bonus" if points.bonus_total else ""
+    lines.append(f"| | **total** | **{points.full_marks:g}**{bonus} |")
+    return "\n".join(lines)
+
+
+def update_points_table(document: Path, suite: str = "hidden") -> bool:
+    """Replace the points table in ``document`` (a Markdown file) with the suite's; True if it changed.
+
+    The table is the block of ``|`` lines that starts with ``TABLE_HEADER``.
+    """
+    lines = document.read_text(encoding="utf-8").splitlines(keepends=True)
+    starts = [index for index, line in enumerate(lines) if line.rstrip("\n") == TABLE_HEADER]
+    if len(starts) != 1:
+        raise ValueError(
+            f"{document}: expected one line {TABLE_HEADER!r} to start the points table, found {len(starts)}"
+        )
+    end = starts[0]
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    table = points_table(suite) + "\n"
+    if "".join(lines[starts[0] : end]) == table:
+        return False
+    write_atomically(document, "".join([*lines[: starts[0]], table, *lines[end:]]))
+    return True

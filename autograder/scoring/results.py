@@ -1,0 +1,127 @@
+"""A grading run made into its result (``GradeResult``), which every report is rendered from."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from autograder.parts import PARTS, part_of
+from autograder.scoring.call_graph import roots
+from autograder.scoring.grade_result import GradeResult, TestResult
+from autograder.scoring.scoring import test_score
+from autograder.scoring.student_text import visible
+from autograder.testing.outcomes import GradingRun, Outcome, TestOutcome
+
+
+def build_result(run: GradingRun) -> GradeResult:
+    """The result of one run, in Gradescope's terms with the kit's own beside them.
+
+    Every text that student code or a student's file names can shape is made ``visible`` here, once, so
+    no report rendered from the result (terminal, Markdown, HTML, Gradescope's page) can be made to act.
+    """
+    tests = tuple(_test_result(outcome) for outcome in _with_roots(run, _in_contract_order(run.outcomes)))
+    # Gradescope's extra credit: a bonus test is worth 0 and scores above it,
+    # so full marks never need it and what it earns comes on top.
+    return GradeResult(
+        score=round(sum(test.score for test in tests), 4),
+        max_score=round(sum(test.max_score for test in tests), 4),
+        execution_time=round(run.seconds, 3),
+        output=visible("\n".join(run.notes)),
+        tests=tests,
+        submission=visible(run.submission),
+        suite=run.suite,
+        notes=tuple(visible(note) for note in run.notes),
+        from_code=tuple(visible(note) for note in run.from_code),
+        student_seconds=round(run.student_seconds, 3),
+        read=None if run.read is None else {part: tuple(names) for part, names in run.read.items()},
+    )
+
+
+def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
+    order = {
+        (part.module, function): (part.number, index) for part in PARTS for index, function in enumerate(part.functions)
+    }
+    return sorted(outcomes, key=lambda outcome: order.get((outcome.module, outcome.function), (99, 99)))
+
+
+# What a function's own failure is, for the purpose of blaming it first (not started is no failure).
+FAILING = (Outcome.FAILED, Outcome.ERROR, Outcome.CRASHED, Outcome.TIMED_OUT)
+
+
+def _with_roots(run: GradingRun, outcomes: list[TestOutcome]) -> list[TestOutcome]:
+    """Each failing test of a function that calls the student's own failing functions names them."""
+    failing = {(outcome.module, outcome.function) for outcome in outcomes if outcome.outcome in FAILING}
+    first = roots(run.loaded, failing) if run.loaded is not None else {}
+    return [
+        replace(outcome, fix_first=", ".join(first[(outcome.module, outcome.function)]))
+        if outcome.outcome in FAILING and (outcome.module, outcome.function) in first
+        else outcome
+        for outcome in outcomes
+    ]
+
+
+def _test_result(outcome: TestOutcome) -> TestResult:
+    try:
+        part = part_of(outcome.module)
+        part_label = f"Part {part.number}: {part.title}"
+    except KeyError:
+        part_label = "Grader"
+    return TestResult(
+        name=f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
+        score=test_score(outcome),
+        max_score=0.0 if outcome.bonus else outcome.points,
+        status="passed" if outcome.outcome is Outcome.PASSED else "failed",
+        output=visible(feedback_text(outcome)),
+        visibility=outcome.visibility,
+        tags=(part_label, outcome.function),
+        part=part_label,
+        module=outcome.module,
+        function=outcome.function,
+        test=outcome.name,
+        points=outcome.points,
+        bonus=outcome.bonus,
+        doc=outcome.doc,
+        outcome=outcome.outcome,
+        call=visible(outcome.call),
+        expected=visible(outcome.expected),
+        got=visible(outcome.got),
+        hint=visible(outcome.hint),
+        detail=visible(outcome.detail),
+        example=visible(outcome.example),
+        load_failed=outcome.load_failed,
+        summary=visible(outcome.summary),
+        printed=visible(outcome.printed_in_test),
+        fix_first=outcome.fix_first,
+    )
+
+
+def feedback_text(outcome: TestOutcome) -> str:
+    """What a student reads for one test: the call, expected, got and one hint."""
+    if outcome.outcome is Outcome.PASSED:
+        return ""
+    lines = []
+    if outcome.call:
+        lines.append(f"call:     {outcome.call}")
+    if outcome.outcome is Outcome.FAILED:
+        if outcome.example:  # a property: the inputs it failed on say more than an expected value
+            lines.append(f"example:  {outcome.example}")
+        if outcome.expected and not (outcome.example and outcome.expected in ("''", '""')):
+            lines.append(f"expected: {outcome.expected}")
+        if outcome.got or not outcome.detail:
+            lines.append(f"got:      {outcome.got}")
+        if outcome.detail:  # what was seen where no single answer stands for it (two answers to one input)
+            lines.append(f"seen:     {outcome.detail}")
+        if outcome.hint:
+            lines.append(f"hint:     {outcome.hint}")
+    elif outcome.outcome is Outcome.GRADER_ERROR:
+        lines.append("grader error: this is a bug in the grader, not in your code; tell your instructor")
+        lines.append(outcome.detail)
+    else:
+        lines.append(f"{outcome.outcome.value}: {outcome.detail}")
+    if outcome.fix_first:
+        lines.append(
+            f"first:    fix {outcome.fix_first}: {outcome.function} calls it, and it fails its own tests; "
+            "this test may pass once it does"
+        )
+    if outcome.printed:
+        lines.append("your code printed:\n" + outcome.printed.rstrip())
+    return "\n".join(lines)

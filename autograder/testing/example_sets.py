@@ -1,0 +1,53 @@
+"""Which examples a hand-in's hidden properties draw: one of ``SETS`` sets, chosen by the hand-in's content
+and the course's secret, so that inputs a hand-in recorded and leaked are worth nothing to the next one.
+
+Hypothesis draws a property's examples from a seed. Derandomized, the seed is the test's own source: the
+same examples for every hand-in, every year, so a hand-in that learned them (printing the calls it gets)
+could answer the next from a table. Here the seed is one of ``SETS`` made from the course's secret, and a
+hand-in uses set ``HMAC(secret, its content) mod SETS``: two hand-ins, or two versions of one, usually
+draw different examples; the same hand-in always draws the same, so it always gets the same grade. Few sets
+rather than one a hand-in, so a batch still replays each set's examples (replay) instead of drawing them
+hundreds of times. The public suite, which students run themselves, keeps its fixed examples.
+
+The secret is made by the kit on first use in ``.course-secret`` beside the kit (git-ignored, never in a
+student release; carried into the Gradescope package, where the worker's user cannot read it), or given as
+``BPE_KIT_COURSE_SECRET`` (the kit's own tests set a fixed one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from contextlib import suppress
+from pathlib import Path
+
+from autograder.testing.suites import KIT_ROOT
+
+SETS = 8
+SECRET_FILE = ".course-secret"
+SECRET_VARIABLE = "BPE_KIT_COURSE_SECRET"
+
+
+def course_secret(kit: Path = KIT_ROOT) -> bytes:
+    """The course's secret: the variable's, the file's, or a new one written to the file (0600)."""
+    given = os.environ.get(SECRET_VARIABLE)
+    if given:
+        return given.encode("utf-8")
+    path = kit / SECRET_FILE
+    with suppress(FileExistsError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as written:
+            written.write(secrets.token_hex(32) + "\n")
+    return path.read_text(encoding="ascii").strip().encode("ascii")
+
+
+def example_set(secret: bytes, content_digest: str) -> int:
+    """The set a hand-in with this content draws from."""
+    return int.from_bytes(hmac.new(secret, content_digest.encode("ascii"), hashlib.sha256).digest()[:8]) % SETS
+
+
+def seed(secret: bytes, chosen: int) -> int:
+    """Hypothesis's seed for set ``chosen``: unguessable without the secret."""
+    return int.from_bytes(hmac.new(secret, f"example set {chosen}".encode(), hashlib.sha256).digest()[:16])

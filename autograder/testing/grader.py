@@ -1,0 +1,81 @@
+"""What one grading process keeps from one hand-in to the next: a ``Grader``, opened and closed by whoever grades.
+
+- the suite as collected (``collected.CollectedSuite``): collecting costs more than grading a hand-in;
+- the examples each property drew (``replay.Recorded``) and the call plans made from them (``proxy.CallPlan``),
+  the same for every hand-in that draws from one example set;
+- with ``spares``, a worker booted for the next hand-in before it is known (``starting``).
+
+``grade PATH``, each of a batch's grader processes, the Gradescope runner and a notebook kernel's check cells
+each open one and close it when they are done (``with Grader() as grader``); the kit's tests make their own.
+Nothing of it lives in a module's globals.
+
+pytest is imported only when a suite is first run: a grader is opened before it, while the first worker boots.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from autograder.testing.replay import Recorded
+
+if TYPE_CHECKING:
+    from autograder.cage.starting import Spare
+    from autograder.testing.collected import CollectedSuite
+    from autograder.testing.plugin import GradingPlugin
+    from autograder.testing.proxy import CallPlan
+
+
+class Grader:
+    def __init__(self, *, spares: bool = False) -> None:
+        self.spares = spares  # start the next hand-in's worker while this one is graded (a batch's grader)
+        self.spare: Spare | None = None
+        self.examples = Recorded()
+        self.plans: dict[str, CallPlan] = {}
+        # The suite collected last, and what it was collected from: one kept at a time, so a notebook kernel
+        # that checks one function after another holds one pytest configuration (one assertion-rewriting hook).
+        self._collected: tuple[tuple[object, ...], CollectedSuite] | None = None
+
+    def run(self, suite: Path, plugin: GradingPlugin, only: tuple[Path, ...] = ()) -> list[str]:
+        """Run ``suite`` (or its files ``only``) with ``plugin``, collecting it only if it was not collected
+        last with the same files as they are now; return collection errors (ours)."""
+        from autograder.testing.collected import CollectedSuite, suite_stamp
+        from autograder.testing.rubric import taking
+
+        key = (suite.resolve(), tuple(path.resolve() for path in only), suite_stamp(suite))
+        if self._collected is not None and self._collected[0] != key:
+            self._forget_suite()
+        if self._collected is None:
+            self._collected = (key, CollectedSuite(suite, only))
+        collected = self._collected[1]
+        try:
+            with taking(plugin.notes):
+                return collected.run(plugin)
+        except BaseException:
+            # Stopped part way (Ctrl-C in `grade`, or our own bug): fixtures may be left set up, so the next
+            # hand-in gets a fresh collection rather than this one.
+            self._forget_suite()
+            raise
+
+    def _forget_suite(self) -> None:
+        kept, self._collected = self._collected, None
+        if kept is not None:
+            kept[1].close()
+
+    def close(self) -> None:
+        """Stop the spare worker, if any, and end the collected suite's pytest session."""
+        spare, self.spare = self.spare, None
+        try:
+            if spare is not None:
+                spare.discard()
+        finally:
+            self._forget_suite()
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,424 @@
+"""The pytest plugin that turns a graded suite's run into one outcome per test.
+
+Graded tests live in ``<suite>/<module>/test_<function>.py``: the folder
+names the part's module and the file the function, so the test declares only
+its points (``@pytest.mark.points(2)``), its doc line (the docstring) and its
+hint (``rubric.hint`` beside the assertion). A stretch exercise's file marks
+its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import sys
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autograder.parts import part_of
+from autograder.testing import replay, rubric
+from autograder.testing.outcomes import Outcome, TestOutcome
+from autograder.testing.proxy import (
+    CallTimedOut,
+    CannotLoad,
+    FunctionMissing,
+    GradingSession,
+    NotStarted,
+    Said,
+    StudentStopped,
+    WrongType,
+    failure_outcome,
+    short_repr,
+)
+from autograder.testing.replay import Recorded
+from autograder.testing.student_output import (
+    PRINTED_FOR_INSTRUCTOR,
+    PRINTED_PER_HAND_IN,
+    PRINTED_PER_TEST,
+    cut,
+)
+
+DEFAULT_VISIBILITY = "visible"
+
+
+def _run_again_worthy(error: BaseException) -> bool:
+    """Whether a failure in a tainted process must be decided again in a fresh one: any failure of the
+    student's code (a wrong answer, an error, and a stop too: which stop, and whether, such a process could
+    choose to tell something). Not a skip, nor a stop the grader decided without a call (an earlier timeout
+    of the function, a time limit used up, a module not handed in)."""
+    return not (_skipped(error) or (isinstance(error, StudentStopped) and error.unmade))
+
+
+class GradingPlugin:
+    def __init__(
+        self,
+        session: GradingSession,
+        *,
+        examples: tuple[int, int] | None = None,
+        isolate_failures: bool = False,
+        recorded: Recorded | None = None,
+    ) -> None:
+        """``examples``: the hand-in's example set and its hypothesis seed (example_sets); None keeps each
+        property's fixed examples (the public suite). ``isolate_failures``: a failing test runs again apart
+        (pytest_runtest_call), for a feedback that must show no other test's calls (the hidden suite's).
+        ``recorded``: the grader's examples drawn for earlier hand-ins, replayed (replay); none by default."""
+        self.session = session
+        self.examples = examples
+        self.isolate_failures = isolate_failures
+        self.recorded = recorded if recorded is not None else Recorded()
+        self.notes = rubric.Notes()  # what the running test says of its failure (rubric.hint)
+        self.outcomes: list[TestOutcome] = []
+        self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
+        self._compared: tuple[Any, Any] | None = None
+        self._deferred: list[_Again] = []  # failed in a tainted worker: decided again (decide_again)
+        self._again: _Again | None = None  # the one being decided again
+        self._learned: Said = ({}, {})  # what the tests decided again so far found out
+
+    # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
+    def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
+        # Pytest asks this hook to explain a failed comparison: remember the
+        # two sides so the report can show "expected" and "got".
+        if op == "==":
+            self._compared = (left, right)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        """Run the test. With ``isolate_failures``, the words a failure shows (the answer, what the call
+        printed, what it raised, the example it shows) come from a worker that has served no passing test,
+        and so holds no call the student must not see (worker.forks): a test that fails in a worker that
+        has is decided again in a fresh one (``decide_again``), whole, from its seed, and that run decides
+        it; nothing of the first run's is kept, not even the example it failed on, which the code that
+        failed it chose. A call cut short there (TAINTED_CALL_SHARE) is decided at once, so that a function
+        that hangs is found out before its later tests. A property run where its failure would be decided
+        again does not shrink that failure (the run that decides it does)."""
+        if self._again is not None and self._again.item is item:
+            return (yield from self._decide(self._again))
+        self._begin(item)
+        said = self.session.said_so_far()
+        decided_again = self.isolate_failures and self.session.tainted
+        try:
+            yield from self._run(item, shrink=not decided_again)
+        except BaseException as error:
+            if not self.isolate_failures or not self.session.test_tainted or not _run_again_worthy(error):
+                raise
+            first = error
+        else:
+            if self.isolate_failures:
+                self.session.passed_test()
+            return None
+        self.session.forget_since(said)  # what its first run found out is found out again, or not
+        if not isinstance(first, CallTimedOut):
+            self._deferred.append(_Again(item, said, len(self.outcomes)))
+            raise first  # its outcome, made now, is replaced then
+        self.session.isolate()
+        self._begin(item)
+        with self._seeded(item):
+            item.runtest()
+        self.session.passed_test()
+        return None
+
+    def decide_again(self) -> Iterator[pytest.Item]:
+        """The tests that failed in a tainted worker, in their order, each to be run again (its test protocol
+        whole) in a worker that has served no passing test: one worker for them all while none passes (a
+        failing test shows its own calls anyway), so that a hand-in with bugs starts one more worker, not
+        one per failure."""
+        deferred, self._deferred = self._deferred, []
+        for again in deferred:
+            if self.session.tainted:
+                self.session.isolate()
+            self._again = again
+            try:
+                yield again.item
+            finally:
+                self._again = None
+
+    def _decide(self, again: _Again) -> Generator[None, None, None]:
+        """Decide a deferred test in a worker that has served no passing test, whole, from its seed. It is told
+        what was known when it first ran and what the tests decided before it found out (they ran before it)."""
+        told = _merged(again.said, self._learned)
+        with self.session.told_as_then(told):
+            self._begin(again.item)
+            try:
+                with self._seeded(again.item):
+                    yield
+            finally:
+                self._learned = _merged(self._learned, self.session.said_so_far())
+        self.session.passed_test()
+
+    def _decided_later(self, item: pytest.Item) -> bool:
+        """Whether this run of ``item`` is to be decided again (its outcome stands for nothing shown)."""
+        last = self._deferred[-1] if self._deferred else None
+        return last is not None and last.item is item and last.index == len(self.outcomes)
+
+    def _begin(self, item: pytest.Item) -> None:
+        allowed = item.get_closest_marker("call_seconds")
+        self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
+        self.notes.hint = ""
+        self._compared = None
+
+    @contextlib.contextmanager
+    def _seeded(self, item: pytest.Item, *, shrink: bool = True) -> Iterator[None]:
+        """While this lasts, a property of the hidden suite draws from the hand-in's example set (example_sets),
+        and without ``shrink`` stops at the first example it fails on."""
+        test = getattr(item, "obj", None)
+        if test is None or not replay.replayable(test):
+            yield
+            return
+        chosen = test._hypothesis_internal_use_settings
+        if not shrink:
+            test._hypothesis_internal_use_settings = _unshrunk(test)
+        if self.examples is not None:
+            test._hypothesis_internal_use_seed = self.examples[1]
+        try:
+            yield
+        finally:
+            test._hypothesis_internal_use_seed = None
+            test._hypothesis_internal_use_settings = chosen
+
+    def _run(self, item: pytest.Item, *, shrink: bool = True) -> Generator[None, None, None]:
+        if not replay.replayable(getattr(item, "obj", None)):
+            return (yield)
+        key, test = self._replay_key(item), getattr(item, "obj", None)
+        self.recorded.begin(key, test)
+        try:
+            with self._seeded(item, shrink=shrink):
+                result = yield
+        except BaseException:
+            self.recorded.end(key, test, passed=False)
+            raise
+        self.recorded.end(key, test, passed=True)
+        return result
+
+    def _replay_key(self, item: pytest.Item) -> str:
+        """A property's replay key: its test, and the example set it draws from."""
+        return _replay_key(item) + (f"@{self.examples[0]}" if self.examples is not None else "")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
+        """A property that passed before for this grader: try the examples it was given then (see replay).
+
+        A test of a part module the hand-in does not have is not run at all: the worker's answer to the
+        first call into it stands for every later test (hypothesis would start its engine only to hear it).
+        """
+        module, _ = test_location(Path(str(pyfuncitem.path)))
+        if module in self.session.missing:
+            missing = NotStarted(self.session.missing[module])
+            missing.unmade = True  # the grader's word, from a worker it trusted
+            raise missing
+        test = pyfuncitem.obj
+        if not replay.replayable(test):
+            return None
+        fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(test).parameters}
+        key = self._replay_key(pyfuncitem)
+        if self.session.replaying(key, lambda each: self.recorded.replay(key, test, fixtures, StudentStopped, each)):
+            return True
+        return None  # run under hypothesis, as without replay
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+        """pytest's report, except for a test that failed: its outcome is built here from the exception
+        itself, so pytest need not format the traceback (a third of a failing test's cost, read by no one)."""
+        if call.when == "call" and call.excinfo is not None and not _reported_by_pytest(call.excinfo.value):
+            report = pytest.TestReport(
+                item.nodeid,
+                item.location,
+                dict.fromkeys(item.keywords, 1),
+                "failed",
+                f"{call.excinfo.typename}: {str(call.excinfo.value)[:2000]}",
+                "call",
+                duration=call.duration,
+                start=call.start,
+                stop=call.stop,
+                user_properties=item.user_properties,
+            )
+        else:
+            report = pytest.TestReport.from_item_and_call(item, call)
+        if report.when == "call" or (report.when == "setup" and report.failed):
+            again = self._again if self._again is not None and self._again.item is item else None
+            if again is not None:
+                self.outcomes[again.index] = self._outcome(item, call, report)
+            else:
+                self.outcomes.append(self._outcome(item, call, report))
+        return report
+
+    # -- building outcomes -------------------------------------------------
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+        module, function = test_location(Path(str(item.path)))
+        marker = item.get_closest_marker("points")
+        visibility = item.get_closest_marker("visibility")
+        test_function = getattr(item, "function", None)
+        doc = inspect.getdoc(test_function) if test_function is not None else None
+        base: dict[str, Any] = {
+            "name": item.name,
+            "doc": (doc or item.name).splitlines()[0],
+            "module": module,
+            "function": function,
+            "points": float(marker.args[0]) if marker else 0.0,
+            "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
+            "bonus": item.get_closest_marker("bonus") is not None,
+        }
+        last = self.session.last_call
+        everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
+        context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
+        if last is not None and not report.passed and not self._decided_later(item):
+            # Only what the failing call printed, within the test's and the hand-in's room (student_output).
+            context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
+            self._printed_room -= min(len(last.output), PRINTED_PER_TEST)
+        if report.passed:
+            return TestOutcome(outcome=Outcome.PASSED, **base, **context)
+        if report.when == "setup" or call.excinfo is None:
+            detail = report.longreprtext[-2000:]
+            return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+        error = call.excinfo.value
+        text = str(error)
+        if isinstance(error, FunctionMissing) and base["bonus"]:
+            detail = f"{function} is a bonus exercise that is not in your file: nothing to grade, nothing lost"
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=detail, **base, **context)
+        if isinstance(error, FunctionMissing) and error.suggested in ("", *part_functions(module)):
+            # Not written yet (a hand-in of the parts done so far): nothing to grade, as a stub. A name close
+            # to it is a typo instead, an error whose message suggests the name.
+            return TestOutcome(outcome=Outcome.NOT_STARTED, detail=text, **base, **context)
+        stopped = failure_outcome(error)
+        if stopped is not None:
+            load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
+            summary = error.summary if isinstance(error, CannotLoad) else ""
+            return TestOutcome(
+                outcome=stopped, detail=text, load_failed=load_failed, summary=summary, **base, **context
+            )
+        if _flaky(error):
+            # Hypothesis asked the same input twice and the student's code answered two ways: the student's
+            # failure (state kept between calls, randomness), not a flaw of the grader's.
+            inner = getattr(error, "exceptions", ())  # FlakyFailure is an exception group: what failed first
+            first = inner[0] if inner else error
+            got, expected = (short_repr(side) for side in self._compared) if self._compared else ("", "")
+            return TestOutcome(
+                outcome=Outcome.FAILED,
+                got=got,
+                expected=expected,
+                detail=f"the first time, {type(first).__name__}: {str(first).splitlines()[0][:500]}; "
+                "the second time, no failure",
+                hint=f"{function} gave two different answers to one input: it failed on this call once and passed "
+                "on it the next time; make its answer depend on its arguments only (no state kept between "
+                "calls, no randomness)",
+                **base,
+                **context,
+            )
+        if isinstance(error, WrongType):
+            example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
+            context["call"] = error.record.text
+            got, contract = short_repr(error.record.returned), f"a value of type {error.contract}"
+            return TestOutcome(
+                outcome=Outcome.FAILED, got=got, expected=contract, hint=error.hint, example=example, **base, **context
+            )
+        if isinstance(error, AssertionError):
+            shown: dict[str, Any]
+            if self._compared is not None:
+                got, expected = self._compared
+                shown = {"got": short_repr(got), "expected": short_repr(expected)}
+            else:
+                shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
+            example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
+            return TestOutcome(
+                outcome=Outcome.FAILED, hint=self.notes.hint, example=example, **shown, **base, **context
+            )
+        detail = f"{type(error).__name__}: {text}"[:2000]
+        if last is not None and _raised_in_test_file(call.excinfo, item):
+            # The test itself choked on what the student's function returned
+            # (unpacking None, joining ints): that answer is wrong, not our code.
+            got = short_repr(last.returned)
+            unusable = f"the value returned cannot be used as the contract says ({detail})"
+            return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
+        return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+@dataclass(frozen=True)
+class _Again:
+    """A test that failed in a tainted worker, to be decided again: what the session knew when it ran, and
+    where its outcome is in ``GradingPlugin.outcomes``."""
+
+    item: pytest.Item
+    said: Said
+    index: int
+
+
+def _merged(first: Said, second: Said) -> Said:
+    return {**first[0], **second[0]}, {**first[1], **second[1]}
+
+
+def _unshrunk(test: Any) -> Any:
+    """The property's settings without the shrink phase, made once a property."""
+    made = getattr(test, "_bpe_kit_unshrunk", None)
+    if made is None:
+        from hypothesis import Phase, settings
+
+        chosen = test._hypothesis_internal_use_settings
+        made = settings(chosen, phases=[phase for phase in chosen.phases if phase is not Phase.shrink])
+        test._bpe_kit_unshrunk = made
+    return made
+
+
+def _skipped(error: BaseException) -> bool:
+    """pytest.skip, alone or in a group of nothing else."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_skipped(inner) for inner in error.exceptions)
+    return isinstance(error, pytest.skip.Exception)
+
+
+def _reported_by_pytest(error: BaseException) -> bool:
+    """A skip, or a group (hypothesis's flaky failure, for one): the failures whose report pytest makes itself."""
+    return isinstance(error, pytest.skip.Exception | BaseExceptionGroup)
+
+
+def _flaky(error: BaseException) -> bool:
+    """Hypothesis's word for a test that failed and then passed on the same input.
+
+    Looked up only where hypothesis is loaded: the public examples never use it, and a student's
+    ``grade`` does not pay for importing it.
+    """
+    if "hypothesis" not in sys.modules:
+        return False
+    from hypothesis.errors import FlakyFailure
+
+    return isinstance(error, FlakyFailure)
+
+
+def falsifying_example(error: BaseException) -> str:
+    """The inputs hypothesis drew for a failing property, as ``tokens=['a'], pair=('a', 'b')``.
+
+    Hypothesis adds them to the exception as a note ("Failing test case: test(...)", "Falsifying example:"
+    before 6.140), one argument a line; the ``submission`` fixture is not an input the student chose.
+    """
+    for note in getattr(error, "__notes__", []):
+        if note.startswith(("Failing test case:", "Falsifying example:")):
+            lines = [line.strip().rstrip(",") for line in note.splitlines()[1:-1]]
+            drawn = ", ".join(line for line in lines if line and not line.startswith("submission="))
+            return drawn if len(drawn) <= 200 else drawn[:199] + "…"
+    return ""
+
+
+def part_functions(module: str) -> tuple[str, ...]:
+    """The functions a part's module holds (none for a module that is no part)."""
+    try:
+        return part_of(module).functions
+    except KeyError:
+        return ()
+
+
+def _replay_key(item: pytest.Item) -> str:
+    return f"{item.path}::{item.name}"
+
+
+def _raised_in_test_file(excinfo: pytest.ExceptionInfo[BaseException], item: pytest.Item) -> bool:
+    """Whether the error came from a line of the test's own file, not from the grader or the reference."""
+    entries = list(excinfo.traceback)
+    return bool(entries) and Path(str(entries[-1].path)) == Path(str(item.path))
+
+
+def test_location(path: Path) -> tuple[str, str]:
+    """The module and function a graded test file belongs to, from its place in the suite."""
+    function = path.stem.removeprefix("test_")
+    return path.parent.name, function

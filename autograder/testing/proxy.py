@@ -1,0 +1,534 @@
+"""What a graded test calls: ``submission.bpe.merge_pair(tokens, pair)`` runs in the worker.
+
+Arguments go out as plain data, results come back as plain data, and every
+comparison is made here, in the trusted process. Failures of the student's
+code arrive as exceptions that say what happened in a student's words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import reprlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograder.cage.client import (
+    Reply,
+    Worker,
+    WorkerCouldNotStart,
+    WorkerGone,
+    WorkerNotLoaded,
+    WorkerTimedOut,
+)
+from autograder.cage.inside import codec, protocol
+from autograder.cage.limits import Limits
+from autograder.testing.answer_types import type_problem
+from autograder.testing.outcomes import Outcome
+from autograder.testing.student_output import MESSAGE_PER_TEST, cut
+
+# What a session tells later tests without a call: functions that ran out of time, modules not handed in.
+Said = tuple[dict[tuple[str, str], str], dict[str, str]]
+
+# The share of a call's limit it gets in a tainted worker (``GradingSession.tainted``). A failure there is
+# decided again in a fresh worker under the whole limit, so all a call cut short costs is this share: a
+# hang first met after a passing test spins this much longer than its limit, and an honest call slower
+# than this runs twice. The reference takes milliseconds, a beginner's quadratic loop tens
+# (Limits.call_seconds): a sixteenth of 2 s is 125 ms.
+TAINTED_CALL_SHARE = 1 / 16
+
+_short = reprlib.Repr()
+_short.maxstring = 60
+_short.maxother = 60
+_short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
+_short.maxlevel = 4
+
+
+def short_repr(value: Any) -> str:
+    """A repr a student can read in one line."""
+    return _short.repr(value)
+
+
+class StudentRaised(Exception):
+    """The student's function raised; hypothesis may shrink the input that did it."""
+
+    def __init__(self, text: str, *, error_type: str = "", error_message: str = "") -> None:
+        super().__init__(text)
+        self.error_type = error_type  # the student's exception, by name ("ValueError")
+        self.error_message = error_message
+
+
+class WrongType(AssertionError):
+    """The answer's value may be right, but not its type (``1.0`` for ``1``): a failed answer, which hypothesis
+    shrinks like any other. Raised by the call, before any test compares it."""
+
+    def __init__(self, record: CallRecord, contract: str, expected: str, found: str) -> None:
+        super().__init__(f"{record.function} returned {found} where the contract says {expected}")
+        self.record, self.contract, self.expected, self.found = record, contract, expected, found
+
+    @property
+    def hint(self) -> str:
+        return f"the contract asks for {self.expected} there: {self.record.function} returned {self.found}"
+
+
+class StudentStopped(BaseException):
+    """Student code could not run at all for this call.
+
+    A BaseException, so hypothesis does not retry the same dead end while
+    shrinking: the test ends at the first such call.
+    """
+
+    # Not made at all: the grader's own word, from what it already knew (an earlier timeout of the function,
+    # a time limit used up, a module not handed in), so no test needs to run again to decide it (plugin).
+    unmade = False
+
+
+class NotStarted(StudentStopped):
+    """The function still raises NotImplementedError, or its module is missing."""
+
+
+class CannotLoad(StudentStopped):
+    """The module does not import, or the function is not in it."""
+
+    def __init__(self, text: str, *, summary: str = "") -> None:
+        super().__init__(text)
+        # The same in the kit's words alone (the file, the line, the error's kind, not its message), for a
+        # feedback that shows nothing student code wrote (reports.disclosure).
+        self.summary = summary or text
+
+
+class FunctionMissing(CannotLoad):
+    """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
+
+    def __init__(self, text: str, *, suggested: str = "") -> None:
+        super().__init__(text, summary=text)
+        self.suggested = suggested  # a name of the module close to the one asked for: a typo, perhaps
+
+
+class CallTimedOut(StudentStopped):
+    """A call ran past its time limit; the worker was killed and will restart."""
+
+    def __init__(self, text: str, *, unmade: bool = False) -> None:
+        super().__init__(text)
+        self.unmade = unmade
+
+
+class WorkerCrashed(StudentStopped):
+    """The student's code ended the worker process (os._exit, a crash, a limit)."""
+
+
+class GraderFault(StudentStopped):
+    """The grader could not run the student's code at all (its cage would not start): not the student's doing."""
+
+
+# What each way of stopping scores as: the one table from failure to outcome (the plugin reads it; a
+# failed assertion is judged there). A bonus function left out is the plugin's one exception.
+FAILURE_OUTCOMES: dict[type[BaseException], Outcome] = {
+    NotStarted: Outcome.NOT_STARTED,
+    CallTimedOut: Outcome.TIMED_OUT,
+    CannotLoad: Outcome.ERROR,
+    StudentRaised: Outcome.ERROR,
+    WorkerCrashed: Outcome.CRASHED,
+    GraderFault: Outcome.GRADER_ERROR,
+}
+
+
+def failure_outcome(error: BaseException) -> Outcome | None:
+    """The outcome of a failure in the table (by its nearest listed class), or None for any other error."""
+    for kind in type(error).__mro__:
+        if kind in FAILURE_OUTCOMES:
+            return FAILURE_OUTCOMES[kind]
+    return None
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One call to a student function, as the grader saw it."""
+
+    module: str
+    function: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    returned: Any = None
+    args_after: tuple[Any, ...] | None = None
+    kwargs_after: dict[str, Any] | None = None
+    output: str = ""
+
+    @property
+    def text(self) -> str:
+        parts = [short_repr(arg) for arg in self.args]
+        parts += [f"{name}={short_repr(value)}" for name, value in self.kwargs.items()]
+        return f"{self.function}({', '.join(parts)})"
+
+    @property
+    def mutated(self) -> bool:
+        """Whether the function changed any of its arguments."""
+        args_changed = self.args_after is not None and self.args_after != self.args
+        kwargs_changed = self.kwargs_after is not None and self.kwargs_after != self.kwargs
+        return args_changed or kwargs_changed
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """The calls a replayed property made the last time it passed, in order: the next replay sends them
+    to the worker in one message (see ``GradingSession.replaying``)."""
+
+    keys: tuple[bytes, ...]  # each call as call_key makes it: what a later call is compared with
+    bodies: tuple[bytes, ...]  # each request as codec.request_body writes it: what the worker is sent
+    functions: frozenset[tuple[str, str]]  # (module, function) of each call
+
+    @property
+    def modules(self) -> set[str]:
+        return {module for module, _ in self.functions}
+
+
+# A plan is sent only when it is at most this big: a message the worker reads whole before it runs anything.
+MAX_PLAN_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class _Stream:
+    """Calls sent together and the grader's place in them."""
+
+    plan: CallPlan
+    # The next answer must have come by then, or live calls take over; each answer moves it on.
+    answer_by: float
+    position: int = 0
+
+
+@dataclass
+class GradingSession:
+    """The worker and the clocks for one submission's grading run."""
+
+    worker: Worker
+    limits: Limits
+    # Plans by replay key, the grader's (grader.Grader): like the examples they follow (replay), they are the
+    # same for every hand-in it grades. None kept by default.
+    plans: dict[str, CallPlan] = field(default_factory=dict)
+    # Seconds spent waiting for the worker: the limits charge the student's code, not the grader's own
+    # work (an oracle, Part 5's timed recount), which a busy machine would otherwise turn into a timeout.
+    used: float = 0.0
+    test_used: float = 0.0
+    calls: list[CallRecord] = field(default_factory=list)
+    # A function that ran out of time is not called again in this run: a
+    # hang would otherwise cost its full limit once per test, and one
+    # submission would hold a batch slot for minutes.
+    timed_out: dict[tuple[str, str], str] = field(default_factory=dict)
+    # A test that times a heavy call (Part 5's speed test) may allow its calls longer than the default.
+    call_seconds: float | None = None
+    # Part modules the hand-in does not have, with the worker's word for it: the plugin runs none of their
+    # later tests.
+    missing: dict[str, str] = field(default_factory=dict)
+    _stream: _Stream | None = None
+    # Whether a call of this test ran in a tainted worker (``Worker.tainted``), which may have ended since.
+    test_tainted: bool = False
+    # The calls of a replay that may become a plan: (example number, module, function, key, request's text).
+    _recording: list[tuple[int, str, str, bytes, bytes]] | None = None
+    _example = 0
+
+    def begin_test(self, *, call_seconds: float | None = None) -> None:
+        self.test_used = 0.0
+        self.calls = []
+        self.call_seconds = call_seconds
+        self.test_tainted = False
+
+    @property
+    def tainted(self) -> bool:
+        """Whether the worker the next call runs in has served a passing test (``Worker.tainted``)."""
+        return self.worker.holds_passed_calls
+
+    def passed_test(self) -> None:
+        self.worker.passed_test()
+
+    def said_so_far(self) -> Said:
+        """What later tests are told without a call (functions that ran out of time, modules not handed in)."""
+        return dict(self.timed_out), dict(self.missing)
+
+    def forget_since(self, said: Said) -> None:
+        """Forget what was found out since ``said_so_far`` (a test run again decides it afresh)."""
+        for key in set(self.timed_out) - set(said[0]):
+            del self.timed_out[key]
+        for module in set(self.missing) - set(said[1]):
+            del self.missing[module]
+
+    @contextlib.contextmanager
+    def told_as_then(self, said: Said) -> Iterator[None]:
+        """Tell the calls made in the block only what was known at ``said_so_far`` (a test run again after
+        later ones ran: what they found out is not its business); keep what the block finds out too."""
+        now = self.said_so_far()
+        self.timed_out, self.missing = dict(said[0]), dict(said[1])
+        try:
+            yield
+        finally:
+            self.timed_out, self.missing = {**now[0], **self.timed_out}, {**now[1], **self.missing}
+
+    def isolate(self) -> None:
+        """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
+        self.worker.isolate()
+
+    @property
+    def last_call(self) -> CallRecord | None:
+        return self.calls[-1] if self.calls else None
+
+    def _time_left(self) -> tuple[float, float]:
+        """Seconds left to this test and to the submission."""
+        return self.limits.test_seconds - self.test_used, self.limits.submission_seconds - self.used
+
+    def replaying(self, key: str, replay: Callable[[Callable[[], None]], bool]) -> bool:
+        """Run ``replay`` (a property's recorded examples, see ``replay``) with its calls sent ahead.
+
+        A replay makes the same calls as the last passing one, so those are sent to the worker in one
+        message, and each call the test makes is answered from the worker's stream of answers when it is
+        the next one sent (equal as ``call_key`` says): a thousand round trips become a message and a write.
+        What the test sees is the same: each answer is the one its call would have had, read in turn.
+
+        The student's code can see every call sent ahead (it shares the worker with the bootstrap that
+        reads them), so a plan is made only of a replay whose examples made one call each. Such a call's
+        arguments are worked out from its example alone, before any answer to it: had an example made a
+        second call from the first one's answer (an id list handed back to decode, say), the second
+        call would show the first one's expected answer to the code that gives it.
+
+        Live calls take over when
+        - a call is not the next one sent (which a test whose examples are replayed should never make);
+        - no answer comes within one call's time limit (the worker writes its answers at least every
+          ``protocol.HOLD_SECONDS`` while it runs): the worker is stopped, and the call that waited is
+          made again under its own limit, so a timeout means what it means live;
+        - the worker ends (a crash) before the awaited answer: the call is made again live, on a fresh
+          worker, where a crash is the crash of the call that made it.
+        A failed call ends the worker's run there, as the test may end there too; when the test goes on,
+        the rest is sent again. Answers no call asked for are dropped, or the worker stopped when they
+        do not come at once. ``replay`` is given a function to call before each example.
+        """
+        plan = self.plans.get(key)
+        self._recording = [] if plan is None else None
+        self._example = 0
+        if plan is not None:
+            self._send_plan(plan, 0)
+        passed = False
+        try:
+            passed = replay(self._next_example)
+            return passed
+        finally:
+            self._end_stream()
+            recorded, self._recording = self._recording, None
+            if passed and recorded is not None:
+                made = _plan_of(recorded)
+                if made is not None:
+                    self.plans[key] = made
+
+    def _next_example(self) -> None:
+        self._example += 1
+
+    def _budget(self) -> float:
+        """Seconds the next call may take: its own limit, or what is left of the test's or the submission's;
+        in a tainted worker, a share of its limit (TAINTED_CALL_SHARE)."""
+        limit = self.call_seconds or self.limits.call_seconds
+        budget = min(limit, *self._time_left())
+        return min(budget, limit * TAINTED_CALL_SHARE) if self.tainted else budget
+
+    def _send_plan(self, plan: CallPlan, start: int) -> None:
+        """Send the plan's calls from ``start`` on, when each of them would run at once and none ran out of time."""
+        if plan.functions & self.timed_out.keys() or not self.worker.runs_at_once(plan.modules):
+            return
+        budget = self._budget()
+        if budget <= 0 or start >= len(plan.bodies):
+            return
+        try:
+            self.worker.send_calls(next(iter(plan.modules)), list(plan.bodies[start:]))
+        except (WorkerGone, WorkerCouldNotStart):
+            return  # the next call, made live, finds the worker's end and says what it was
+        self._stream = _Stream(plan, time.monotonic() + budget, start)
+
+    def _end_stream(self) -> None:
+        """Stop reading the stream: drop the answers still to come, or stop a worker still running calls."""
+        stream, self._stream = self._stream, None
+        if stream is not None and self.worker.streaming:
+            self.worker.drop_answers(protocol.HOLD_SECONDS)
+
+    def _answer_from_stream(self, key: bytes | None) -> Reply | None:
+        """The next streamed answer when the call ``key`` is the next one sent; None when live calls take over
+        (the stream ended first, so the live request finds the worker free)."""
+        stream = self._stream
+        if stream is None:
+            return None
+        plan = stream.plan
+        if key is None or stream.position >= len(plan.keys) or plan.keys[stream.position] != key:
+            self._end_stream()
+            return None
+        if not self.worker.streaming:  # the stream ended at a failed call, which the test got past
+            self._stream = None
+            self._send_plan(plan, stream.position)
+            if self._stream is None:
+                return None
+            stream = self._stream
+        stream.position += 1
+        try:
+            reply = self.worker.next_answer(max(stream.answer_by - time.monotonic(), 0.0))
+            stream.answer_by = time.monotonic() + self._budget()
+            return reply
+        except (WorkerTimedOut, WorkerGone):
+            # Not answered in time, or the worker ended with this call's answer unsent (answers are sent
+            # at the end of the run): the call is made again, live, on a fresh worker.
+            self._stream = None
+            self.worker.stop()
+            return None
+
+    def call(self, module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CallRecord:
+        record = CallRecord(module, function, args, kwargs)
+        self.calls.append(record)
+        test_left, submission_left = self._time_left()
+        budget = self._budget()
+        earlier = self.timed_out.get((module, function))
+        if earlier is not None:
+            raise CallTimedOut(
+                f"{record.text} was not run: {function} ran out of time in an earlier test ({earlier})", unmade=True
+            )
+        if budget <= 0:
+            which = "this test's" if test_left <= submission_left else "the submission's"
+            raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up", unmade=True)
+        # What a worker that holds a call the student must not see says is not kept for later tests: it
+        # could say it to tell them something (the plugin runs such a test again in a fresh one).
+        trusted = not self.tainted
+        self.test_tainted = self.test_tainted or not trusted
+        sending_ahead = self._stream is not None or self._recording is not None
+        key = call_key(module, function, args, kwargs) if sending_ahead else None
+        asked = time.monotonic()
+        try:
+            reply = self._answer_from_stream(key)
+            if reply is None:
+                request = _request(module, function, args, kwargs)
+                if self._recording is not None and key is not None:
+                    self._recording.append((self._example, module, function, key, codec.request_body(request)))
+                asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
+                reply = self.worker.request(request, budget)
+        except WorkerTimedOut:
+            if not trusted:  # cut short, not timed out: its test runs again where it has the whole limit
+                raise CallTimedOut(f"{record.text} ran past {budget:.3g} s in a tainted worker") from None
+            self.timed_out[(module, function)] = f"{record.text} took over {budget:.3g} s"
+            raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
+        except WorkerCouldNotStart as failure:
+            raise GraderFault(str(failure)) from None
+        except WorkerNotLoaded as failure:
+            self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not
+            raise CannotLoad(str(failure), summary=failure.summary) from None
+        except WorkerGone as gone:
+            raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
+        finally:
+            waited = time.monotonic() - asked
+            self.used += waited
+            self.test_used += waited
+        message = reply.message
+        output = str(message.get("output", ""))
+        if reply.ok:
+            try:
+                returned = codec.from_plain(message.get("value"))
+                args_after = tuple(codec.from_plain(message["args_after"])) if "args_after" in message else None
+                kwargs_after = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
+            except codec.CodecError as error:
+                raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
+            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output)
+            self.calls[-1] = record
+            wrong = type_problem(module, function, returned)
+            if wrong is not None:
+                raise WrongType(record, *wrong)
+            return record
+        self.calls[-1] = CallRecord(module, function, args, kwargs, output=output)
+        if reply.kind == protocol.MISSING_MODULE and trusted:
+            self.missing[module] = str(message.get("message", ""))
+        raise _failure(reply.kind, message, record)
+
+
+def call_key(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes | None:
+    """A call as bytes that are equal only for calls equal in every value and type (1, 1.0 and True differ);
+    None for arguments pickle cannot write, which are not plain data anyway (the live call says so).
+
+    A call found equal to one sent ahead is answered with no conversion of its arguments: those of the
+    recorded call were converted, and checked to be plain data, when it was made live.
+    """
+    try:
+        return pickle.dumps((module, function, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # anything pickle raises: the live call gives the real error
+        return None
+
+
+def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The worker's request for a call, its arguments written as plain data (codec.call_payload)."""
+    try:
+        payload = codec.call_payload(args, kwargs)
+    except codec.CodecError as error:
+        raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
+    return {"op": protocol.CALL, "module": module, "function": function, "payload": payload}
+
+
+def _plan_of(recorded: list[tuple[int, str, str, bytes, bytes]]) -> CallPlan | None:
+    """The plan of a passing replay's calls; None when an example made more than one, or when too big."""
+    examples = [example for example, *_ in recorded]
+    if len(set(examples)) != len(examples) or sum(len(body) for *_, body in recorded) > MAX_PLAN_BYTES:
+        return None
+    return CallPlan(
+        tuple(key for *_, key, _ in recorded),
+        tuple(body for *_, body in recorded),
+        frozenset((module, function) for _, module, function, *_ in recorded),
+    )
+
+
+def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:
+    text = cut(str(message.get("message", "")), MESSAGE_PER_TEST)  # the student's words: see student_output
+    where = cut(str(message.get("where", "")), 200)
+    error_type = cut(str(message.get("type", "")), 100)  # a class the student names: as long as they like
+    at = f" ({where})" if where else ""
+    if kind == protocol.NOT_STARTED:
+        return NotStarted(f"{record.function} still raises NotImplementedError: fill in its TODO")
+    if kind == protocol.MISSING_MODULE:
+        return NotStarted(text)
+    if kind == protocol.MISSING_FUNCTION:
+        return FunctionMissing(text, suggested=str(message.get("suggested", "")))
+    if kind == protocol.IMPORT_FAILED:
+        at = "" if where and where in text else at  # a SyntaxError's own text already names the line
+        summary = f"{record.module}.py could not be imported"  # its line and kind are the student's to shape
+        return CannotLoad(f"{record.module}.py could not be imported{at}: {error_type}: {text}", summary=summary)
+    if kind == protocol.RAISED:
+        return StudentRaised(
+            f"{record.text} raised {error_type}: {text}{at}",
+            error_type=error_type,
+            error_message=text,
+        )
+    if kind == protocol.UNREADABLE:
+        return StudentRaised(text)
+    return WorkerCrashed(f"the worker answered {record.text} with an unknown reply")
+
+
+class FunctionProxy:
+    def __init__(self, session: GradingSession, module: str, function: str) -> None:
+        self._session, self._module, self._function = session, module, function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._session.call(self._module, self._function, args, kwargs).returned
+
+    def call(self, *args: Any, **kwargs: Any) -> CallRecord:
+        """Call and keep the whole record: what came back and the arguments afterwards."""
+        return self._session.call(self._module, self._function, args, kwargs)
+
+
+class ModuleProxy:
+    def __init__(self, session: GradingSession, module: str) -> None:
+        self._session, self._module = session, module
+
+    def __getattr__(self, function: str) -> FunctionProxy:
+        if function.startswith("_"):
+            raise AttributeError(function)
+        return FunctionProxy(self._session, self._module, function)
+
+
+class SubmissionProxy:
+    """``submission.<module>.<function>(...)``, answered by the worker."""
+
+    def __init__(self, session: GradingSession) -> None:
+        self._session = session
+
+    def __getattr__(self, module: str) -> ModuleProxy:
+        if module.startswith("_"):
+            raise AttributeError(module)
+        return ModuleProxy(self._session, module)

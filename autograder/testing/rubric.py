@@ -1,0 +1,180 @@
+"""Helpers graded tests import: the hint a student reads next to a failed assertion, the examples'
+settings, and the one replay that judges a training by its property.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+State = TypeVar("State")
+
+
+class Notes:
+    """What the running test said about its failure: the plugin's, reset before each test (``taking``)."""
+
+    hint: str = ""
+
+
+# The notes of the hand-in being graded, while its plugin runs its tests (``taking``); none elsewhere.
+_taking: ContextVar[Notes | None] = ContextVar("bpe_kit_test_notes", default=None)
+
+
+@contextlib.contextmanager
+def taking(notes: Notes) -> Iterator[None]:
+    """While this lasts, what a graded test says (``hint``) goes into ``notes``."""
+    token = _taking.set(notes)
+    try:
+        yield
+    finally:
+        _taking.reset(token)
+
+
+def hint(text: str) -> str:
+    """The fix to suggest when the assertion it stands beside fails.
+
+    Written as an assertion's message, so it is evaluated only on failure:
+    ``assert got == expected, hint("after a merge, jump past both tokens")``.
+    """
+    notes = _taking.get()
+    if notes is not None:
+        notes.hint = text
+    return text
+
+
+def raised(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, str] | None:
+    """Call a student's function that should raise: ``(exception name, message)``, or None if it returned.
+
+    ``assert raised(f, x) == ...`` reads better in a graded test than
+    ``pytest.raises``, whose own failure would look like the grader's.
+    """
+    from autograder.testing.proxy import StudentRaised
+
+    try:
+        function(*args, **kwargs)
+    except StudentRaised as error:
+        return error.error_type, error.error_message
+    return None
+
+
+def examples(count: int) -> Callable[[Any], Any]:
+    """Hypothesis settings for a graded property: ``@examples(50)`` above its ``@given``.
+
+    Derandomized so a submission always gets the same score; no example
+    database, so nothing is written beside the submission; no deadline,
+    because the cage's per-call limit is the one that counts. No "explain"
+    phase: it traces every line while it varies a failing example, to add
+    comments to a report the student never sees (it was half the time of a
+    failing property). Because the examples are the same for every
+    submission, a grader that grades many replays them instead of drawing
+    them again (``autograder.testing.replay``).
+    """
+    from hypothesis import HealthCheck, Phase, settings
+
+    chosen = settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        phases=[phase for phase in Phase if phase is not Phase.explain],
+    )
+
+    def decorate(test: Any) -> Any:
+        from autograder.testing import replay
+
+        test = chosen(test)
+        replay.install(test)
+        return test
+
+    return decorate
+
+
+def training_problem(
+    state: State,
+    pairs: Sequence[Hashable],
+    names: Sequence[str],
+    *,
+    room: int,
+    count_pairs: Callable[[State], Mapping[Any, int]],
+    merge: Callable[[State, Any, int], State],
+    counted: str = "",
+) -> tuple[str, State]:
+    """Replay a student's training from ``state`` and say what is wrong with it, or "" when nothing is.
+
+    ``pairs`` are the merges in the order they were made, ``names`` how a message names each ("merge 0
+    is ('a', 'b')"); ``room`` is how many merges the call allowed. Judged by the contract's property, so
+    every tie-break earns full marks: each merge is a most frequent pair of its step (any of them) seen at
+    least twice, and training stops early only when no pair repeats. ``count_pairs`` and ``merge`` (given
+    the step's index) are the reference's, so only the student's choice of pairs is judged. Returns the
+    problem and the state after the merges.
+    """
+    for step, (pair, name) in enumerate(zip(pairs, names, strict=True)):
+        counts = count_pairs(state)
+        best, seen = max(counts.values(), default=0), counts.get(pair, 0)
+        if seen != best:
+            return f"{name}, seen {seen} times{counted}, but the most frequent pair is seen {best} times", state
+        if best < 2:
+            return f"{name}, seen only once: training must stop when no pair repeats", state
+        state = merge(state, pair, step)
+    if len(pairs) < room and max(count_pairs(state).values(), default=0) >= 2:
+        return f"stopped after {len(pairs)} merges although a pair still occurs twice or more", state
+    return "", state
+
+
+def fastest_seconds(
+    rounds: int,
+    call: Callable[[int], object],
+    check: Callable[[int, object], None],
+    yardstick: Callable[[], float],
+    target: float,
+) -> float:
+    """The best time of ``call(round)`` over up to ``rounds`` rounds, each answer passed to ``check``.
+
+    The best of several: a busy machine slows a run, never speeds it up. ``yardstick`` (the seconds the
+    slow way takes) is asked only after a first call, so a function not started costs no yardstick. The
+    rounds stop as soon as the ratio reaches ``target`` (a later round could only make the best time
+    better, never change the verdict) or falls below a third of it (no noise explains that). Only the
+    call is timed, never the check.
+    """
+    times: list[float] = []
+    for round_number in range(rounds):
+        before = time.perf_counter()
+        got = call(round_number)
+        times.append(time.perf_counter() - before)
+        check(round_number, got)
+        ratio = yardstick() / min(times)
+        if ratio >= target or ratio < target / 3:
+            break
+    return min(times)
+
+
+def speed_problem(
+    rounds: int,
+    call: Callable[[int], object],
+    check: Callable[[int, object], None],
+    yardstick: Callable[[], float],
+    target: float,
+    *,
+    slow_way: str,
+    advice: str,
+) -> str:
+    """A speed test's verdict: the best of ``fastest_seconds``'s rounds against the ``yardstick``, in
+    ``too_slow``'s words; "" when fast enough. A speed test asserts ``not problem`` with ``hint(problem)``."""
+    fastest = fastest_seconds(rounds, call, check, yardstick, target)
+    return too_slow(fastest, yardstick(), target, slow_way=slow_way, advice=advice)
+
+
+def too_slow(fastest: float, slow: float, target: float, *, slow_way: str, advice: str) -> str:
+    """What a speed test tells a function whose best time ``fastest`` is under ``target`` times faster than
+    the ``slow`` way (named ``slow_way``), with the ``advice`` for going faster; "" when it is fast enough.
+    One wording for every speed test (``speed_problem``)."""
+    ratio = slow / fastest
+    if ratio >= target:
+        return ""
+    return f"{ratio:.1f}x faster than {slow_way} ({fastest:.2f} s against {slow:.2f} s); aim for {target:g}x: {advice}"

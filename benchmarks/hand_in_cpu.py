@@ -27,7 +27,7 @@ from typing import Any
 from autograder.cage import starting
 from autograder.cage.limits import Limits
 from autograder.grading import hand_in
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.testing import runner, suites
 from autograder.testing.grader import Grader
 

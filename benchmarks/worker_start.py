@@ -26,7 +26,7 @@ from autograder.cage.client import Worker
 from autograder.cage.inside import codec, protocol
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
 from autograder.cage.limits import Limits
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.testing.suites import KIT_ROOT
 
 

@@ -17,7 +17,7 @@ from autograder.cage.cage import Cage
 from autograder.cage.client import Worker
 from autograder.cage.isolation import isolation
 from autograder.cage.limits import Limits
-from autograder.handin.submission import LoadedSubmission
+from autograder.handin.loaded import LoadedSubmission
 
 if TYPE_CHECKING:
     from autograder.testing.grader import Grader

@@ -13,7 +13,7 @@ from pathlib import Path
 from autograder import __version__
 from autograder.cage.isolation import isolation
 from autograder.cage.limits import Limits
-from autograder.handin.submission import LoadedSubmission
+from autograder.handin.loaded import LoadedSubmission
 from autograder.testing.example_sets import course_secret
 
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too

@@ -18,7 +18,7 @@ from autograder.cage.limits import Limits
 from autograder.cage.starting import start_worker
 from autograder.grading.fingerprints import grading_hash
 from autograder.grading.part_cache import PartCache, PartResult, file_digests, part_key
-from autograder.handin import submission as submissions
+from autograder.handin import bounded, loaded, loading
 from autograder.parts import MODULES, part_of
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.results import build_result
@@ -84,14 +84,14 @@ def _suite(name: str | None) -> Path:
         raise CannotGrade(str(error)) from None
 
 
-def _hand_ins(path: Path, limits: Limits) -> list[submissions.LoadedSubmission]:
+def _hand_ins(path: Path, limits: Limits) -> list[loaded.LoadedSubmission]:
     """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
-    work = [path / folder for folder in submissions.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
+    work = [path / folder for folder in loading.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if path.is_dir() and not work and _holds_nothing_gradable(path):
         raise CannotGrade(f"{path.resolve()}: {NO_HAND_IN}")  # before reading a home folder's thousands of files
     try:
-        loaded = submissions.load(path, limits)
-    except submissions.SubmissionError as error:
+        loaded = loading.load(path, limits)
+    except bounded.SubmissionError as error:
         if not work:
             raise CannotGrade(str(error)) from None
         return [_load(folder, limits) for folder in work]
@@ -115,20 +115,20 @@ def _holds_nothing_gradable(folder: Path) -> bool:
 def _holds_a_part(folder: Path) -> bool:
     """Whether ``folder`` holds a part module by name (one it cannot list does not: this is only a look)."""
     try:
-        return any(submissions.part_file(entry.name) is not None for entry in folder.iterdir())
+        return any(loading.part_file(entry.name) is not None for entry in folder.iterdir())
     except OSError:
         return False
 
 
-def _load(path: Path, limits: Limits) -> submissions.LoadedSubmission:
+def _load(path: Path, limits: Limits) -> loaded.LoadedSubmission:
     try:
-        return submissions.load(path, limits)
-    except submissions.SubmissionError as error:
+        return loading.load(path, limits)
+    except bounded.SubmissionError as error:
         raise CannotGrade(str(error)) from None
 
 
 def _parts_of(
-    loaded: submissions.LoadedSubmission,
+    loaded: loaded.LoadedSubmission,
     chosen: list[str],
     suite: Path,
     limits: Limits,
@@ -188,7 +188,7 @@ def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
 def _combined(
     name: str,
     suite: Path,
-    hand_ins: list[submissions.LoadedSubmission],
+    hand_ins: list[loaded.LoadedSubmission],
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
     student_seconds: float | None = None,
@@ -234,7 +234,7 @@ def _combined(
 
 
 def grade_loaded(
-    loaded: submissions.LoadedSubmission,
+    loaded: loaded.LoadedSubmission,
     suite: Path,
     *,
     limits: Limits,

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.atomic_files import write_atomically
-from autograder.handin.submission import PART_FILES, HandInKind, LoadedSubmission
+from autograder.handin.loaded import HandInKind, LoadedSubmission
+from autograder.handin.loading import PART_FILES
 from autograder.scoring.grade_result import TestResult
 
 CACHE_VARIABLE = "BPE_KIT_CACHE"

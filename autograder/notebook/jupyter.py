@@ -45,7 +45,7 @@ def check(
 
     from autograder.cage.limits import Limits
     from autograder.grading.hand_in import grade_loaded
-    from autograder.handin.submission import HandInKind, LoadedSubmission
+    from autograder.handin.loaded import HandInKind, LoadedSubmission
     from autograder.reports.text import renderables
     from autograder.testing import suites
 
@@ -113,8 +113,8 @@ def _kernel_cells() -> tuple[Any, ...]:
     """Every cell the kernel has run, oldest first, as plain Python; check cells are left out."""
     from IPython import get_ipython
 
+    from autograder.handin.cells import Cell
     from autograder.handin.ipython_syntax import plain_python
-    from autograder.handin.submission import Cell
 
     history = get_ipython().history_manager.input_hist_raw
     cells = []
@@ -127,7 +127,7 @@ def _kernel_cells() -> tuple[Any, ...]:
 
 
 def _module_cells(function: Callable[..., Any] | str) -> tuple[Any, ...]:
-    from autograder.handin.submission import Cell
+    from autograder.handin.cells import Cell
 
     if isinstance(function, str):
         raise ValueError("outside a notebook, pass the function itself: check(merge_pair)")
@@ -145,7 +145,8 @@ def your_part(module: str, here: Path | None = None) -> ModuleType:
     """
     import importlib.util
 
-    from autograder.handin.submission import DEFAULT_LIMITS, notebook_cells
+    from autograder.handin.bounded import DEFAULT_LIMITS
+    from autograder.handin.cells import notebook_cells
 
     here = Path.cwd() if here is None else here
     notebook = here / f"{module}.ipynb"

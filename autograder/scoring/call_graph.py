@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 
 from autograder.handin import student_syntax
-from autograder.handin.submission import HandInKind, LoadedSubmission
+from autograder.handin.loaded import HandInKind, LoadedSubmission
 from autograder.parts import PARTS, SCRIPT_MODULES
 
 Key = tuple[str, str]  # (module, function)

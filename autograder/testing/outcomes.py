@@ -7,7 +7,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from autograder.handin.submission import LoadedSubmission
+    from autograder.handin.loaded import LoadedSubmission
 
 
 class Outcome(str, Enum):

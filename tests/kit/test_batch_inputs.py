@@ -18,7 +18,8 @@ from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
-from autograder.handin.submission import HandInKind, SubmissionError
+from autograder.handin.bounded import SubmissionError
+from autograder.handin.loaded import HandInKind
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.points import SuitePoints
 
@@ -114,12 +115,12 @@ def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, 
 
 
 def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a_zip_wins(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     zipped = _folder(tmp_path / "ada", {"ada_homework.zip": _zipped({"homework/bpe.py": BPE})})
-    assert submission.load(zipped).files == {"bpe.py": BPE}
+    assert loading.load(zipped).files == {"bpe.py": BPE}
     beside = _folder(tmp_path / "bea", {"bpe.py": BPE, "old.zip": _zipped({"bpe.py": b"old = True"})})
-    assert submission.load(beside).files["bpe.py"] == BPE and "old.zip" in submission.load(beside).files
+    assert loading.load(beside).files["bpe.py"] == BPE and "old.zip" in loading.load(beside).files
 
 
 @pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
@@ -177,29 +178,29 @@ def _folder(root: Path, files: dict[str, bytes]) -> Path:
 
 
 def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     hand_in = _folder(
         tmp_path / "amy", {"README.md": b"# my work", "src/bpe.py": BPE, "src/simple_tokenizers.py": TOKENIZERS}
     )
-    loaded = submission.load(hand_in)
+    loaded = loading.load(hand_in)
     assert loaded.kind is HandInKind.MODULES and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files)
     assert any("src" in note for note in loaded.notes), loaded.notes
     zipped = tmp_path / "amy.zip"
     with zipfile.ZipFile(zipped, "w") as archive:
         for name in ("README.md", "src/bpe.py", "src/simple_tokenizers.py"):
             archive.write(hand_in / name, f"amy/{name}")
-    assert submission.load(zipped).files.keys() == loaded.files.keys()
+    assert loading.load(zipped).files.keys() == loaded.files.keys()
     process, document = grade(hand_in, "--part", "simple_tokenizers")  # grade PATH looks below the top too
     assert document and document["score"] == document["max_score"], process.stderr[-2000:]
 
 
 def test_code_in_two_folders_is_refused_naming_both(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import bounded, loading
 
     hand_in = _folder(tmp_path / "amy", {"README.md": b"# my work", "old/bpe.py": BPE, "new/bpe.py": BPE})
-    with pytest.raises(submission.SubmissionError, match=r"new/.*old/|old/.*new/"):
-        submission.load(hand_in)
+    with pytest.raises(bounded.SubmissionError, match=r"new/.*old/|old/.*new/"):
+        loading.load(hand_in)
 
 
 def _release_folder(root: Path) -> Path:
@@ -255,11 +256,11 @@ def test_a_release_folders_page_shows_each_function_from_the_folder_its_part_cou
 
 
 def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     junk = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X"  # AppleDouble: a copy to a drive that is not the Mac's
     hand_in = _folder(tmp_path / "amy", {"solution.py": TOKENIZERS, "._solution.py": junk, "data/._corpus.txt": junk})
-    loaded = submission.load(hand_in)
+    loaded = loading.load(hand_in)
     assert loaded.kind is HandInKind.SCRIPT and loaded.script_name == "solution.py"
     assert set(loaded.files) == {"solution.py"}
 
@@ -274,10 +275,10 @@ def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     ],
 )
 def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(tmp_path, names):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     hand_in = _folder(tmp_path / "amy", dict(zip(names, (BPE, TOKENIZERS), strict=True)))
-    loaded = submission.load(hand_in)
+    loaded = loading.load(hand_in)
     assert loaded.kind is HandInKind.MODULES and {"bpe.py", "simple_tokenizers.py"} <= set(loaded.files), set(
         loaded.files
     )
@@ -286,21 +287,21 @@ def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(t
 
 
 def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     hand_in = _folder(tmp_path / "amy", {"bpe (1).py": BPE, "bpe (2).py": b"", "simple_tokenizers.py": TOKENIZERS})
-    loaded = submission.load(hand_in)
+    loaded = loading.load(hand_in)
     assert "bpe.py" not in loaded.files
     assert any("bpe (1).py" in note and "bpe (2).py" in note for note in loaded.notes), loaded.notes
 
 
 def test_an_exact_name_wins_over_a_renamed_copy(tmp_path):
-    from autograder.handin import submission
+    from autograder.handin import loading
 
     hand_in = _folder(
         tmp_path / "amy", {"bpe.py": BPE, "bpe (1).py": b"# an old try", "simple_tokenizers.py": TOKENIZERS}
     )
-    loaded = submission.load(hand_in)
+    loaded = loading.load(hand_in)
     assert loaded.files["bpe.py"] == BPE and "bpe (1).py" in loaded.files
     assert not any("bpe (1).py" in note for note in loaded.notes)
 

@@ -17,7 +17,7 @@ from conftest import SUBMISSIONS, run_batch
 from autograder.cage.limits import Limits
 from autograder.course.batch import similarity
 from autograder.grading import hand_in
-from autograder.handin import student_syntax, submission
+from autograder.handin import loading, student_syntax
 from autograder.reports import code_view, histogram
 from autograder.reports import html as html_report
 from autograder.testing import suites
@@ -45,12 +45,12 @@ def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(t
     assert original.split("def ")[1][:20] != (copied / "bpe.py").read_text(encoding="utf-8").split("def ")[1][:20]
     hand_ins = {"reference": SOLUTIONS, "copy": copied}
     hand_ins |= {path.name: path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir()}
-    prints = {name: similarity.measures(submission.load(path))[1] for name, path in hand_ins.items()}
-    pairs = similarity.similar_pairs(prints, base=similarity.measures(submission.load(TEMPLATE))[1])
+    prints = {name: similarity.measures(loading.load(path))[1] for name, path in hand_ins.items()}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE))[1])
     # The notebook hand-in of the fixtures holds naive_slicing's Part 2 word for word: a real copy, found.
     assert [(first, second) for first, second, _ in pairs] == [("copy", "reference"), ("naive_slicing", "notebook")]
     assert pairs[0][2] > 0.9
-    assert similarity.measures(submission.load(copied))[0] != similarity.measures(submission.load(SOLUTIONS))[0]
+    assert similarity.measures(loading.load(copied))[0] != similarity.measures(loading.load(SOLUTIONS))[0]
 
 
 def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_path):
@@ -66,8 +66,8 @@ def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_pat
     (hidden / "tools" / "helper.py").write_text("import tools\nfrom tools import *  # noqa: F403\n", encoding="utf-8")
     (hidden / "tools" / "merging.py").write_text((copied / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
     (hidden / "unused.py").write_text((TEMPLATE / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
-    prints = {name: similarity.measures(submission.load(path))[1] for name, path in (("a", SOLUTIONS), ("b", hidden))}
-    pairs = similarity.similar_pairs(prints, base=similarity.measures(submission.load(TEMPLATE))[1])
+    prints = {name: similarity.measures(loading.load(path))[1] for name, path in (("a", SOLUTIONS), ("b", hidden))}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE))[1])
     assert [(first, second) for first, second, _ in pairs] == [("a", "b")]
     assert pairs[0][2] > 0.9
 
@@ -187,7 +187,7 @@ def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, mon
     folder.mkdir()
     padding = "# " + "x" * similarity.KEPT_CHARACTERS + "\nimport numpy\n"
     (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + padding, encoding="utf-8")
-    loaded = submission.load(folder)
+    loaded = loading.load(folder)
     code = similarity.sources(loaded)
     read = syntax_reads(monkeypatch)
     measured = similarity.measures(loaded, code)
@@ -202,7 +202,7 @@ def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_
     broken = "\n\ndef get_pair_counts(tokens):\n    return {}\n\n\ndef merge_pair(tokens, pair):\n    return []\n"
     broken += "\n\ndef decode(ids, vocab):\n    return ''\n"
     (folder / "bpe.py").write_text((SOLUTIONS / "bpe.py").read_text(encoding="utf-8") + broken, encoding="utf-8")
-    loaded = submission.load(folder)
+    loaded = loading.load(folder)
     suite = suites.resolve("hidden")
     with Grader() as grader:
         document = hand_in.grade_loaded(loaded, suite, limits=Limits(), grader=grader, only=(suite / "bpe",))

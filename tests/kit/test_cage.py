@@ -288,7 +288,7 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
     still imports the environment's packages and has exit() and quit(); no .pth file of it runs."""
     from autograder.cage.limits import Limits
     from autograder.cage.starting import start_worker
-    from autograder.handin import submission
+    from autograder.handin import loading
     from autograder.testing.proxy import GradingSession
 
     (tmp_path / "simple_tokenizers.py").write_text(
@@ -299,7 +299,7 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
         "            str(sys.flags.no_site), str(any('__editable__' in name for name in sys.modules))]\n",
         encoding="utf-8",
     )
-    started = start_worker(submission.load(tmp_path), Limits())
+    started = start_worker(loading.load(tmp_path), Limits())
     try:
         record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
     finally:
@@ -313,7 +313,7 @@ def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
     folder of its own as home and temporary folder, and nothing of the grader's own environment."""
     from autograder.cage.limits import Limits
     from autograder.cage.starting import start_worker
-    from autograder.handin import submission
+    from autograder.handin import loading
     from autograder.testing.proxy import GradingSession
 
     (tmp_path / "simple_tokenizers.py").write_text(
@@ -328,7 +328,7 @@ def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
     )
     os.environ["BPE_KIT_GRADERS_OWN"] = "a canary of the grader's environment"
     try:
-        started = start_worker(submission.load(tmp_path), Limits())
+        started = start_worker(loading.load(tmp_path), Limits())
         try:
             record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
             expected = started.cage.environment()

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.scoring.call_graph import roots
 
 BPE = """

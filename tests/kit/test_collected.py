@@ -8,7 +8,7 @@ import pytest
 
 from autograder.cage.limits import Limits
 from autograder.course.batch.pool import grade_all
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.testing.grader import Grader
 from autograder.testing.runner import grade_submission
 from autograder.testing.suites import KIT_ROOT

@@ -11,7 +11,7 @@ from classroom import SOLUTIONS
 
 from autograder.cage.limits import Limits
 from autograder.grading.hand_in import grade_loaded
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.testing import example_sets
 from autograder.testing.grader import Grader
 from autograder.testing.suites import suite_path

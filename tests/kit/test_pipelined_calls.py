@@ -16,7 +16,7 @@ import pytest
 
 from autograder.cage.limits import Limits
 from autograder.cage.starting import start_worker
-from autograder.handin import submission
+from autograder.handin import loading
 from autograder.testing.grader import Grader
 from autograder.testing.proxy import (
     CallRecord,
@@ -60,7 +60,7 @@ class Grading:
     def __init__(self, folder: Path, source: str, limits: Limits, grader: Grader) -> None:
         folder.mkdir()
         (folder / "simple_tokenizers.py").write_text(source, encoding="utf-8")
-        self.started = start_worker(submission.load(folder), limits)
+        self.started = start_worker(loading.load(folder), limits)
         self.session = GradingSession(self.started.worker, limits, plans=grader.plans)
         self.sent_together: list[int] = []
         send = self.started.worker.send_calls

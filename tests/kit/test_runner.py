@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autograder.cage.limits import Limits
-from autograder.handin.submission import load
+from autograder.handin.loading import load
 from autograder.scoring.points import suite_points
 from autograder.scoring.results import build_result
 from autograder.testing.grader import Grader

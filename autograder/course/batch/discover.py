@@ -25,8 +25,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from autograder.cage.limits import Limits
-from autograder.handin import submission as submissions
-from autograder.handin.submission import SKIPPED_FOLDERS, LoadedSubmission
+from autograder.handin import bounded, loading
+from autograder.handin.bounded import SKIPPED_FOLDERS
+from autograder.handin.loaded import LoadedSubmission
+from autograder.handin.uploads import merged_uploads, unpack_uploads
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
@@ -59,10 +61,10 @@ class Found:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
         try:
             return self.reader(limits)
-        except submissions.SubmissionError:
+        except bounded.SubmissionError:
             raise
         except (OSError, ValueError, zipfile.BadZipFile) as error:
-            raise submissions.SubmissionError(
+            raise bounded.SubmissionError(
                 f"{self.origin}: cannot be read ({type(error).__name__}: {error}); hand it in again"
             ) from None
 
@@ -196,7 +198,7 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
 
 def _loader(path: Path) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
-        return submissions.load(path, limits)
+        return loading.load(path, limits)
 
     return load
 
@@ -325,18 +327,18 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
         uploads: list[tuple[str, dict[str, bytes]]] = []
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
-                uploads.append((f"{path.name}/", submissions.load(path, limits).files))
+                uploads.append((f"{path.name}/", loading.load(path, limits).files))
             elif path.suffix.lower() == ".zip":
-                uploads.append((path.name, submissions.read_zip(path, limits=limits)))
+                uploads.append((path.name, bounded.read_zip(path, limits=limits)))
             else:
                 try:
                     uploads.append((path.name, {original or path.name: path.read_bytes()}))
                 except OSError as error:
-                    raise submissions.SubmissionError(
+                    raise bounded.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
-        files = submissions.merged_uploads(folder / student, uploads, limits)
-        return submissions.from_files(folder / student, files, name=student, limits=limits)
+        files = merged_uploads(folder / student, uploads, limits)
+        return loading.from_files(folder / student, files, name=student, limits=limits)
 
     return load
 
@@ -371,8 +373,8 @@ def _zip_group_loader(
     archive_path: Path, student: str, members: dict[str, str]
 ) -> Callable[[Limits], LoadedSubmission]:
     def load(limits: Limits) -> LoadedSubmission:
-        uploads = submissions.read_zip(archive_path, rename=members.get, limits=limits)
-        files = submissions.unpack_uploads(archive_path.parent / student, uploads, limits)
-        return submissions.from_files(archive_path.parent / student, files, name=student, limits=limits)
+        uploads = bounded.read_zip(archive_path, rename=members.get, limits=limits)
+        files = unpack_uploads(archive_path.parent / student, uploads, limits)
+        return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from autograder.cage.client import parent_death_signal
 from autograder.cage.limits import Limits
-from autograder.handin.submission import LoadedSubmission
+from autograder.handin.loaded import LoadedSubmission
 from autograder.scoring.grade_result import GradeResult
 
 if TYPE_CHECKING:

@@ -23,7 +23,8 @@ from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSIO
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
 from autograder.grading.fingerprints import fingerprint, grading_hash
-from autograder.handin.submission import LoadedSubmission, SubmissionError
+from autograder.handin.bounded import SubmissionError
+from autograder.handin.loaded import LoadedSubmission
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
@@ -293,10 +294,10 @@ def _write_class_files(
 
 def _stub_code() -> class_summary.StartingCode:
     """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
-    from autograder.handin import submission as submissions
+    from autograder.handin import loading
 
     try:
-        stubs = submissions.load(suites.KIT_ROOT / "student_template")
+        stubs = loading.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
         return class_summary.StartingCode()
     measured = similarity.measures(stubs)

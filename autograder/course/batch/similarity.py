@@ -33,7 +33,8 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from autograder.handin import student_syntax
-from autograder.handin.submission import PART_FILES, HandInKind, LoadedSubmission
+from autograder.handin.loaded import HandInKind, LoadedSubmission
+from autograder.handin.loading import PART_FILES
 from autograder.parts import MODULES
 from autograder.reports.code_view import Sources
 

@@ -1,0 +1,76 @@
+"""A notebook's code cells as the worker runs them: plain Python, cut to what the graded functions need, each
+named as Jupyter shows it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.cage.limits import Limits
+from autograder.handin import student_syntax
+from autograder.handin.bounded import SubmissionError, decode
+from autograder.handin.ipython_syntax import plain_python
+from autograder.handin.notebook_format import read_cells
+from autograder.handin.notebook_slice import needed_cells
+
+
+@dataclass(frozen=True)
+class Cell:
+    index: int  # its place among all the notebook's cells, markdown included, as Jupyter counts
+    source: str
+    name: str = ""  # as messages name it: the place and the first line
+
+
+def notebook_cells(
+    source: Path, files: dict[str, bytes], notebook: str, limits: Limits, wanted: set[str]
+) -> tuple[tuple[Cell, ...], list[str]]:
+    """A notebook's code cells as plain Python, cut to what the ``wanted`` functions need (notebook_slice),
+    each named as Jupyter shows it: its place among all the cells; notes on what was skipped."""
+    text = decode(source, notebook, files[notebook])
+    try:
+        # The cells are counted on the bare JSON (fast) before each is read and validated (slow).
+        raw = json.loads(text)
+        count = len(raw.get("cells", [])) if isinstance(raw, dict) else 0
+        if count > limits.notebook_cells:
+            raise SubmissionError(
+                f"{source}: {notebook} has {count} cells, more than {limits.notebook_cells} (the notebook_cells "
+                "limit); clear what you do not need and save it again"
+            )
+        all_cells = read_cells(text, raw)  # the JSON parsed once
+    except SubmissionError:
+        raise
+    except Exception as error:  # json and nbformat raise several kinds for a broken file
+        raise SubmissionError(
+            f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
+        ) from None
+    code_size = sum(len(cell_source) for kind, cell_source in all_cells if kind == "code")
+    if code_size > student_syntax.MOST_CHARACTERS:  # the grader reads it all as syntax, with no cap on its memory
+        raise SubmissionError(
+            f"{source}: {notebook} holds {code_size:,} characters of code, more than the "
+            f"{student_syntax.MOST_CHARACTERS:,} the grader reads; clear what you do not need and save it again"
+        )
+    places: list[int] = []
+    codes: list[str] = []
+    notes: list[str] = []
+    for place, (kind, cell_source) in enumerate(all_cells, start=1):
+        if kind != "code":
+            continue
+        code, skipped = plain_python(cell_source)
+        if skipped:
+            notes.append(f"cell {_cell_name(place, cell_source)}: skipped IPython-only lines: {', '.join(skipped)}")
+        places.append(place)
+        codes.append(code)
+    needed = needed_cells(codes, wanted)
+    cells = tuple(
+        Cell(place, code, _cell_name(place, all_cells[place - 1][1]))
+        for place, code in zip(places, needed, strict=True)
+    )
+    return cells, notes
+
+
+def _cell_name(place: int, source: str) -> str:
+    """How Jupyter shows a cell to its author: its place among all the cells, and its first line."""
+    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    return f"{place} ({first[:40]}{'…' if len(first) > 40 else ''})" if first else str(place)

@@ -1,7 +1,7 @@
 """What one grading process keeps from one hand-in to the next: a ``Grader``, opened and closed by whoever grades.
 
 - the suite as collected (``collected.CollectedSuite``): collecting costs more than grading a hand-in;
-- the examples each property drew (``replay.Recorded``) and the call plans made from them (``proxy.CallPlan``),
+- the examples each property drew (``replay.Recorded``) and the call plans made from them (``pipelining.CallPlan``),
   the same for every hand-in that draws from one example set;
 - with ``spares``, a worker booted for the next hand-in before it is known (``starting``).
 
@@ -23,8 +23,8 @@ from autograder.testing.replay import Recorded
 if TYPE_CHECKING:
     from autograder.cage.starting import Spare
     from autograder.testing.collected import CollectedSuite
+    from autograder.testing.pipelining import CallPlan
     from autograder.testing.plugin import GradingPlugin
-    from autograder.testing.proxy import CallPlan
 
 
 class Grader:

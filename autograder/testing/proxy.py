@@ -8,7 +8,6 @@ code arrive as exceptions that say what happened in a student's words.
 from __future__ import annotations
 
 import contextlib
-import pickle
 import reprlib
 import time
 from collections.abc import Callable, Iterator
@@ -16,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.cage.client import (
-    Reply,
     Worker,
     WorkerCouldNotStart,
     WorkerGone,
@@ -27,6 +25,7 @@ from autograder.cage.inside import codec, protocol
 from autograder.cage.limits import Limits
 from autograder.testing.answer_types import type_problem
 from autograder.testing.outcomes import Outcome
+from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
 from autograder.testing.student_output import MESSAGE_PER_TEST, cut
 
 # What a session tells later tests without a call: functions that ran out of time, modules not handed in.
@@ -170,34 +169,6 @@ class CallRecord:
         return args_changed or kwargs_changed
 
 
-@dataclass(frozen=True)
-class CallPlan:
-    """The calls a replayed property made the last time it passed, in order: the next replay sends them
-    to the worker in one message (see ``GradingSession.replaying``)."""
-
-    keys: tuple[bytes, ...]  # each call as call_key makes it: what a later call is compared with
-    bodies: tuple[bytes, ...]  # each request as codec.request_body writes it: what the worker is sent
-    functions: frozenset[tuple[str, str]]  # (module, function) of each call
-
-    @property
-    def modules(self) -> set[str]:
-        return {module for module, _ in self.functions}
-
-
-# A plan is sent only when it is at most this big: a message the worker reads whole before it runs anything.
-MAX_PLAN_BYTES = 4 * 1024 * 1024
-
-
-@dataclass
-class _Stream:
-    """Calls sent together and the grader's place in them."""
-
-    plan: CallPlan
-    # The next answer must have come by then, or live calls take over; each answer moves it on.
-    answer_by: float
-    position: int = 0
-
-
 @dataclass
 class GradingSession:
     """The worker and the clocks for one submission's grading run."""
@@ -221,12 +192,12 @@ class GradingSession:
     # Part modules the hand-in does not have, with the worker's word for it: the plugin runs none of their
     # later tests.
     missing: dict[str, str] = field(default_factory=dict)
-    _stream: _Stream | None = None
     # Whether a call of this test ran in a tainted worker (``Worker.tainted``), which may have ended since.
     test_tainted: bool = False
-    # The calls of a replay that may become a plan: (example number, module, function, key, request's text).
-    _recording: list[tuple[int, str, str, bytes, bytes]] | None = None
-    _example = 0
+    ahead: CallsSentAhead = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ahead = CallsSentAhead(self)
 
     def begin_test(self, *, call_seconds: float | None = None) -> None:
         self.test_used = 0.0
@@ -277,109 +248,22 @@ class GradingSession:
         return self.limits.test_seconds - self.test_used, self.limits.submission_seconds - self.used
 
     def replaying(self, key: str, replay: Callable[[Callable[[], None]], bool]) -> bool:
-        """Run ``replay`` (a property's recorded examples, see ``replay``) with its calls sent ahead.
+        """Run ``replay`` (a property's recorded examples, see ``replay``) with its calls sent ahead
+        (``pipelining``); ``replay`` is given a function to call before each example."""
+        return self.ahead.replaying(key, replay)
 
-        A replay makes the same calls as the last passing one, so those are sent to the worker in one
-        message, and each call the test makes is answered from the worker's stream of answers when it is
-        the next one sent (equal as ``call_key`` says): a thousand round trips become a message and a write.
-        What the test sees is the same: each answer is the one its call would have had, read in turn.
-
-        The student's code can see every call sent ahead (it shares the worker with the bootstrap that
-        reads them), so a plan is made only of a replay whose examples made one call each. Such a call's
-        arguments are worked out from its example alone, before any answer to it: had an example made a
-        second call from the first one's answer (an id list handed back to decode, say), the second
-        call would show the first one's expected answer to the code that gives it.
-
-        Live calls take over when
-        - a call is not the next one sent (which a test whose examples are replayed should never make);
-        - no answer comes within one call's time limit (the worker writes its answers at least every
-          ``protocol.HOLD_SECONDS`` while it runs): the worker is stopped, and the call that waited is
-          made again under its own limit, so a timeout means what it means live;
-        - the worker ends (a crash) before the awaited answer: the call is made again live, on a fresh
-          worker, where a crash is the crash of the call that made it.
-        A failed call ends the worker's run there, as the test may end there too; when the test goes on,
-        the rest is sent again. Answers no call asked for are dropped, or the worker stopped when they
-        do not come at once. ``replay`` is given a function to call before each example.
-        """
-        plan = self.plans.get(key)
-        self._recording = [] if plan is None else None
-        self._example = 0
-        if plan is not None:
-            self._send_plan(plan, 0)
-        passed = False
-        try:
-            passed = replay(self._next_example)
-            return passed
-        finally:
-            self._end_stream()
-            recorded, self._recording = self._recording, None
-            if passed and recorded is not None:
-                made = _plan_of(recorded)
-                if made is not None:
-                    self.plans[key] = made
-
-    def _next_example(self) -> None:
-        self._example += 1
-
-    def _budget(self) -> float:
+    def budget(self) -> float:
         """Seconds the next call may take: its own limit, or what is left of the test's or the submission's;
         in a tainted worker, a share of its limit (TAINTED_CALL_SHARE)."""
         limit = self.call_seconds or self.limits.call_seconds
         budget = min(limit, *self._time_left())
         return min(budget, limit * TAINTED_CALL_SHARE) if self.tainted else budget
 
-    def _send_plan(self, plan: CallPlan, start: int) -> None:
-        """Send the plan's calls from ``start`` on, when each of them would run at once and none ran out of time."""
-        if plan.functions & self.timed_out.keys() or not self.worker.runs_at_once(plan.modules):
-            return
-        budget = self._budget()
-        if budget <= 0 or start >= len(plan.bodies):
-            return
-        try:
-            self.worker.send_calls(next(iter(plan.modules)), list(plan.bodies[start:]))
-        except (WorkerGone, WorkerCouldNotStart):
-            return  # the next call, made live, finds the worker's end and says what it was
-        self._stream = _Stream(plan, time.monotonic() + budget, start)
-
-    def _end_stream(self) -> None:
-        """Stop reading the stream: drop the answers still to come, or stop a worker still running calls."""
-        stream, self._stream = self._stream, None
-        if stream is not None and self.worker.streaming:
-            self.worker.drop_answers(protocol.HOLD_SECONDS)
-
-    def _answer_from_stream(self, key: bytes | None) -> Reply | None:
-        """The next streamed answer when the call ``key`` is the next one sent; None when live calls take over
-        (the stream ended first, so the live request finds the worker free)."""
-        stream = self._stream
-        if stream is None:
-            return None
-        plan = stream.plan
-        if key is None or stream.position >= len(plan.keys) or plan.keys[stream.position] != key:
-            self._end_stream()
-            return None
-        if not self.worker.streaming:  # the stream ended at a failed call, which the test got past
-            self._stream = None
-            self._send_plan(plan, stream.position)
-            if self._stream is None:
-                return None
-            stream = self._stream
-        stream.position += 1
-        try:
-            reply = self.worker.next_answer(max(stream.answer_by - time.monotonic(), 0.0))
-            stream.answer_by = time.monotonic() + self._budget()
-            return reply
-        except (WorkerTimedOut, WorkerGone):
-            # Not answered in time, or the worker ended with this call's answer unsent (answers are sent
-            # at the end of the run): the call is made again, live, on a fresh worker.
-            self._stream = None
-            self.worker.stop()
-            return None
-
     def call(self, module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CallRecord:
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
         test_left, submission_left = self._time_left()
-        budget = self._budget()
+        budget = self.budget()
         earlier = self.timed_out.get((module, function))
         if earlier is not None:
             raise CallTimedOut(
@@ -392,15 +276,13 @@ class GradingSession:
         # could say it to tell them something (the plugin runs such a test again in a fresh one).
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted
-        sending_ahead = self._stream is not None or self._recording is not None
-        key = call_key(module, function, args, kwargs) if sending_ahead else None
+        key = call_key(module, function, args, kwargs) if self.ahead.active else None
         asked = time.monotonic()
         try:
-            reply = self._answer_from_stream(key)
+            reply = self.ahead.answer(key)
             if reply is None:
                 request = _request(module, function, args, kwargs)
-                if self._recording is not None and key is not None:
-                    self._recording.append((self._example, module, function, key, codec.request_body(request)))
+                self.ahead.record(module, function, key, request)
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
         except WorkerTimedOut:
@@ -440,19 +322,6 @@ class GradingSession:
         raise _failure(reply.kind, message, record)
 
 
-def call_key(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes | None:
-    """A call as bytes that are equal only for calls equal in every value and type (1, 1.0 and True differ);
-    None for arguments pickle cannot write, which are not plain data anyway (the live call says so).
-
-    A call found equal to one sent ahead is answered with no conversion of its arguments: those of the
-    recorded call were converted, and checked to be plain data, when it was made live.
-    """
-    try:
-        return pickle.dumps((module, function, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # anything pickle raises: the live call gives the real error
-        return None
-
-
 def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The worker's request for a call, its arguments written as plain data (codec.call_payload)."""
     try:
@@ -460,18 +329,6 @@ def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str
     except codec.CodecError as error:
         raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
     return {"op": protocol.CALL, "module": module, "function": function, "payload": payload}
-
-
-def _plan_of(recorded: list[tuple[int, str, str, bytes, bytes]]) -> CallPlan | None:
-    """The plan of a passing replay's calls; None when an example made more than one, or when too big."""
-    examples = [example for example, *_ in recorded]
-    if len(set(examples)) != len(examples) or sum(len(body) for *_, body in recorded) > MAX_PLAN_BYTES:
-        return None
-    return CallPlan(
-        tuple(key for *_, key, _ in recorded),
-        tuple(body for *_, body in recorded),
-        frozenset((module, function) for _, module, function, *_ in recorded),
-    )
 
 
 def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:

@@ -18,13 +18,13 @@ from autograder.cage.limits import Limits
 from autograder.cage.starting import start_worker
 from autograder.handin import loading
 from autograder.testing.grader import Grader
+from autograder.testing.pipelining import call_key
 from autograder.testing.proxy import (
     CallRecord,
     CallTimedOut,
     GradingSession,
     StudentRaised,
     WorkerCrashed,
-    call_key,
 )
 
 TEXTS = ("a", "bb", "ccc", "boom", "dd", "e")

@@ -35,6 +35,22 @@ SUBMISSIONS = Path(__file__).parent / "submissions"
 Results = dict[str, Any]
 
 
+@pytest.fixture(autouse=True)
+def _unit_tests_start_no_process(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``unit`` (what ``nox -s fast`` runs) fails if it starts a process: a worker, the CLI, an
+    outside program. The mark then always means what it says. (A fixture wider than a test runs before this
+    one: the tests marked were found by refusing processes from the end of collection on.)"""
+    if request.node.get_closest_marker("unit") is None:
+        return
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{request.node.name} is marked unit, and started a process")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused)
+    monkeypatch.setattr(os, "fork", refused)
+    monkeypatch.setattr(os, "posix_spawn", refused, raising=False)
+
+
 def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], Results]:
     """Run the real CLI on ``path`` and return the process and its results document (empty when it wrote none)."""
     process = subprocess.run(

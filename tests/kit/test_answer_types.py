@@ -14,6 +14,7 @@ from autograder.cage.inside import codec
 from autograder.testing.answer_types import type_problem
 
 
+@pytest.mark.unit
 def test_the_checked_types_are_the_solutions_annotations():
     assert GENERATED.read_text(encoding="utf-8") == expected_module(), "run `grade make-stubs`: contract_types is stale"
 
@@ -77,6 +78,7 @@ def test_an_answer_of_the_wrong_type_loses_its_points_and_names_both_types(tmp_p
         assert "a Token (a subclass of str)" in said
 
 
+@pytest.mark.unit
 def test_the_type_check_names_where_in_the_answer_it_fails():
     assert type_problem("bpe", "encode", [1, 2]) is None
     assert type_problem("bpe", "get_pair_counts", {("a", "b"): 2}) is None

@@ -112,6 +112,7 @@ def test_a_zip_bomb_inflates_no_further_than_its_headers_declare(tmp_path):
     assert json.loads(out)["score"] > 0, "taken at its word (a kilobyte of zeros): Part 2 is still graded"
 
 
+@pytest.mark.unit
 def test_a_zip_larger_than_a_hand_in_may_hold_is_refused_before_its_members_are_listed(tmp_path, monkeypatch):
     """Opening a zip lists every member it holds: 300,000 empty ones (29 MB) took 1.2 s and 166 MB of the
     trusted process, and nothing bounded a student's zip file itself."""
@@ -311,6 +312,7 @@ MAGIC_CELLS = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("ipython", ["IPython's transformer", "the fallback"])
 def test_ipython_syntax_becomes_python_as_ipython_reads_it(ipython, monkeypatch):
     from autograder.handin.ipython_syntax import plain_python

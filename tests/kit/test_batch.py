@@ -346,6 +346,7 @@ def test_each_grader_keeps_to_its_own_cpu_and_its_worker_with_it():
         assert shown.strip() == f"{cpu} {cpu}"
 
 
+@pytest.mark.unit
 @pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="CPUs can be chosen on Linux only")
 def test_the_batch_keeps_off_its_graders_cpus_while_there_are_cpus_to_spare():
     """With fewer jobs than CPUs, every thread of the batch's own process (one started before too) runs on

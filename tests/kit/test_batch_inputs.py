@@ -27,6 +27,7 @@ BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
 
 
+@pytest.mark.unit
 def test_one_entry_per_student_of_every_kind(tmp_path):
     (tmp_path / "ada").mkdir()
     (tmp_path / "ada" / "bpe.py").write_bytes(BPE)
@@ -45,6 +46,7 @@ def found_files(discovery, student: str) -> dict[str, bytes]:
     return next(entry for entry in discovery.found if entry.student == student).load(Limits()).files
 
 
+@pytest.mark.unit
 def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):
     (tmp_path / "ada").mkdir()
     (tmp_path / "ada" / "bpe.py").write_bytes(BPE)
@@ -54,6 +56,7 @@ def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):
     assert sorted(Path(origin).name for origin in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
 
 
+@pytest.mark.unit
 def test_a_canvas_download_is_grouped_by_user_id(tmp_path):
     (tmp_path / "lovelaceada_1001_5001_bpe.py").write_bytes(BPE)
     (tmp_path / "lovelaceada_1001_5002_simple_tokenizers-1.py").write_bytes(TOKENIZERS)
@@ -65,6 +68,7 @@ def test_a_canvas_download_is_grouped_by_user_id(tmp_path):
     assert {entry.student: entry.name_hint for entry in discovery.found} == {"1001": "lovelaceada", "1002": "beebea"}
 
 
+@pytest.mark.unit
 def test_a_moodle_zip_with_a_folder_per_student(tmp_path):
     archive_path = tmp_path / "moodle.zip"
     with zipfile.ZipFile(archive_path, "w") as archive:
@@ -98,6 +102,7 @@ def _download(tmp_path: Path, download: str, members: dict[str, bytes]) -> Path:
     "lms, download",
     [("Canvas", "as the LMS's .zip"), ("Canvas", "unzipped"), ("Moodle", "as the LMS's .zip"), ("Moodle", "unzipped")],
 )
+@pytest.mark.unit
 def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, download):
     """An LMS keeps an uploaded zip as it came: its download holds the student's zip as one file (Canvas), or
     as one file in the student's folder (Moodle)."""
@@ -114,6 +119,7 @@ def test_a_zip_a_student_uploaded_is_unpacked_in_an_lms_download(tmp_path, lms, 
     assert found_files(discovery, "1002") == {"bpe.py": BPE}
 
 
+@pytest.mark.unit
 def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a_zip_wins(tmp_path):
     from autograder.handin import loading
 
@@ -123,6 +129,7 @@ def test_a_folder_that_holds_only_a_zip_is_graded_from_the_zip_and_code_beside_a
     assert loading.load(beside).files["bpe.py"] == BPE and "old.zip" in loading.load(beside).files
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
 def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(tmp_path, download):
     noise = [_zipped({f"data/noise{index}.bin": os.urandom(600 * 1024)}) for index in range(2)]  # each within 1 MiB
@@ -132,6 +139,7 @@ def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(
         found.load(Limits(handin_mb=1))
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("download", ["as the LMS's .zip", "unzipped"])
 def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_path, download):
     older = _zipped({"bpe.py": b"def merge_pair(tokens, pair):\n    return tokens\n"})
@@ -147,6 +155,7 @@ def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_
     assert found_files(discovery, "1002") == {"bpe.py": BPE}, "the same file twice is one"
 
 
+@pytest.mark.unit
 def test_a_zip_without_student_ids_is_refused_with_the_fix(tmp_path):
     archive_path = tmp_path / "class.zip"
     with zipfile.ZipFile(archive_path, "w") as archive:
@@ -155,6 +164,7 @@ def test_a_zip_without_student_ids_is_refused_with_the_fix(tmp_path):
         discover(archive_path)
 
 
+@pytest.mark.unit
 def test_nbgrader_submitted_layout(tmp_path):
     for student in ("ada", "bea"):
         folder = tmp_path / "course" / "submitted" / student / "ps1"
@@ -195,6 +205,7 @@ def test_code_in_one_folder_beside_a_readme_is_found_and_said_so(tmp_path):
     assert document and document["score"] == document["max_score"], process.stderr[-2000:]
 
 
+@pytest.mark.unit
 def test_code_in_two_folders_is_refused_naming_both(tmp_path):
     from autograder.handin import bounded, loading
 
@@ -255,6 +266,7 @@ def test_a_release_folders_page_shows_each_function_from_the_folder_its_part_cou
     assert "from the module" in shown and "from the notebook" not in shown
 
 
+@pytest.mark.unit
 def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
     from autograder.handin import loading
 
@@ -274,6 +286,7 @@ def test_macos_resource_forks_beside_the_code_are_left_out(tmp_path):
         ("bpe copy.py", "simple_tokenizers - Copy.py"),  # macOS's and Windows's copies
     ],
 )
+@pytest.mark.unit
 def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(tmp_path, names):
     from autograder.handin import loading
 
@@ -286,6 +299,7 @@ def test_a_part_module_renamed_on_the_way_is_graded_under_its_name_and_said_so(t
         assert any(name in note and "name it" in note for note in loaded.notes), loaded.notes
 
 
+@pytest.mark.unit
 def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
     from autograder.handin import loading
 
@@ -295,6 +309,7 @@ def test_two_renamed_copies_of_one_module_are_not_guessed_between(tmp_path):
     assert any("bpe (1).py" in note and "bpe (2).py" in note for note in loaded.notes), loaded.notes
 
 
+@pytest.mark.unit
 def test_an_exact_name_wins_over_a_renamed_copy(tmp_path):
     from autograder.handin import loading
 
@@ -306,12 +321,14 @@ def test_an_exact_name_wins_over_a_renamed_copy(tmp_path):
     assert not any("bpe (1).py" in note for note in loaded.notes)
 
 
+@pytest.mark.unit
 def test_ids_are_safe_folder_names(tmp_path):
     (tmp_path / "ada lovelace (late)").mkdir()
     (tmp_path / "ada lovelace (late)" / "bpe.py").write_bytes(BPE)
     assert [entry.student for entry in discover(tmp_path).found] == ["ada_lovelace_late"]
 
 
+@pytest.mark.unit
 def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
     with pytest.raises(DiscoveryError, match="no such folder"):
         discover(tmp_path / "missing")
@@ -328,12 +345,14 @@ def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
         ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
     ],
 )
+@pytest.mark.unit
 def test_roster_columns_are_found_by_their_usual_names(tmp_path, text, expected):
     path = tmp_path / "roster.csv"
     path.write_text(text, encoding="utf-8")
     assert {key: student.name for key, student in read_roster(path).items()} == expected
 
 
+@pytest.mark.unit
 def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
     path = tmp_path / "roster.csv"
     path.write_text("who,score\nada,1\n", encoding="utf-8")
@@ -341,6 +360,7 @@ def test_a_roster_without_an_id_column_names_the_fix(tmp_path):
         read_roster(path)
 
 
+@pytest.mark.unit
 def test_gradebook_is_sorted_and_free_of_timings():
     test = {
         "name": "char_tokenize: splits into characters",

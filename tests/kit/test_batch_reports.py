@@ -24,6 +24,7 @@ from autograder.testing import suites
 from autograder.testing.grader import Grader
 
 
+@pytest.mark.unit
 def test_the_histogram_holds_every_student_bonus_scores_included():
     scores = {"ada": 112.5, "bea": 100.0, "cyd": 0.0, "dan": 55.0, "eve": 130.0}
     chart = histogram.svg(scores)
@@ -38,6 +39,7 @@ def test_the_histogram_holds_every_student_bonus_scores_included():
     assert "Scores of 5 graded submissions" in chart
 
 
+@pytest.mark.unit
 def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(tmp_path):
     copied = renamed_copy(SOLUTIONS, tmp_path / "copy")
     original = (SOLUTIONS / "bpe.py").read_text(encoding="utf-8")
@@ -53,6 +55,7 @@ def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(t
     assert similarity.measures(loading.load(copied))[0] != similarity.measures(loading.load(SOLUTIONS))[0]
 
 
+@pytest.mark.unit
 def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_path):
     copied = renamed_copy(SOLUTIONS, tmp_path / "copy")
     hidden = tmp_path / "hidden"
@@ -154,6 +157,7 @@ def test_the_feedback_page_shows_the_students_own_failing_function(one_bug, tmp_
     assert "Your <code>get_pair_counts</code>" not in page, "only the functions that lost points"
 
 
+@pytest.mark.unit
 def test_the_page_shows_a_functions_code_not_a_stub_left_beside_it():
     """A release's folder handed in whole holds each function twice, once done and once the untouched stub:
     the stub (a docstring and ``raise NotImplementedError``, what every stub is) is no code to show."""
@@ -180,6 +184,7 @@ def syntax_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return read
 
 
+@pytest.mark.unit
 def test_a_long_source_is_read_as_syntax_once_for_all_its_measures(tmp_path, monkeypatch):
     """Past similarity.KEPT_CHARACTERS no tree is kept between readings: the code hash, the fingerprints and
     the imports come from one."""

@@ -136,6 +136,7 @@ def test_a_result_measured_by_an_older_kit_is_measured_again_not_graded_again(ch
     assert (out / "gradebook.csv").read_bytes() == (uninterrupted / "gradebook.csv").read_bytes()
 
 
+@pytest.mark.unit
 def test_results_of_other_parts_or_limits_are_not_reused():
     from autograder.cage.limits import Limits
     from autograder.grading.fingerprints import grading_hash
@@ -222,6 +223,7 @@ def test_ctrl_c_pressed_three_times_prints_no_traceback(cheap_class, tmp_path):
     assert "Run the same command again" in stopped.stderr
 
 
+@pytest.mark.unit
 def test_a_stopped_pool_has_nothing_left_running_into_the_interpreters_exit():
     """A pool's manager thread still closing its pipes as Python exits races concurrent.futures' exit hook,
     which then writes to a pipe the thread has just closed ("Exception ignored ... Bad file descriptor",

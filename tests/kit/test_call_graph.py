@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from autograder.handin.loading import load
 from autograder.scoring.call_graph import roots
 
@@ -14,6 +16,7 @@ def train_bpe(text, num_merges):
 """
 
 
+@pytest.mark.unit
 def test_a_failing_caller_names_the_failing_function_it_calls(tmp_path: Path) -> None:
     (tmp_path / "bpe.py").write_text(BPE, encoding="utf-8")
     loaded = load(tmp_path)
@@ -21,6 +24,7 @@ def test_a_failing_caller_names_the_failing_function_it_calls(tmp_path: Path) ->
     assert roots(loaded, both) == {("bpe", "train_bpe"): ["merge_pair"]}
 
 
+@pytest.mark.unit
 def test_a_part_with_one_failing_function_has_nothing_to_fix_first(tmp_path: Path) -> None:
     (tmp_path / "bpe.py").write_text(BPE, encoding="utf-8")
     loaded = load(tmp_path)

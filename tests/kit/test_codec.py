@@ -24,6 +24,7 @@ plain = st.recursive(
 )
 
 
+@pytest.mark.unit
 @settings(max_examples=200, derandomize=True, database=None)
 @given(value=plain)
 def test_plain_values_round_trip_with_their_exact_types(value):
@@ -55,6 +56,7 @@ def same_types(left, right) -> bool:
     return True
 
 
+@pytest.mark.unit
 def test_subclasses_arrive_as_their_plain_base_type():
     class AlwaysEqual(list):
         def __eq__(self, other):
@@ -65,11 +67,13 @@ def test_subclasses_arrive_as_their_plain_base_type():
         assert type(back) is base
 
 
+@pytest.mark.unit
 def test_objects_that_are_not_plain_data_are_refused():
     with pytest.raises(codec.CodecError, match="not plain data"):
         codec.to_plain(object())
 
 
+@pytest.mark.unit
 def test_nesting_past_the_limit_is_refused_both_ways():
     deep: list = []
     for _ in range(codec.MAX_DEPTH + 5):
@@ -83,12 +87,14 @@ def test_nesting_past_the_limit_is_refused_both_ways():
         codec.from_plain(tree)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("tree", [{"x": 1}, {"t": 1}, {"d": [[[], 1]]}, {"b": "%%%"}, {"s": [[1]]}])
 def test_malformed_trees_are_refused(tree):
     with pytest.raises(codec.CodecError):
         codec.from_plain(tree)
 
 
+@pytest.mark.unit
 def test_oversized_message_is_refused_before_it_is_read():
     """By the grader reading an answer, and by the worker reading a request."""
     header = codec.HEADER.pack(codec.MARKER, codec.MAX_MESSAGE_BYTES + 1)
@@ -98,6 +104,7 @@ def test_oversized_message_is_refused_before_it_is_read():
         codec.read_request(io.BytesIO(header))
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("tag", ["d", "s", "f"])
 def test_keys_made_to_share_one_hash_are_refused_not_built(tag):
     """Integers hash to themselves modulo 2**61 - 1: 200,000 such keys would take the grader minutes."""
@@ -109,6 +116,7 @@ def test_keys_made_to_share_one_hash_are_refused_not_built(tag):
     assert len(codec.from_plain({tag: [[key, 0] for key in honest] if tag == "d" else honest})) == 200_000
 
 
+@pytest.mark.unit
 def test_what_is_decoded_is_a_copy_so_a_mutation_shows_against_the_message():
     """The worker compares a call's arguments afterwards with the message they came in: decoding must
     never hand the student the message's own lists (the fast path for lists of scalars copies them)."""
@@ -120,6 +128,7 @@ def test_what_is_decoded_is_a_copy_so_a_mutation_shows_against_the_message():
     assert codec.from_plain(tree) == [["a", "b"], ("x", 1), {"k": 2}]
 
 
+@pytest.mark.unit
 def test_scalars_inside_containers_keep_their_exact_types_and_limits():
     """Lists, tuples and dicts of scalars take a fast path: a str subclass inside one still arrives named as
     what it is (equal to no plain str, so it fails its test), and scalars one level past the depth limit are
@@ -148,6 +157,7 @@ def test_scalars_inside_containers_keep_their_exact_types_and_limits():
         codec.to_plain(list(range(codec.MAX_ITEMS + 1)))
 
 
+@pytest.mark.unit
 @settings(max_examples=200, derandomize=True, database=None)
 @given(args=st.lists(plain, max_size=3), kwargs=st.dictionaries(st.text(max_size=3), plain, max_size=2))
 def test_a_calls_arguments_reach_the_worker_with_their_exact_types_and_write_back_to_the_same_bytes(args, kwargs):
@@ -164,6 +174,7 @@ def test_a_calls_arguments_reach_the_worker_with_their_exact_types_and_write_bac
     assert marshal.dumps((got_args, got_kwargs), codec.MARSHAL_VERSION) == payload
 
 
+@pytest.mark.unit
 def test_a_calls_arguments_of_subclasses_go_as_their_base_values_and_functions_are_refused():
     import marshal
 
@@ -177,6 +188,7 @@ def test_a_calls_arguments_of_subclasses_go_as_their_base_values_and_functions_a
         codec.call_payload((lambda: 0,), {})
 
 
+@pytest.mark.unit
 def test_a_request_that_is_not_marshal_or_not_a_dict_is_refused():
     import marshal
 

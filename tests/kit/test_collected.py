@@ -132,6 +132,7 @@ def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path, gra
     ]
 
 
+@pytest.mark.unit
 def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     log = tmp_path / "log"
     suite = write_suite(tmp_path, log)
@@ -147,6 +148,7 @@ def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     assert events(log).count("module fixture set up") == len(kinds)
 
 
+@pytest.mark.unit
 def test_a_collection_stopped_part_way_leaves_no_configuration_behind(tmp_path, monkeypatch):
     """Ctrl-C while a suite is collected: the half-made session's import hook goes, as pytest.main's would."""
     import sys

@@ -167,6 +167,7 @@ def test_a_guarded_folder_and_its_canary_are_closed_to_a_worker_user(tmp_path, m
         bootstrap.refuse_if_readable(paths)
 
 
+@pytest.mark.unit
 def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkeypatch):
     guarded: list[Path] = []
 
@@ -202,6 +203,7 @@ def test_the_kit_is_guarded_whole_unless_what_the_worker_runs_lives_in_it(monkey
         (KIT_ROOT / "venv-in-the-clone").rmdir()
 
 
+@pytest.mark.unit
 def test_a_result_graded_in_one_cage_is_never_taken_for_another(monkeypatch):
     """The cache key names the cage: a result (and its notes) from the process cage is not shown under the sandbox."""
     suite, references = KIT_ROOT / "tests" / "public", KIT_ROOT / "solutions"
@@ -289,6 +291,7 @@ def test_the_sweep_removes_deep_and_read_only_leftovers_in_time():
         Path(f"/tmp/bpe-kit-test-leave-{uid}.py").unlink()
 
 
+@pytest.mark.unit
 def test_a_uid_the_machine_gives_someone_is_passed_over(monkeypatch):
     first = worker_user.new_uid()
     monkeypatch.setattr(worker_user, "_named_user", lambda uid: uid == first + 1)
@@ -296,6 +299,7 @@ def test_a_uid_the_machine_gives_someone_is_passed_over(monkeypatch):
     assert worker_user.new_uid() == block + (first - block + 2) % worker_user.PER_GRADER
 
 
+@pytest.mark.unit
 def test_an_output_folder_that_is_not_the_graders_is_refused(tmp_path, monkeypatch):
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("only root grades in the container cage")

@@ -62,11 +62,13 @@ def naive_largest_tie(table: dict[tuple[str, ...], int], count: int) -> list[tup
     return fast_bpe.train_by_recount(table, count, count_pairs=word_bpe.get_pair_counts, merge_pair=word_bpe.merge_pair)
 
 
+@pytest.mark.unit
 def test_part_3_reference_makes_subword_nmts_first_merges(corpus):
     """The naive recount (Part 3's primitives) against learn_bpe: the first 60 merges, one by one."""
     assert naive_largest_tie(subword_nmt_words(corpus), 60) == subword_nmt_merges(corpus, 60)
 
 
+@pytest.mark.unit
 def test_fast_reference_makes_subword_nmts_first_1000_merges(corpus):
     """Part 5's incremental trainer against learn_bpe: the first 1,000 merges on the whole corpus."""
     assert fast_bpe.train_on_symbols(subword_nmt_words(corpus), 1000) == subword_nmt_merges(corpus, 1000)
@@ -77,6 +79,7 @@ def test_fast_reference_makes_subword_nmts_first_1000_merges(corpus):
     words=st.dictionaries(st.text(alphabet="aab", min_size=1, max_size=7), st.integers(1, 6), max_size=7),
     count=st.integers(0, 12),
 )
+@pytest.mark.unit
 def test_fast_reference_equals_the_naive_recount_ties_included(words, count):
     """Part 5's trainer and Part 3's recount (largest pair on ties) agree on any table: the bridge to 1,000 merges."""
     table = {(*word, "</w>"): frequency for word, frequency in words.items()}
@@ -88,6 +91,7 @@ def test_fast_reference_equals_the_naive_recount_ties_included(words, count):
     [("train_bpe", r"[\s\S]+"), ("train_on_pieces", byte_bpe.GPT2_SPLIT_PATTERN)],
     ids=["whole text", "GPT-2 pieces"],
 )
+@pytest.mark.unit
 def test_part_4_reference_learns_tiktokens_educational_merges(corpus, trainer, pattern):
     """Byte-level training against tiktoken's educational trainer: the same byte sequences, in the same order."""
     educational = pytest.importorskip("tiktoken._educational", reason="tiktoken is in the dev extra")
@@ -102,6 +106,7 @@ def test_part_4_reference_learns_tiktokens_educational_merges(corpus, trainer, p
     assert ours == theirs
 
 
+@pytest.mark.unit
 def test_part_4_reference_round_trips_the_whole_corpus(corpus):
     merges = byte_bpe.train_bpe(corpus[:3000], 256 + 12)
     ids = byte_bpe.encode(corpus, merges)
@@ -109,12 +114,14 @@ def test_part_4_reference_round_trips_the_whole_corpus(corpus):
     assert byte_bpe.decode(ids, merges) == corpus
 
 
+@pytest.mark.unit
 def test_minbpes_worked_example():
     """karpathy/minbpe: "aaabdaaabac" with three merges encodes to [258, 100, 258, 97, 99]."""
     merges = byte_bpe.train_bpe("aaabdaaabac", 256 + 3)
     assert byte_bpe.encode("aaabdaaabac", merges) == [258, 100, 258, 97, 99]
 
 
+@pytest.mark.unit
 def test_corpus_is_the_published_one():
     text = CORPUS.read_text(encoding="utf-8")
     assert text.startswith("First Citizen:\nBefore we proceed any further, hear me speak.")

@@ -17,6 +17,7 @@ from autograder.testing.grader import Grader
 from autograder.testing.suites import suite_path
 
 
+@pytest.mark.unit
 def test_a_hand_ins_set_follows_its_content_and_the_secret():
     secret, other = b"one course", b"another course"
     chosen = [example_sets.example_set(secret, f"{number:064x}") for number in range(400)]
@@ -26,6 +27,7 @@ def test_a_hand_ins_set_follows_its_content_and_the_secret():
     assert example_sets.seed(secret, 0) != example_sets.seed(secret, 1) != example_sets.seed(other, 1)
 
 
+@pytest.mark.unit
 def test_a_secret_is_made_once_beside_the_kit_and_kept_from_others(tmp_path, monkeypatch):
     monkeypatch.delenv(example_sets.SECRET_VARIABLE)
     first = example_sets.course_secret(tmp_path)
@@ -65,6 +67,7 @@ def test_two_hand_ins_draw_different_examples_and_one_always_the_same(tmp_path):
     assert all(first_by_test[test] != other_by_test[test] for test in shared), "each drew other examples"
 
 
+@pytest.mark.unit
 def test_the_speed_tests_inputs_follow_the_hand_ins_draw_too():
     """Part 3's and Part 5's speed tests make their own inputs: from the hand-in's seed as well."""
     import importlib.util

@@ -22,6 +22,7 @@ def points() -> SuitePoints:
     return hidden_points()
 
 
+@pytest.mark.unit
 def test_committed_notebooks_are_what_the_generator_makes():
     expected = exercises.expected_notebooks()
     assert len([path for path in expected if path.suffix == ".ipynb"]) == 2 * len(PARTS)
@@ -38,6 +39,7 @@ def test_the_readmes_show_what_the_grader_prints_for_their_mistake():
         assert "got:" in text and "hint:" in text
 
 
+@pytest.mark.unit
 def test_every_function_is_an_exercise_with_its_check(points):
     for part in PARTS:
         notebook = exercises.build(part, "student", points=points)
@@ -48,6 +50,7 @@ def test_every_function_is_an_exercise_with_its_check(points):
             assert code[stub + 1] == f"check({function})"
 
 
+@pytest.mark.unit
 def test_nbgrader_cells_carry_schema_3_metadata_and_the_points(points):
     for part in PARTS:
         notebook = exercises.build(part, "nbgrader", points=points)

@@ -12,6 +12,7 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from conftest import SOLUTIONS, full_marks, function_scores, gradebook_rows, run_batch
 
 from autograder.parts import PARTS, part_of
@@ -131,6 +132,7 @@ def test_a_function_that_fails_because_of_another_names_it_first(tmp_path: Path)
     assert "| fix first |" in summary and "`merge_pair` (1×)" in summary
 
 
+@pytest.mark.unit
 def test_each_mutant_changes_one_place_and_is_named_once():
     """The mutation score's mutants (benchmarks/mutation_score.py): each parses, differs, has a unique name, and
     the listed equivalent mutants all still exist (a stale line would hide nothing)."""

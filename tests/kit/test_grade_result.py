@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from conftest import SOLUTIONS
 
 from autograder.grading.hand_in import grade_path
@@ -41,6 +42,7 @@ def test_a_graded_hand_in_round_trips_byte_for_byte(tmp_path):
         assert again == text
 
 
+@pytest.mark.unit
 def test_an_older_record_reads_and_keeps_what_this_kit_does_not_know():
     """A record written before some fields were added reads, with them absent; a key this kit does not know
     is written back where it was read."""
@@ -58,6 +60,7 @@ def test_an_older_record_reads_and_keeps_what_this_kit_does_not_know():
     assert written_again(result)[1:][0] == written_again(result)[1:][1]
 
 
+@pytest.mark.unit
 def test_gradescopes_upload_moves_full_marks_into_extra_data():
     from autograder.course.gradescope import for_gradescope
 

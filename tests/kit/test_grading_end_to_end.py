@@ -243,6 +243,7 @@ def test_json_output_is_only_the_document():
     json.loads(process.stdout)
 
 
+@pytest.mark.unit
 def test_points_table_in_readme_matches_the_tests(tmp_path):
     from autograder.scoring.points import points_table, update_points_table
 
@@ -254,6 +255,7 @@ def test_points_table_in_readme_matches_the_tests(tmp_path):
     assert not update_points_table(stale), "a second update changes nothing"
 
 
+@pytest.mark.unit
 def test_limits_table_in_readme_matches_the_defaults():
     from autograder.cage.limits import Limits
 
@@ -262,6 +264,7 @@ def test_limits_table_in_readme_matches_the_defaults():
     assert "| limit | default |\n| --- | --- |\n" + rows + "\n" in readme
 
 
+@pytest.mark.unit
 def test_committed_stubs_are_what_the_generator_makes():
     from autograder.authoring.stubs import expected_stubs
 
@@ -269,6 +272,7 @@ def test_committed_stubs_are_what_the_generator_makes():
         assert (STUBS / name).read_text(encoding="utf-8") == text, f"run `grade make-stubs`: {name} is stale"
 
 
+@pytest.mark.unit
 def test_an_unclosed_solution_region_is_refused():
     from autograder.authoring.stubs import MarkerError, make_stub
 
@@ -276,12 +280,14 @@ def test_an_unclosed_solution_region_is_refused():
         make_stub("def f():\n    ### BEGIN SOLUTION\n    return 1\n")
 
 
+@pytest.mark.unit
 def test_stubs_hold_no_solution_code():
     for path in STUBS.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "BEGIN SOLUTION" not in text and "raise NotImplementedError" in text
 
 
+@pytest.mark.unit
 def test_the_readme_lists_every_limit_with_its_default():
     from autograder.cage.limits import Limits
 

@@ -131,6 +131,7 @@ def test_the_oldest_allowed_pytest_grades_with_every_hint(tmp_path):
     assert all(shown) and set(shown) <= written, f"pytest {oldest} lost the hints: {shown}"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("module", "path"), PRIVATE_API, ids=[".".join(entry) for entry in PRIVATE_API])
 def test_pytest_still_has_the_private_api_the_collector_takes(module, path):
     found: object = importlib.import_module(module)
@@ -147,6 +148,7 @@ def test_pytest_still_has_the_private_api_the_collector_takes(module, path):
         )
 
 
+@pytest.mark.unit
 def test_the_collector_takes_no_private_pytest_api_left_unchecked():
     """Every ``_pytest`` import and private ``Config`` method in collected.py is in PRIVATE_API."""
     taken: set[tuple[str, str]] = set()

@@ -253,6 +253,7 @@ def test_a_plan_never_shows_the_student_an_answer_it_is_asked_for(grading):
     assert peeking.sent_together == []
 
 
+@pytest.mark.unit
 def test_a_call_matches_one_sent_ahead_only_when_equal_in_every_value_and_type():
     """1 == 1.0 == True in Python, but a call with one is not the call with another: its answer may differ."""
     keys = [call_key("bpe", "encode", (value,), {}) for value in (1, 1.0, True, "1", (1,), [1])]

@@ -32,6 +32,7 @@ def session(worker: SlowWorker, **limits: float) -> GradingSession:
     return GradingSession(cast(Worker, worker), Limits(**limits))  # type: ignore[arg-type]
 
 
+@pytest.mark.unit
 def test_the_graders_own_work_between_calls_is_not_charged_to_the_test():
     worker = SlowWorker(0.0)
     grading = session(worker, test_seconds=0.2, submission_seconds=0.3)
@@ -42,6 +43,7 @@ def test_the_graders_own_work_between_calls_is_not_charged_to_the_test():
     assert worker.calls == 2
 
 
+@pytest.mark.unit
 def test_the_workers_time_uses_up_the_test_and_then_the_submission():
     worker = SlowWorker(0.15)
     grading = session(worker, call_seconds=1.0, test_seconds=0.25, submission_seconds=0.4)

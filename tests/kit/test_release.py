@@ -60,6 +60,7 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.unit
 def test_the_release_holds_the_stubs_notebooks_public_tests_and_grader(release):
     names = {path.relative_to(release).as_posix() for path in release.rglob("*") if path.is_file()}
     assert not any(name.startswith(("solutions/", "tests/hidden/", "tests/kit/")) for name in names)
@@ -142,6 +143,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     assert "each part counts from the folder where it scores better: Part 1 from modules/" in finished["output"]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("where", ["a solution line in a public test", "a hidden test's statement in a notebook"])
 def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
     kit = tmp_path / "kit"

@@ -40,11 +40,13 @@ def rounds_run(clock, seconds: list[float]) -> tuple[float, list[int]]:
     return best, called
 
 
+@pytest.mark.unit
 def test_a_round_that_meets_the_target_ends_the_rounds(clock):
     """A later round could only make the best time better: it cannot change a pass."""
     assert rounds_run(clock, [1.0, 0.1, 0.1]) == (1.0, [0])
 
 
+@pytest.mark.unit
 def test_a_near_miss_gets_every_round_and_keeps_the_best(clock):
     """Between a third of the target and the target, noise may explain the miss: the best of all rounds counts."""
     assert rounds_run(clock, [3.0, 2.5, 1.5]) == (1.5, [0, 1, 2])
@@ -52,11 +54,13 @@ def test_a_near_miss_gets_every_round_and_keeps_the_best(clock):
     assert rounds_run(clock, [3.0, 2.5, 2.25]) == (2.25, [0, 1, 2])
 
 
+@pytest.mark.unit
 def test_a_function_far_too_slow_gets_one_round(clock):
     """Below a third of the target no noise explains the ratio: more rounds would only cost time."""
     assert rounds_run(clock, [7.0, 0.1, 0.1]) == (7.0, [0])
 
 
+@pytest.mark.unit
 def test_a_speed_test_says_how_far_off_the_target_and_what_to_do():
     """One wording for every speed test: the ratio, both times, the target and the advice; nothing when fast."""
     said = rubric.too_slow(2.5, YARDSTICK, TARGET, slow_way="the slow way", advice="skip the words you need not see")
@@ -64,6 +68,7 @@ def test_a_speed_test_says_how_far_off_the_target_and_what_to_do():
     assert rubric.too_slow(2.0, YARDSTICK, TARGET, slow_way="the slow way", advice="-") == ""
 
 
+@pytest.mark.unit
 def test_a_speed_tests_verdict_is_the_best_rounds_in_one_wording(clock):
     """speed_problem: fastest_seconds's rounds, then too_slow's words on the best of them; "" when fast."""
 

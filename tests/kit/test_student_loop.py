@@ -288,6 +288,7 @@ def test_grade_starts_talking_at_once_on_a_terminal(tmp_path):
     assert first.startswith("grading "), first
 
 
+@pytest.mark.unit
 def test_a_name_a_function_binds_itself_keeps_no_demo_cell():
     """A parameter or local called `merges` is not the demo's `merges`; a global the function reads is kept."""
     from autograder.handin.notebook_slice import needed_cells

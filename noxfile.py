@@ -1,0 +1,37 @@
+"""The kit's own sessions: ``nox -s fast`` while editing, ``full`` before a change is done, ``lint``.
+
+Each session installs the kit with its dev extra in a venv of its own. CI runs ``.ci/run``, which is the
+same commands on a fresh machine, with the outside engines' tests in a second step.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["fast", "lint"]
+nox.options.default_venv_backend = "venv"
+
+
+@nox.session
+def fast(session: nox.Session) -> None:
+    """The kit's tests that start no process (marked ``unit``): seconds, not minutes."""
+    session.install("-e", ".[dev]")
+    session.run("pytest", "-m", "unit", "-n", "0", "--durations=5", *session.posargs)
+
+
+@nox.session
+def full(session: nox.Session) -> None:
+    """The default run, as the README's test command runs it, then the slow tests."""
+    session.install("-e", ".[dev]")
+    session.run("pytest", *session.posargs)
+    session.run("pytest", "-m", "slow", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Style, format and types: the kit, the benchmarks and the kit's tests, then the graded suites."""
+    session.install("-e", ".[dev]")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("mypy")
+    session.run("mypy", "--explicit-package-bases", "tests/hidden", "tests/public", env={"MYPYPATH": "tests"})

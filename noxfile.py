@@ -10,6 +10,7 @@ import nox
 
 nox.options.sessions = ["fast", "lint"]
 nox.options.default_venv_backend = "venv"
+nox.options.reuse_venv = "yes"  # the kit is installed editable: a session's venv stays valid while you edit
 
 
 @nox.session

@@ -151,7 +151,7 @@ def submission(
 
     folder = None if no_cache else cache_folder()
     try:
-        document = grade_path(
+        result = grade_path(
             path,
             suite=suite,
             limits=limits,
@@ -163,20 +163,20 @@ def submission(
     except CannotGrade as error:
         click.echo(f"grade: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    rendered = renderer(output_format)(document)
+    rendered = renderer(output_format)(result)
     if output is not None:
         output.write_text(rendered, encoding="utf-8")
-        click.echo(f"wrote {output} (score {document.score:g} / {document.max_score:g})", err=True)
+        click.echo(f"wrote {output} (score {result.score:g} / {result.max_score:g})", err=True)
     elif output_format == "text":
         from rich.console import Console
 
         from autograder.reports.text import renderables
 
-        Console(highlight=False).print(renderables(document))
+        Console(highlight=False).print(renderables(result))
     else:
         click.echo(rendered, nl=False)
-    if fail_under is not None and percent(document) < fail_under:
-        click.echo(f"grade: score {percent(document):.1f}% is below --fail-under {fail_under:g}%", err=True)
+    if fail_under is not None and percent(result) < fail_under:
+        click.echo(f"grade: score {percent(result):.1f}% is below --fail-under {fail_under:g}%", err=True)
         sys.exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -1,7 +1,7 @@
 """Where a worker runs: a private folder on the host, and the command that starts it caged.
 
 The host folder holds two read-only pieces, never anything the worker can
-write: ``runtime/`` (the bootstrap and the codec) and ``submission/`` (the
+write: ``runtime/`` (the files of ``inside/``, compiled) and ``submission/`` (the
 grader's copy of the hand-in). With bubblewrap (``isolation.py``) the worker
 sees only those, the interpreter's folders and a size-capped tmpfs, into
 which it copies the submission and where it runs; whatever it writes
@@ -37,8 +37,9 @@ from autograder.cage.isolation import bubblewrap as find_bubblewrap
 from autograder.cage.limits import Limits
 from autograder.cage.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
-# The worker's own code, run compiled (runtime_code).
-RUNTIME_FILES = ("bootstrap.py", "codec.py", "forks.py", "protocol.py")
+# The worker's own code, run compiled (runtime_code): every module of inside/ (its package file excepted).
+INSIDE = Path(__file__).parent / "inside"
+RUNTIME_FILES = tuple(sorted(path.name for path in INSIDE.glob("*.py") if path.name != "__init__.py"))
 PYTHON_FLAGS = ("-S", "-P", "-B")  # how the worker's interpreter starts: see Cage.command
 OWNER = "owner.pid"
 CGROUPS = "cgroups"  # the control groups a cage made, one path a line
@@ -88,10 +89,9 @@ def runtime_code() -> dict[str, bytes]:
     Compiled by this interpreter, the one the worker runs; named as they are in the sandbox, so a
     traceback says which of them it came from.
     """
-    here = Path(__file__).parent / "inside"
     compiled = {}
     for name in RUNTIME_FILES:
-        code = compile((here / name).read_bytes(), f"{bubblewrap.RUNTIME}/{name}", "exec", dont_inherit=True)
+        code = compile((INSIDE / name).read_bytes(), f"{bubblewrap.RUNTIME}/{name}", "exec", dont_inherit=True)
         # A .pyc's header: the magic number, then 12 bytes (flags, and a source's time and size) that a
         # module loaded without its source does not check.
         compiled[Path(name).with_suffix(".pyc").name] = importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code)

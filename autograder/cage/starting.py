@@ -2,7 +2,7 @@
 
 Importing pytest and hypothesis takes the grader a good part of a second;
 building the cage and starting the worker's interpreter takes about a tenth.
-This module imports neither, so ``grading`` can start the worker first and
+This module imports neither, so ``grading.hand_in`` can start the worker first and
 import the runner while it boots.
 """
 

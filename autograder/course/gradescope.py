@@ -74,9 +74,7 @@ def write_results(document: dict[str, Any], destination: Path) -> None:
 
 def for_gradescope(result: GradeResult) -> dict[str, Any]:
     """Only the top-level fields Gradescope publishes: full marks go into extra_data (Gradescope has its own)."""
-    shaped = replace(result, gradescope_max_score=result.max_score).to_gradescope()
-    del shaped["max_score"]
-    return shaped
+    return replace(result, gradescope_max_score=result.max_score).to_gradescope()
 
 
 def main() -> None:

@@ -59,12 +59,12 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord], po
             _create_assignment(book, assignment, points)
         cells = _cells_by_function(book.find_assignment(assignment), warnings)
         for record in records:
-            if record.document is None:
+            if record.result is None:
                 continue
             first, _, last = record.name.partition(" ")
             book.update_or_create_student(record.id, first_name=first or None, last_name=last or None)
             book.update_or_create_submission(assignment, record.id)
-            scores = function_scores(record.document)
+            scores = function_scores(record.result)
             for key, (notebook, cell, cell_points) in cells.items():
                 earned, worth = scores.get(key, (0.0, 0.0))
                 grade = book.find_grade(cell, notebook, assignment, record.id)

@@ -177,9 +177,9 @@ def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
     return {
         module: PartResult(
             tests=[*result.tests_of(module), *ours],
-            notes=notes,
+            notes=list(notes),  # each part's own list
             seconds=result.execution_time / len(modules),
-            from_code=from_code,
+            from_code=list(from_code),
         )
         for module in modules
     }

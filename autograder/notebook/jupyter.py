@@ -74,8 +74,8 @@ def check(
 
 @functools.cache
 def _kernel_grader() -> Grader:
-    """The grader of this kernel's check cells, for the kernel's life: checking one function after another
-    collects the suite once (stopped as the kernel ends)."""
+    """The grader of this kernel's check cells, for the kernel's life: checking a function again collects
+    nothing, and replays its examples (stopped as the kernel ends)."""
     from autograder.testing.grader import Grader
 
     grader = Grader()

@@ -63,8 +63,8 @@ class StartingCode:
 
 
 def build_sections(records: list[StudentRecord], *, stubs: StartingCode) -> list[Section]:
-    graded = [record for record in records if record.document is not None]
-    documents = [record.document for record in graded if record.document is not None]
+    graded = [record for record in records if record.result is not None]
+    documents = [record.result for record in graded if record.result is not None]
     sections = [_overview(records, documents)]
     if documents:
         sections += [_functions(documents), _item_analysis(documents), _stopped(graded), _slowest(graded)]
@@ -205,7 +205,7 @@ def _code_seconds(document: GradeResult) -> float:
 
 def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, GradeResult]]:
     """The records that have a results document, each with it."""
-    return [(record, record.document) for record in records if record.document is not None]
+    return [(record, record.result) for record in records if record.result is not None]
 
 
 def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
@@ -216,13 +216,13 @@ def _identical(graded: list[StudentRecord], stub_hash: str | None) -> Section:
     )
     groups: dict[str, list[StudentRecord]] = defaultdict(list)
     for record in graded:
-        stamp = record.document.batch if record.document is not None else None
+        stamp = record.result.batch if record.result is not None else None
         code = stamp.code_hash if stamp is not None else None
         if code and code != stub_hash:
             groups[code].append(record)
     for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
         if len(members) > 1:
-            score = members[0].document.score if members[0].document is not None else 0
+            score = members[0].result.score if members[0].result is not None else 0
             section.rows.append([", ".join(member.id for member in members), f"{score:g}"])
     if not section.rows:
         section.lines = []
@@ -298,7 +298,7 @@ def _students(records: list[StudentRecord]) -> Section:
     """Every student, each linked to the feedback page they were given."""
     section = Section("Students", headers=["student", "name", "score", "status", "feedback"])
     for record in records:
-        score = f"{percent(record.document):.1f}%" if record.document is not None else ""
+        score = f"{percent(record.result):.1f}%" if record.result is not None else ""
         page = (Link("page", f"{record.id}/{store.FEEDBACK_PAGE}"),) if record.status != NO_SUBMISSION else ""
         section.rows.append([record.id, record.name, score, record.status, page])
     return section

@@ -11,7 +11,7 @@
   failure's beyond its file, line and kind). For hand-ins that can be handed in again, where a known hidden
   call could be fitted to.
 
-This view is the student's result, made once from the grader's document; the renderers only render it. The
+This view is the student's result, made once from the grader's; the renderers only render it. The
 instructor's own ``results.json`` keeps everything: the class summary reads its wrong answers there.
 """
 
@@ -63,7 +63,7 @@ def view(result: GradeResult, mode: str) -> GradeResult:
 
 
 def _test_view(test: TestResult, mode: str) -> TestResult:
-    shown = replace(test, printed="")  # the instructor's: a failing test's output shows its failing call's, bounded
+    shown = replace(test, printed=None)  # the instructor's: a failing test's output shows its failing call's, bounded
     if test.passed or mode == SCORES:
         # pytest names a parametrized test after its inputs ("test_round_trips[naïve café]"): its function alone.
         shown = replace(

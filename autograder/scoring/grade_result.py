@@ -1,10 +1,11 @@
 """A hand-in's grade in memory: the typed model that every step after scoring reads.
 
-Made once by ``results.build_result`` (or by joining parts, ``grading``), changed only by making a new one
+Made once by ``results.build_result`` (or by joining parts, ``grading.hand_in``), changed only by making a new one
 (``dataclasses.replace``): an instructor's adjustment, a batch's stamp, a feedback mode's view. Stored and sent
 as Gradescope's results.json: ``to_gradescope`` writes it, Gradescope's published fields at the top and per
 test and the kit's own in ``extra_data``; ``from_json`` reads it back, so a record the kit wrote reads to the
-same result and writes to the same bytes. Older records (fields added since missing) still read.
+same result and writes to the same bytes. Older records (fields added since missing) still read; what
+``extra_data`` holds that this kit does not know is kept, and written back after the fields it knows.
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ from autograder.testing.outcomes import Outcome
 
 # Optional fields are left out of the JSON where they are None: a record written without one reads back
 # without it, and writes the same bytes again.
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a results document: max_score is {value!r}")
+    return value
 
 
 def _present(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -213,7 +220,8 @@ class GradeResult:
     adjustments: tuple[AdjustmentEntry, ...] | None = None  # the instructor's, in a batch's feedback only
     feedback: str | None = None  # how much of the tests the feedback shows (reports.disclosure)
     gradescope_max_score: float | None = None  # in Gradescope's upload only, where the top level has none
-    unread: Mapping[str, Any] = field(default_factory=dict)  # extra_data keys this kit does not know, kept
+    # extra_data keys this kit does not know (an older or newer kit's), kept and written back after its own.
+    unread: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def parts(self) -> tuple[PartResults, ...]:
@@ -224,6 +232,8 @@ class GradeResult:
         return (test for test in self.tests if test.module == module)
 
     def to_gradescope(self) -> dict[str, Any]:
+        """results.json's fields. Gradescope's upload (``gradescope_max_score`` set) has full marks in
+        ``extra_data`` only, as Gradescope publishes no top-level ``max_score``."""
         details = [
             ("submission", self.submission),
             ("suite", self.suite),
@@ -238,9 +248,9 @@ class GradeResult:
             *self.unread.items(),
             ("max_score", self.gradescope_max_score),
         ]
+        top = [("score", self.score), ("max_score", self.max_score if self.gradescope_max_score is None else None)]
         return {
-            "score": self.score,
-            "max_score": self.max_score,
+            **_present(top),
             "execution_time": self.execution_time,
             "output": self.output,
             "visibility": self.visibility,
@@ -252,6 +262,8 @@ class GradeResult:
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> GradeResult:
         """The result a results.json holds; KeyError, TypeError or ValueError where it is not one."""
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("extra_data", {}), Mapping):
+            raise ValueError("not a results document: a JSON object with an extra_data object is")
         extra = dict(raw.get("extra_data", {}))
         notes, from_code, read = extra.pop("notes", None), extra.pop("from_code", None), extra.pop("read", None)
         batch, adjustments = extra.pop("batch", None), extra.pop("adjustments", None)
@@ -259,7 +271,7 @@ class GradeResult:
         feedback, gradescope_max_score = extra.pop("feedback", None), extra.pop("max_score", None)
         return cls(
             score=raw["score"],
-            max_score=raw.get("max_score", gradescope_max_score),
+            max_score=_number(raw.get("max_score", gradescope_max_score)),
             execution_time=raw["execution_time"],
             output=raw["output"],
             tests=tuple(TestResult.from_json(test) for test in raw["tests"]),

@@ -5,9 +5,10 @@
   the same for every hand-in that draws from one example set;
 - with ``spares``, a worker booted for the next hand-in before it is known (``starting``).
 
-``grade PATH``, each of a batch's grader processes, the Gradescope runner and a notebook kernel's check cells
-each open one and close it when they are done (``with Grader() as grader``); the kit's tests make their own.
-Nothing of it lives in a module's globals.
+Whoever grades opens one and closes it when done: ``grade PATH`` and the Gradescope runner one per grading
+(``with Grader() as grader``), a batch's grader process one for its life and a notebook kernel one for its
+check cells (each kept by the module that runs them, closed at exit); the kit's tests make their own. The
+grading code itself is handed the grader, and keeps nothing of it in its own globals.
 
 pytest is imported only when a suite is first run: a grader is opened before it, while the first worker boots.
 """
@@ -43,8 +44,14 @@ class Grader:
         from autograder.testing.collected import CollectedSuite, suite_stamp
         from autograder.testing.rubric import taking
 
-        key = (suite.resolve(), tuple(path.resolve() for path in only), suite_stamp(suite))
+        stamp = (suite.resolve(), suite_stamp(suite))
+        key = (*stamp, tuple(path.resolve() for path in only))
         if self._collected is not None and self._collected[0] != key:
+            if self._collected[0][:2] != stamp:
+                # The suite itself changed (a test edited in a notebook's kernel): what its old tests drew, and
+                # the calls they made, say nothing of the new ones.
+                self.examples.examples.clear()  # in place: this run's plugin and session hold them already
+                self.plans.clear()
             self._forget_suite()
         if self._collected is None:
             self._collected = (key, CollectedSuite(suite, only))

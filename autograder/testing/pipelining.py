@@ -13,9 +13,9 @@ answer to the code that gives it.
 
 Live calls take over when
 - a call is not the next one sent (which a test whose examples are replayed should never make);
-- no answer comes within one call's time limit (the worker writes its answers at least every
-  ``protocol.HOLD_SECONDS`` while it runs): the worker is stopped, and the call that waited is made again
-  under its own limit, so a timeout means what it means live;
+- no answer comes within one call's time limit (the worker writes the answers it holds after the first call
+  that ends ``protocol.HOLD_SECONDS`` or more after its last write, and at the end): the worker is stopped,
+  and the call that waited is made again under its own limit, so a timeout means what it means live;
 - the worker ends (a crash) before the awaited answer: the call is made again live, on a fresh worker,
   where a crash is the crash of the call that made it.
 A failed call ends the worker's run there, as the test may end there too; when the test goes on, the rest
@@ -162,8 +162,8 @@ class CallsSentAhead:
             stream.answer_by = time.monotonic() + self.session.budget()
             return reply
         except (WorkerTimedOut, WorkerGone):
-            # Not answered in time, or the worker ended with this call's answer unsent (answers are sent
-            # at the end of the run): the call is made again, live, on a fresh worker.
+            # Not answered in time, or the worker ended with this call's answer unsent (it holds answers
+            # between writes): the call is made again, live, on a fresh worker.
             self._stream = None
             self.session.worker.stop()
             return None

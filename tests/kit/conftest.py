@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _posixsubprocess
 import ast
 import csv
 import functools
@@ -47,8 +48,9 @@ def _unit_tests_start_no_process(request: pytest.FixtureRequest, monkeypatch: py
         raise AssertionError(f"{request.node.name} is marked unit, and started a process")
 
     monkeypatch.setattr(subprocess.Popen, "__init__", refused)
-    monkeypatch.setattr(os, "fork", refused)
-    monkeypatch.setattr(os, "posix_spawn", refused, raising=False)
+    monkeypatch.setattr(_posixsubprocess, "fork_exec", refused)  # what multiprocessing's spawn calls directly
+    for name in ("fork", "forkpty", "system", "posix_spawn", "posix_spawnp"):
+        monkeypatch.setattr(os, name, refused, raising=False)
 
 
 def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], Results]:

@@ -383,7 +383,7 @@ def test_gradebook_is_sorted_and_free_of_timings():
         {"score": 5.0, "max_score": 100.0, "execution_time": 1.234, "output": "", "tests": [test]}  # no adjustments
     )
     records = [
-        gradebook.StudentRecord("zed", "", gradebook.GRADED, document=document),
+        gradebook.StudentRecord("zed", "", gradebook.GRADED, result=document),
         gradebook.StudentRecord("amy", "Amy", gradebook.NO_SUBMISSION),
     ]
     points = SuitePoints({("simple_tokenizers", "char_tokenize"): 5.0, ("bpe", "encode"): 95.0}, frozenset())

@@ -223,7 +223,6 @@ def test_ctrl_c_pressed_three_times_prints_no_traceback(cheap_class, tmp_path):
     assert "Run the same command again" in stopped.stderr
 
 
-@pytest.mark.unit
 def test_a_stopped_pool_has_nothing_left_running_into_the_interpreters_exit():
     """A pool's manager thread still closing its pipes as Python exits races concurrent.futures' exit hook,
     which then writes to a pipe the thread has just closed ("Exception ignored ... Bad file descriptor",

@@ -132,7 +132,6 @@ def test_a_run_stopped_part_way_leaves_nothing_set_up_for_the_next(tmp_path, gra
     ]
 
 
-@pytest.mark.unit
 def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     log = tmp_path / "log"
     suite = write_suite(tmp_path, log)
@@ -140,7 +139,7 @@ def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     work = [(number, load(hand_in(tmp_path, f"s{number}", code))) for number, code in enumerate(kinds)]
     results = grade_all(work, suite=suite, limits=Limits(), jobs=1)
     scores = dict.fromkeys(range(len(kinds)), None) | {
-        result.key: result.document.score for result in results if result.document is not None
+        result.key: result.result.score for result in results if result.result is not None
     }
     assert list(scores.values()) == [2, 0, 2, 0]
     seen = log.read_text(encoding="utf-8").splitlines()
@@ -169,3 +168,30 @@ def test_a_collection_stopped_part_way_leaves_no_configuration_behind(tmp_path, 
     with pytest.raises(KeyboardInterrupt):
         CollectedSuite(suite, ())
     assert hooks() == before
+
+
+def test_a_property_edited_in_a_long_lived_grader_draws_its_examples_anew(tmp_path, grader):
+    """A notebook's kernel keeps its grader while the instructor edits a test: the edited property's examples
+    are drawn again, never replayed from what the old one drew (which could pass a hand-in the new one fails)."""
+    suite = tmp_path / "suite"
+    (suite / "simple_tokenizers").mkdir(parents=True)
+    test = suite / "simple_tokenizers" / "test_char_tokenize.py"
+    property_of = (
+        "from hypothesis import given, strategies as st\n"
+        "from autograder.testing.rubric import examples\n\n"
+        "@examples(30)\n"
+        "@given(st.text(alphabet={alphabet!r}, min_size=1, max_size=4))\n"
+        "def test_characters(submission, text):\n"
+        "    assert submission.simple_tokenizers.char_tokenize(text) == list(text)\n"
+    )
+    folder = tmp_path / "drops-b"
+    folder.mkdir()
+    (folder / "simple_tokenizers.py").write_text(
+        "def char_tokenize(text):\n    return [c for c in text if c != 'b']\n", encoding="utf-8"
+    )
+    test.write_text(property_of.format(alphabet="a"), encoding="utf-8")
+    first = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
+    assert [outcome.outcome.value for outcome in first.outcomes] == ["passed"]
+    test.write_text(property_of.format(alphabet="ab"), encoding="utf-8")
+    edited = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
+    assert [outcome.outcome.value for outcome in edited.outcomes] == ["failed"]

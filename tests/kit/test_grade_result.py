@@ -44,8 +44,8 @@ def test_a_graded_hand_in_round_trips_byte_for_byte(tmp_path):
 
 @pytest.mark.unit
 def test_an_older_record_reads_and_keeps_what_this_kit_does_not_know():
-    """A record written before some fields were added reads, with them absent; a key this kit does not know
-    is written back where it was read."""
+    """A record written before some fields were added reads, with them absent; what its extra_data holds
+    that this kit does not know is written back (after the fields it knows)."""
     older = {
         "score": 1,
         "max_score": 2,
@@ -67,4 +67,5 @@ def test_gradescopes_upload_moves_full_marks_into_extra_data():
     result = GradeResult(score=3.0, max_score=4.0, execution_time=1.0, output="", tests=())
     upload = for_gradescope(result)
     assert "max_score" not in upload and upload["extra_data"]["max_score"] == 4.0
-    assert GradeResult.from_json(upload).max_score == 4.0
+    read = GradeResult.from_json(upload)
+    assert read.max_score == 4.0 and read.to_gradescope() == upload, "the upload round-trips too"

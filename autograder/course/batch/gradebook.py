@@ -38,15 +38,15 @@ class StudentRecord:
     reason: str = ""
     note: str = ""
     origin: str = ""
-    document: GradeResult | None = None
+    result: GradeResult | None = None
     roster_row: dict[str, str] | None = None
 
 
 def reason_for(record: StudentRecord) -> str:
     """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
-    if record.document is None:
+    if record.result is None:
         return record.reason
-    troubled = sum(1 for test in record.document.tests if test.outcome is Outcome.GRADER_ERROR)
+    troubled = sum(1 for test in record.result.tests if test.outcome is Outcome.GRADER_ERROR)
     return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
 
 
@@ -72,14 +72,14 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     writer.writerow(header)
     for record in sorted(records, key=lambda record: record.id):
         row: list[str] = [record.id, record.name]
-        if record.document is not None:
-            scores = {key: earned for key, (earned, _) in function_scores(record.document).items()}
+        if record.result is not None:
+            scores = {key: earned for key, (earned, _) in function_scores(record.result).items()}
             row += [
-                points_number(record.document.score),
+                points_number(record.result.score),
                 points_number(points.full_marks),
-                f"{percent(record.document):.1f}",
-                points_number(bonus_score(record.document)),
-                points_number(adjustments.total(record.document)),
+                f"{percent(record.result):.1f}",
+                points_number(bonus_score(record.result)),
+                points_number(adjustments.total(record.result)),
             ]
             row += [
                 points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in graded_parts
@@ -107,7 +107,7 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
     writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title, NOTES])
     writer.writerow(["Points Possible", "", "", "", "", points_number(total_max), ""])
     for record in sorted(records, key=lambda record: record.id):
-        if record.document is None:
+        if record.result is None:
             continue
         roster = record.roster_row or {}
         canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
@@ -122,7 +122,7 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
                     sis_user,
                     sis_login,
                     roster.get("Section", ""),
-                    points_number(record.document.score),
+                    points_number(record.result.score),
                     record.note,
                 ],
             )

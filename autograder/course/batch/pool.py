@@ -47,8 +47,8 @@ STOP_SECONDS = 2  # the longest a stop waits for the pool's own thread to end
 @dataclass(frozen=True)
 class Graded(Generic[Key]):
     key: Key
-    document: GradeResult | None
-    error: str = ""  # why there is no document
+    result: GradeResult | None
+    error: str = ""  # why there is no result
     loaded: LoadedSubmission | None = None  # what was graded
 
 
@@ -131,7 +131,7 @@ def grade_all(
     jobs: int,
     only: tuple[Path, ...] = (),
 ) -> Generator[Graded[Key], None, None]:
-    """Yield each submission's document as soon as it is graded (in no set order); ``only``: those test folders.
+    """Yield each submission's result as soon as it is graded (in no set order); ``only``: those test folders.
 
     The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
     the fingerprint describes.

@@ -122,9 +122,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     grading_now = grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
-            if graded.document is not None and graded.loaded is not None:
+            if graded.result is not None and graded.loaded is not None:
                 code = similarity.sources(graded.loaded)  # read once: measured, and shown in the feedback
-                stamped = _stamp(graded.document, graded.loaded, code, graded.key, grading)
+                stamped = _stamp(graded.result, graded.loaded, code, graded.key, grading)
                 adjusted_now = adjusted(graded.key, stamped)
                 results.write(graded.key, stamped, feedback_of(graded.key, adjusted_now, code))
                 outcomes[graded.key] = (adjusted_now, "")
@@ -132,7 +132,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             else:
                 _write_failure(results, graded.key, graded.error, source)
                 outcomes[graded.key] = (None, graded.error)
-            progress.advance(graded.key, graded=graded.document is not None)
+            progress.advance(graded.key, graded=graded.result is not None)
 
     # A result kept from an earlier run gets this run's adjustments, and its feedback is brought up to date
     # with them and the --feedback chosen now (what was graded just now has both already).
@@ -279,7 +279,7 @@ def _write_class_files(
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
     sections = class_summary.build_sections(records, stubs=_stub_code())
-    scores = {record.id: percent(record.document) for record in records if record.document is not None}
+    scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None
     if chart is not None:
         write(out / class_summary.HISTOGRAM, chart)
@@ -287,7 +287,7 @@ def _write_class_files(
     write(out / f"{SUMMARY}.md", class_summary.render_markdown(title, sections, histogram=chart is not None))
     write(out / f"{SUMMARY}.html", class_summary.render_html(title, sections, histogram=chart))
     if options.junit is not None:
-        documents = [(record.id, record.document) for record in records if record.document is not None]
+        documents = [(record.id, record.result) for record in records if record.result is not None]
         write(options.junit, junit.render_batch(documents))
     return written
 

@@ -66,13 +66,13 @@ class ResultStore:
             if not unchanged:
                 write_atomically(folder / name, text)
 
-    def write(self, student: str, document: GradeResult | None, feedback: dict[str, str]) -> None:
+    def write(self, student: str, result: GradeResult | None, feedback: dict[str, str]) -> None:
         """Feedback files first, the results last: a result on disk always has its feedback beside it."""
         folder = self.folder(student)
         for name, text in feedback.items():
             write_atomically(folder / name, text)
-        if document is not None:
-            write_atomically(folder / RESULTS, json_report.render(document))
+        if result is not None:
+            write_atomically(folder / RESULTS, json_report.render(result))
         else:
             with contextlib.suppress(FileNotFoundError):
                 (folder / RESULTS).unlink()

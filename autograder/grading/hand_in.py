@@ -18,7 +18,8 @@ from autograder.cage.limits import Limits
 from autograder.cage.starting import start_worker
 from autograder.grading.fingerprints import grading_hash
 from autograder.grading.part_cache import PartCache, PartResult, file_digests, part_key
-from autograder.handin import bounded, loaded, loading
+from autograder.handin import bounded, loading
+from autograder.handin.loaded import LoadedSubmission
 from autograder.parts import MODULES, part_of
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.results import build_result
@@ -84,7 +85,7 @@ def _suite(name: str | None) -> Path:
         raise CannotGrade(str(error)) from None
 
 
-def _hand_ins(path: Path, limits: Limits) -> list[loaded.LoadedSubmission]:
+def _hand_ins(path: Path, limits: Limits) -> list[LoadedSubmission]:
     """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
     work = [path / folder for folder in loading.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if path.is_dir() and not work and _holds_nothing_gradable(path):
@@ -120,7 +121,7 @@ def _holds_a_part(folder: Path) -> bool:
         return False
 
 
-def _load(path: Path, limits: Limits) -> loaded.LoadedSubmission:
+def _load(path: Path, limits: Limits) -> LoadedSubmission:
     try:
         return loading.load(path, limits)
     except bounded.SubmissionError as error:
@@ -128,7 +129,7 @@ def _load(path: Path, limits: Limits) -> loaded.LoadedSubmission:
 
 
 def _parts_of(
-    loaded: loaded.LoadedSubmission,
+    loaded: LoadedSubmission,
     chosen: list[str],
     suite: Path,
     limits: Limits,
@@ -171,15 +172,13 @@ def _own_files(module: str) -> list[str]:
 
 def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
     """``result``'s tests of each of ``modules``; the grader's own errors (a collection's) go with each."""
-    notes = list(result.notes or ())
-    from_code = list(result.from_code or ())
     ours = [test for test in result.tests if test.module not in MODULES]  # collection errors
     return {
         module: PartResult(
             tests=[*result.tests_of(module), *ours],
-            notes=list(notes),  # each part's own list
+            notes=list(result.notes or ()),  # each part's own list
             seconds=result.execution_time / len(modules),
-            from_code=list(from_code),
+            from_code=list(result.from_code or ()),
         )
         for module in modules
     }
@@ -188,7 +187,7 @@ def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
 def _combined(
     name: str,
     suite: Path,
-    hand_ins: list[loaded.LoadedSubmission],
+    hand_ins: list[LoadedSubmission],
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
     student_seconds: float | None = None,
@@ -234,7 +233,7 @@ def _combined(
 
 
 def grade_loaded(
-    loaded: loaded.LoadedSubmission,
+    loaded: LoadedSubmission,
     suite: Path,
     *,
     limits: Limits,

@@ -10,19 +10,15 @@ module file is checked.
 
 from __future__ import annotations
 
-import atexit
 import functools
 import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from autograder.parts import PARTS, part_of
-
-if TYPE_CHECKING:
-    from autograder.testing.grader import Grader
 
 
 class CheckFailed(AssertionError):
@@ -48,6 +44,7 @@ def check(
     from autograder.handin.loaded import HandInKind, LoadedSubmission
     from autograder.reports.text import renderables
     from autograder.testing import suites
+    from autograder.testing.grader import for_this_process
 
     name = function if isinstance(function, str) else function.__name__
     part_module = _module_of(name, module)
@@ -65,22 +62,11 @@ def check(
     )
     # Notes on other cells (an exploration that raised) are not this check's business.
     graded = replace(
-        grade_loaded(submission, suite_dir, limits=Limits(), grader=_kernel_grader(), only=(test_file,)), output=""
+        grade_loaded(submission, suite_dir, limits=Limits(), grader=for_this_process(), only=(test_file,)), output=""
     )
     Console(highlight=False).print(renderables(graded))
     if strict and not all(test.passed for test in graded.tests):
         raise CheckFailed(f"{name}: {graded.score:g} / {graded.max_score:g}; see the feedback above")
-
-
-@functools.cache
-def _kernel_grader() -> Grader:
-    """The grader of this kernel's check cells, for the kernel's life: checking a function again collects
-    nothing, and replays its examples (stopped as the kernel ends)."""
-    from autograder.testing.grader import Grader
-
-    grader = Grader()
-    atexit.register(grader.close)
-    return grader
 
 
 def checker(module: str) -> Callable[..., None]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import groupby
 from typing import Any
 
 from autograder.testing.outcomes import Outcome
@@ -187,18 +186,6 @@ class AdjustmentEntry:
 
 
 @dataclass(frozen=True)
-class PartResults:
-    """The tests of one part, in the result's order: ``GradeResult.parts``."""
-
-    label: str  # "Part 2: Character-level BPE", or "Grader"
-    tests: tuple[TestResult, ...]
-
-    @property
-    def score(self) -> float:
-        return sum(test.score for test in self.tests)
-
-
-@dataclass(frozen=True)
 class GradeResult:
     """A hand-in's grade: Gradescope's fields, its tests, then what the kit says of the whole."""
 
@@ -222,11 +209,6 @@ class GradeResult:
     gradescope_max_score: float | None = None  # in Gradescope's upload only, where the top level has none
     # extra_data keys this kit does not know (an older or newer kit's), kept and written back after its own.
     unread: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def parts(self) -> tuple[PartResults, ...]:
-        """The tests grouped by part, in order."""
-        return tuple(PartResults(label, tuple(tests)) for label, tests in groupby(self.tests, lambda test: test.part))
 
     def tests_of(self, module: str) -> Iterator[TestResult]:
         return (test for test in self.tests if test.module == module)

@@ -6,8 +6,8 @@
 - with ``spares``, a worker booted for the next hand-in before it is known (``starting``).
 
 Whoever grades opens one and closes it when done: ``grade PATH`` and the Gradescope runner one per grading
-(``with Grader() as grader``), a batch's grader process one for its life and a notebook kernel one for its
-check cells (each kept by the module that runs them, closed at exit); the kit's tests make their own. The
+(``with Grader() as grader``), a batch's grader process and a notebook kernel one for the process's life
+(``for_this_process``, closed at exit); the kit's tests make their own. The
 grading code itself is handed the grader, and keeps nothing of it in its own globals.
 
 pytest is imported only when a suite is first run: a grader is opened before it, while the first worker boots.
@@ -15,6 +15,8 @@ pytest is imported only when a suite is first run: a grader is opened before it,
 
 from __future__ import annotations
 
+import atexit
+import functools
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -86,3 +88,13 @@ class Grader:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+@functools.cache
+def for_this_process(*, spares: bool = False) -> Grader:
+    """A grader for the life of this process, stopped as it ends: a batch's grader process (``spares``: the
+    next hand-in's worker starts while this one is graded) or a notebook kernel's check cells, which grade one
+    hand-in or function after another with the suite collected once and their examples replayed."""
+    grader = Grader(spares=spares)
+    atexit.register(grader.close)
+    return grader

@@ -16,14 +16,15 @@ from autograder.cage import starting
 from autograder.cage.isolation import isolation
 from autograder.cage.limits import Limits
 from autograder.cage.starting import start_worker
-from autograder.handin import loaded, loading
+from autograder.handin import loading
+from autograder.handin.loaded import LoadedSubmission
 from autograder.testing.grader import Grader
 from autograder.testing.proxy import GradingSession
 
 SOURCE = "import os\ndef char_tokenize(text):\n    return [text, *sorted(os.listdir('.'))]\n"
 
 
-def hand_in(folder: Path, extra: str) -> loaded.LoadedSubmission:
+def hand_in(folder: Path, extra: str) -> LoadedSubmission:
     folder.mkdir()
     (folder / "simple_tokenizers.py").write_text(SOURCE, encoding="utf-8")
     (folder / extra).write_text("mine", encoding="utf-8")
@@ -84,11 +85,11 @@ def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from autograder.course.batch.pool import _process_grader\n"
+        "from autograder.testing.grader import for_this_process\n"
         "from autograder.handin import loading\n"
         "from autograder.cage import starting\n"
         "from autograder.cage.limits import Limits\n"
-        "grader = _process_grader()\n"
+        "grader = for_this_process(spares=True)\n"
         "started = starting.start_worker(loading.load(Path(sys.argv[1])), Limits(), grader=grader)\n"
         "started.worker.stop(); started.cage.remove()\n"
         "print(grader.spare.worker.process.pid, grader.spare.cage.root)\n"

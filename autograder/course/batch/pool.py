@@ -16,9 +16,7 @@ hand-ins they are grading.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import functools
 import multiprocessing
 import os
 import signal
@@ -29,15 +27,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from autograder.cage.client import parent_death_signal
 from autograder.cage.limits import Limits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.scoring.grade_result import GradeResult
-
-if TYPE_CHECKING:
-    from autograder.testing.grader import Grader
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
@@ -106,21 +101,11 @@ def _set_every_thread(cpus: set[int]) -> None:
             os.sched_setaffinity(int(task), cpus)
 
 
-@functools.cache
-def _process_grader() -> Grader:
-    """This grader process's own grader, for its life: one hand-in after another, the suite collected once,
-    and the next one's worker started while this one is graded (its spare: stopped as the process ends)."""
-    from autograder.testing.grader import Grader
-
-    grader = Grader(spares=True)
-    atexit.register(grader.close)
-    return grader
-
-
 def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> GradeResult:
     from autograder.grading.hand_in import grade_loaded
+    from autograder.testing.grader import for_this_process
 
-    return grade_loaded(loaded, suite, limits=limits, grader=_process_grader(), only=only)
+    return grade_loaded(loaded, suite, limits=limits, grader=for_this_process(spares=True), only=only)
 
 
 def grade_all(

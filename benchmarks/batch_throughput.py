@@ -37,6 +37,9 @@ from autograder.testing.suites import KIT_ROOT
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import Student, mixed_class, write_submission
+from figures import Figures, add_option
+
+FIGURES = Figures("batch_throughput")
 
 TARGET_SECONDS_200 = 60.0
 TARGET_SCALING = 1.7
@@ -200,13 +203,15 @@ def over_limit(scratch: Path) -> None:
         cost = batch_seconds_per_correct(scratch, LIMIT_CLASS)
         limit = (before + in_process_seconds()) / 2
         ratios.append(cost / limit)
-        print(
+        FIGURES.say(
             f"limit (the hidden tests in-process on the reference, warm, no cage; mean of {LIMIT_ROUNDS} before "
             f"and {LIMIT_ROUNDS} after): "
             f"{limit:.3f} s a hand-in; a correct hand-in in grade batch --jobs 1 (mean of {LIMIT_CLASS - 1}): "
             f"{cost:.3f} s = {cost / limit:.2f}x the limit"
         )
-    print(f"median of {LIMIT_REPEATS}: {statistics.median(ratios):.2f}x the limit (target <= {TARGET_OVER_LIMIT}x)")
+    FIGURES.say(
+        f"median of {LIMIT_REPEATS}: {statistics.median(ratios):.2f}x the limit (target <= {TARGET_OVER_LIMIT}x)"
+    )
 
 
 def main() -> None:
@@ -223,6 +228,7 @@ def main() -> None:
         action="store_true",
         help="also measure a correct hand-in's cost in the batch against the in-process limit",
     )
+    add_option(parser)
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         if arguments.limit:
@@ -232,7 +238,9 @@ def main() -> None:
         for student in mixed_class(arguments.size):
             write_submission(submissions, student)
             kinds[student.kind] = kinds.get(student.kind, 0) + 1
-        print(f"class of {arguments.size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())))
+        FIGURES.say(
+            f"class of {arguments.size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+        )
         timings: dict[int, float] = {}
         gradebooks: dict[int, str] = {}
         for jobs in arguments.jobs:
@@ -242,28 +250,30 @@ def main() -> None:
             gradebooks[jobs] = (out / "gradebook.csv").read_text(encoding="utf-8")
             rows = list(csv.DictReader(gradebooks[jobs].splitlines()))
             graded = sum(1 for row in rows if row["status"] == "graded")
-            print(
+            FIGURES.say(
                 f"--jobs {jobs}: {seconds:.1f} s, {arguments.size / seconds:.2f} submissions/s, "
                 f"peak memory {peak:.0f} MiB (target < {TARGET_MEMORY_MB}), {graded} graded"
             )
         if len(set(gradebooks.values())) > 1:
-            print("WARNING: the gradebooks differ between job counts")
+            FIGURES.say("WARNING: the gradebooks differ between job counts")
         if 1 in timings and 2 in timings:
-            print(f"scaling 1 -> 2 jobs: {timings[1] / timings[2]:.2f}x (target >= {TARGET_SCALING})")
+            FIGURES.say(f"scaling 1 -> 2 jobs: {timings[1] / timings[2]:.2f}x (target >= {TARGET_SCALING})")
         if 2 in timings:
             projected = timings[2] * 200 / arguments.size
-            print(f"--jobs 2 for 200 submissions: {projected:.1f} s (target < {TARGET_SECONDS_200:.0f} s)")
+            FIGURES.say(f"--jobs 2 for 200 submissions: {projected:.1f} s (target < {TARGET_SECONDS_200:.0f} s)")
         if arguments.compare_cages:
             jobs = max(arguments.jobs)
             out = Path(scratch) / "out-process-cage"
             seconds, _ = grade_class(submissions, out, jobs, process_cage=True)
             cost = timings[jobs] / seconds - 1
-            print(
+            FIGURES.say(
                 f"--jobs {jobs} in the process cage: {seconds:.1f} s; the {isolation().value} cage costs "
                 f"{cost:+.1%} of its throughput (target <= {TARGET_CAGE_COST:.0%})"
             )
             same = (out / "gradebook.csv").read_text(encoding="utf-8") == gradebooks[jobs]
-            print("gradebooks of the two cages: " + ("identical" if same else "DIFFERENT"))
+            FIGURES.say("gradebooks of the two cages: " + ("identical" if same else "DIFFERENT"))
+    if arguments.docs:
+        FIGURES.write()
 
 
 if __name__ == "__main__":

@@ -25,8 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import Figures, add_option
+
 from autograder.testing.collected import GRADING_INI
 from autograder.testing.suites import KIT_ROOT as KIT
+
+FIGURES = Figures("grade_latency")
 
 PLAIN_CONFTEST = """
 import copy
@@ -69,7 +73,33 @@ class _Direct:
 @pytest.fixture
 def submission():
     return _Direct()
+
+
+@pytest.fixture
+def example_seed():
+    return 0  # the fixed draw: the same speed tables for every run
 """
+
+
+def plain_pytest(scratch: Path) -> list[str]:
+    """The command that runs the hidden tests with plain pytest, the reference called in-process."""
+    suite = scratch / "hidden"
+    shutil.copytree(KIT / "tests" / "hidden", suite)
+    (suite / "conftest.py").write_text(PLAIN_CONFTEST)
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--import-mode=importlib",
+        "-c",
+        str(GRADING_INI),
+        "--rootdir",
+        str(suite),
+        str(suite),
+    ]
 
 
 def wall(command: list[str], cwd: Path, *, must_pass: bool = False) -> float:
@@ -122,19 +152,23 @@ def student_loop(runs: int) -> None:
             module.write_text(stub + f"\n# edit {run}\n", encoding="utf-8")
             changed.append(timed())
         first = statistics.median(first_line_seconds(grade[:-2], release, environment) for _ in range(runs))
-    print(f"floor, python -c 'import pytest, hypothesis', median of {runs}: {floor:.2f} s")
-    print(f"release folder, nothing changed: {unchanged:.2f} s = {unchanged / floor:.2f}x the floor (target <= 0.5 s)")
-    print(
+    FIGURES.say(f"floor, python -c 'import pytest, hypothesis', median of {runs}: {floor:.2f} s")
+    FIGURES.say(
+        f"release folder, nothing changed: {unchanged:.2f} s = {unchanged / floor:.2f}x the floor (target <= 0.5 s)"
+    )
+    FIGURES.say(
         f"release folder, modules/bpe.py changed: {statistics.median(changed):.2f} s = "
         f"{statistics.median(changed) / floor:.2f}x the floor (target <= 1.5x)"
     )
-    print(f"first line on the terminal after: {first:.3f} s (target <= 0.2 s)")
+    FIGURES.say(f"first line on the terminal after: {first:.3f} s (target <= 0.2 s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    add_option(parser)
+    arguments = parser.parse_args()
+    runs = arguments.runs
     student_loop(runs)
     grade = [sys.executable, "-m", "autograder.cli", "--format", "json", "--no-cache"]
     solutions = [wall([*grade, str(KIT / "solutions")], KIT) for _ in range(runs)]
@@ -142,33 +176,21 @@ def main() -> None:
     stubs = [wall([*grade, str(KIT / "student_template")], KIT) for _ in range(runs)]
     # Plain pytest: the same hidden tests, the reference called directly in-process.
     with tempfile.TemporaryDirectory() as scratch:
-        suite = Path(scratch) / "hidden"
-        shutil.copytree(KIT / "tests" / "hidden", suite)
-        (suite / "conftest.py").write_text(PLAIN_CONFTEST)
-        plain_command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--import-mode=importlib",
-            "-c",
-            str(GRADING_INI),
-            "--rootdir",
-            str(suite),
-            str(suite),
-        ]
+        plain_command = plain_pytest(Path(scratch))
         plain = [wall(plain_command, KIT, must_pass=True) for _ in range(runs)]
     median_solutions, median_stubs, median_plain = map(statistics.median, (solutions, stubs, plain))
-    print(
+    FIGURES.say(
         f"grade solutions --suite public (what a student runs), median of {runs}: "
         f"{statistics.median(public):.2f} s (target < 1.5 s)"
     )
-    print(f"grade solutions (hidden suite, Part 5's recount timed once), median of {runs}: {median_solutions:.2f} s")
-    print(f"grade student_template (all not started), median of {runs}: {median_stubs:.2f} s")
-    print(f"plain pytest, same tests in-process against the reference: {median_plain:.2f} s")
-    print(f"cost of the cage: {median_solutions / median_plain:.2f}x plain pytest (target < 2x)")
+    FIGURES.say(
+        f"grade solutions (hidden suite, Part 5's recount timed once), median of {runs}: {median_solutions:.2f} s"
+    )
+    FIGURES.say(f"grade student_template (all not started), median of {runs}: {median_stubs:.2f} s")
+    FIGURES.say(f"plain pytest, same tests in-process against the reference: {median_plain:.2f} s")
+    FIGURES.say(f"cost of the cage: {median_solutions / median_plain:.2f}x plain pytest (target < 2x)")
+    if arguments.docs:
+        FIGURES.write()
 
 
 if __name__ == "__main__":

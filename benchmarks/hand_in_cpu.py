@@ -33,6 +33,9 @@ from autograder.testing.grader import Grader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from batch_throughput import in_process_seconds, tree_total
+from figures import Figures, add_option
+
+FIGURES = Figures("hand_in_cpu")
 
 WARM_UP = 3  # hand-ins graded first: the suite collected, Part 5's recount timed, the plans of the replays made
 
@@ -77,6 +80,7 @@ class Sampler:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hand-ins", type=int, default=20)
+    add_option(parser)
     arguments = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # as a batch's grader keeps to one CPU
@@ -96,16 +100,18 @@ def main() -> None:
         sampler.on = False
     limit = in_process_seconds(arguments.hand_ins, clock=time.process_time) * 1000
     own, tree = statistics.mean(graders), statistics.mean(sampler.worker_trees)
-    print(f"a correct hand-in in a batch's grader, mean of {arguments.hand_ins}, CPU:")
-    print(f"  grader process  {own:6.1f} ms")
+    FIGURES.say(f"a correct hand-in in a batch's grader, mean of {arguments.hand_ins}, CPU:")
+    FIGURES.say(f"  grader process  {own:6.1f} ms")
     if sampler.spare_boots:
         boot = statistics.mean(sampler.spare_boots)
-        print(f"  worker tree     {tree:6.1f} ms, of which {boot:.1f} ms booting as a spare")
+        FIGURES.say(f"  worker tree     {tree:6.1f} ms, of which {boot:.1f} ms booting as a spare")
     else:
-        print(f"  worker tree     {tree:6.1f} ms (no spare workers: the process cage keeps none)")
-    print(f"  together        {own + tree:6.1f} ms")
-    print(f"the limit (the hidden tests in-process on the reference, warm, no cage), CPU: {limit:.1f} ms")
-    print(f"ratio: {(own + tree) / limit:.2f}x the limit")
+        FIGURES.say(f"  worker tree     {tree:6.1f} ms (no spare workers: the process cage keeps none)")
+    FIGURES.say(f"  together        {own + tree:6.1f} ms")
+    FIGURES.say(f"the limit (the hidden tests in-process on the reference, warm, no cage), CPU: {limit:.1f} ms")
+    FIGURES.say(f"ratio: {(own + tree) / limit:.2f}x the limit")
+    if arguments.docs:
+        FIGURES.write()
 
 
 if __name__ == "__main__":

@@ -22,9 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import Figures, add_option
+
 from autograder.authoring.mutants import mutants_of
 from autograder.parts import PARTS
 from autograder.testing.suites import KIT_ROOT
+
+FIGURES = Figures("mutation_score")
 
 EQUIVALENTS = KIT_ROOT / "tests" / "kit" / "equivalent_mutants.txt"
 TARGET = 99.0
@@ -111,6 +115,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--part", action="append", choices=[part.module for part in PARTS])
     parser.add_argument("--jobs", type=int, default=2)
+    add_option(parser)
     options = parser.parse_args()
     listed = equivalents()
     started = time.monotonic()
@@ -122,7 +127,7 @@ def main() -> None:
         total, killed, equivalent, survivors = score_module(part.module, options.jobs, listed)
         judged = total - equivalent
         share = 100.0 * killed / judged if judged else 100.0
-        print(
+        FIGURES.say(
             f"{part.module}: {total} mutants, {killed} killed, {equivalent} equivalent, "
             f"{len(survivors)} survivors: {share:.1f}% of the non-equivalent killed (target >= {TARGET:g}%)"
         )
@@ -130,8 +135,10 @@ def main() -> None:
         if share < TARGET:
             below_target.append(part.module)
     for survivor in unlisted:
-        print(f"  survivor, not listed as equivalent: {survivor}")
-    print(f"in {time.monotonic() - started:.0f} s")
+        FIGURES.say(f"  survivor, not listed as equivalent: {survivor}")
+    FIGURES.say(f"in {time.monotonic() - started:.0f} s")
+    if options.docs:
+        FIGURES.write()
     if below_target or unlisted:
         sys.exit(1)
 

@@ -23,8 +23,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from figures import Figures, add_option
+
 from autograder.testing.reference import reference
 from autograder.testing.suites import KIT_ROOT
+
+FIGURES = Figures("train_speed")
 
 TARGET_VS_SUBWORD_NMT = 1.0  # the fast reference at least as fast
 TARGET_VS_TOKENIZERS = 10.0  # and within 10x of Rust
@@ -45,11 +49,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--merges", type=int, default=1000)
     parser.add_argument("--naive-merges", type=int, default=100)
+    add_option(parser)
     arguments = parser.parse_args()
     text = corpus_path().read_text(encoding="utf-8")
     words = Counter(word for line in text.splitlines() for word in line.strip("\r\n ").split(" ") if word)
     word_bpe, fast_bpe = reference("word_bpe"), reference("fast_bpe")
-    print(f"corpus: {corpus_path().name}, {len(text):,} characters, {len(words):,} distinct words")
+    FIGURES.say(f"corpus: {corpus_path().name}, {len(text):,} characters, {len(words):,} distinct words")
 
     def naive() -> list[tuple[str, str]]:  # Part 5's oracle: recount after every merge
         return fast_bpe.train_by_recount(
@@ -76,7 +81,7 @@ def main() -> None:
         finally:
             sys.stderr = stderr
     except ImportError:
-        print("subword-nmt is not installed (pip install -e '.[dev]'): skipped")
+        FIGURES.say("subword-nmt is not installed (pip install -e '.[dev]'): skipped")
     try:
         from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
@@ -94,22 +99,24 @@ def main() -> None:
 
         times["tokenizers (Rust)"], _ = timed(rust)
     except ImportError:
-        print("tokenizers is not installed (pip install -e '.[dev]'): skipped")
+        FIGURES.say("tokenizers is not installed (pip install -e '.[dev]'): skipped")
 
-    print(f"{arguments.merges} merges (naive: {arguments.naive_merges} run, the rest projected):")
+    FIGURES.say(f"{arguments.merges} merges (naive: {arguments.naive_merges} run, the rest projected):")
     for name, seconds in times.items():
-        print(f"  {name:<28} {seconds:8.2f} s   {seconds / fast_seconds:7.1f}x the fast reference")
-    print(f"fast reference vs naive: {naive_projected / fast_seconds:.0f}x faster")
+        FIGURES.say(f"  {name:<28} {seconds:8.2f} s   {seconds / fast_seconds:7.1f}x the fast reference")
+    FIGURES.say(f"fast reference vs naive: {naive_projected / fast_seconds:.0f}x faster")
     if "subword-nmt" in times:
-        print(
+        FIGURES.say(
             f"fast reference vs subword-nmt: {times['subword-nmt'] / fast_seconds:.2f}x "
             f"(target >= {TARGET_VS_SUBWORD_NMT})"
         )
     if "tokenizers (Rust)" in times:
-        print(
+        FIGURES.say(
             f"fast reference vs tokenizers: {fast_seconds / times['tokenizers (Rust)']:.1f}x slower "
             f"(target <= {TARGET_VS_TOKENIZERS})"
         )
+    if arguments.docs:
+        FIGURES.write()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import Figures, add_option
+
 from autograder.cage.cage import Cage
 from autograder.cage.client import Worker
 from autograder.cage.inside import codec, protocol
@@ -28,6 +30,8 @@ from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolat
 from autograder.cage.limits import Limits
 from autograder.handin.loading import load
 from autograder.testing.suites import KIT_ROOT
+
+FIGURES = Figures("worker_start")
 
 
 def start_times(runs: int) -> list[float]:
@@ -80,6 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    add_option(parser)
     arguments = parser.parse_args()
     if arguments.child:
         level = isolation()
@@ -90,18 +95,20 @@ def main() -> None:
     for process_cage in (False, True):
         cage, times = measure_in_child(arguments.runs, process_cage=process_cage)
         if not times:  # root without a cage that drops root: no student code runs, so nothing to time
-            print(f"{cage}: no worker starts here (the process cage runs no student code as root)")
+            FIGURES.say(f"{cage}: no worker starts here (the process cage runs no student code as root)")
             continue
         medians[process_cage] = statistics.median(times)
-        print(
+        FIGURES.say(
             f"{cage}: median {medians[process_cage]:.0f} ms to start a worker and answer a first call "
             f"(fastest {min(times):.0f} ms, slowest {max(times):.0f} ms, {len(times)} runs)"
         )
     if len(medians) == 2 and medians[False] != medians[True]:
-        print(
+        FIGURES.say(
             f"the sandbox adds {medians[False] - medians[True]:+.0f} ms a worker "
             f"({medians[False] / medians[True]:.2f}x the process cage)"
         )
+    if arguments.docs:
+        FIGURES.write()
 
 
 if __name__ == "__main__":

@@ -49,3 +49,13 @@ def run_benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess[s
     process = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert process.returncode == 0, process.stderr[-2000:]
     return process
+
+
+def test_grade_latencys_plain_pytest_baseline_passes_the_hidden_suite(tmp_path):
+    """grade_latency compares the cage with plain pytest running the same hidden tests on the reference: a
+    fixture the graded tests ask for that the baseline lacks fails the baseline, and stops the benchmark."""
+    sys.path.insert(0, str(KIT_ROOT / "benchmarks"))
+    import grade_latency
+
+    process = subprocess.run(grade_latency.plain_pytest(tmp_path), capture_output=True, text=True, timeout=300)
+    assert process.returncode == 0, process.stdout[-2000:]

@@ -1,4 +1,4 @@
-"""The kit's own sessions: ``nox -s fast`` while editing, ``full`` before a change is done, ``lint``.
+"""The kit's own sessions: ``nox -s fast`` while editing, ``full`` before a change is done, ``lint``, ``docs``.
 
 Each session installs the kit with its dev extra in a venv of its own. CI runs ``.ci/run``, which is the
 same commands on a fresh machine, with the outside engines' tests in a second step.
@@ -36,3 +36,12 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("mypy", "--explicit-package-bases", "tests/hidden", "tests/public", env={"MYPYPATH": "tests"})
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The docs site built strictly into site/ (a broken link or anchor fails), then the docs' own tests,
+    the runnable command blocks included."""
+    session.install("-e", ".[dev]")
+    session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+    session.run("pytest", "-m", "docs", "-n", "0", *session.posargs)

@@ -1,6 +1,6 @@
 """The feedback the READMEs show, made by grading a real mistake, so the example cannot drift from the grader.
 
-Both READMEs (the kit's and the student release's template) show what
+Both READMEs (the kit's, and the students' page, which the release ships as its README) show what
 ``grade`` prints for one common mistake. The block of text after ``MARKER``
 is generated here and rewritten by ``grade make-notebooks``; a kit test
 fails when a committed README differs from what the grader prints now.
@@ -28,7 +28,7 @@ def merge_pair(tokens, pair):
             out.append(token)
     return out
 """
-DOCUMENTS = (KIT_ROOT / "README.md", KIT_ROOT / "autograder" / "templates" / "student_README.md")
+DOCUMENTS = (KIT_ROOT / "README.md", KIT_ROOT / "docs" / "students.md")
 BLOCK = re.compile(re.escape(MARKER) + r"\n```text\n.*?\n```", flags=re.DOTALL)
 
 

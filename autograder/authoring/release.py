@@ -30,6 +30,7 @@ RELEASE_NAME = "bpe-kit-student"
 NOTEBOOKS_EXTRA = "notebooks"  # what working in the notebooks adds to the grader: pip install -e ".[notebooks]"
 MARKER = ".bpe-kit-release"  # names a folder this module built, so a rebuild may replace it
 TEMPLATES = Path(__file__).parents[1] / "templates"  # package data, beside cli.py
+STUDENT_PAGE = Path("docs") / "students.md"
 ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 EXECUTABLES = ("setup.sh", "run_autograder")  # Gradescope runs these two
 
@@ -87,7 +88,7 @@ def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
         notebook = kit / "exercises" / f"{part.module}.ipynb"
         if notebook.exists():
             shutil.copy2(notebook, notebooks / notebook.name)
-    shutil.copy2(TEMPLATES / "student_README.md", folder / "README.md")
+    shutil.copy2(kit / STUDENT_PAGE, folder / "README.md")  # the docs site's page for students, word for word
     (folder / "pyproject.toml").write_text(student_pyproject(kit), encoding="utf-8")
     if github_classroom:
         workflows = folder / ".github" / "workflows"

@@ -69,6 +69,7 @@ def test_the_release_holds_the_stubs_notebooks_public_tests_and_grader(release):
     assert {f"notebooks/{part.module}.ipynb" for part in PARTS} <= names
     assert "notebooks/data/shakespeare.txt" in names and "tests/public/bpe/test_merge_pair.py" in names
     assert "README.md" in names and "pip install -e ." in (release / "README.md").read_text(encoding="utf-8")
+    assert (release / "README.md").read_bytes() == (KIT_ROOT / "docs" / "students.md").read_bytes()
     assert ".github/workflows/classroom.yml" in names
     with zipfile.ZipFile(release.parent / f"{RELEASE_NAME}.zip") as archive:
         assert {name.removeprefix(f"{RELEASE_NAME}/") for name in archive.namelist()} == names
@@ -147,7 +148,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
 @pytest.mark.parametrize("where", ["a solution line in a public test", "a hidden test's statement in a notebook"])
 def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
     kit = tmp_path / "kit"
-    for part in ("autograder", "solutions", "tests/public", "tests/hidden", "exercises", "pyproject.toml"):
+    for part in ("autograder", "solutions", "tests/public", "tests/hidden", "exercises", "docs", "pyproject.toml"):
         copy = shutil.copytree if (KIT_ROOT / part).is_dir() else shutil.copy2
         copy(KIT_ROOT / part, kit / part)
     if where.startswith("a solution"):

@@ -170,9 +170,10 @@ def submission(
     elif output_format == "text":
         from rich.console import Console
 
+        from autograder.process_clock import seconds_since_start
         from autograder.reports.text import renderables
 
-        Console(highlight=False).print(renderables(result))
+        Console(highlight=False).print(renderables(result, seconds=seconds_since_start()))
     else:
         click.echo(rendered, nl=False)
     if fail_under is not None and percent(result) < fail_under:

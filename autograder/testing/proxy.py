@@ -8,6 +8,7 @@ code arrive as exceptions that say what happened in a student's words.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import reprlib
 import time
 from collections.abc import Callable, Iterator
@@ -38,7 +39,45 @@ Said = tuple[dict[tuple[str, str], str], dict[str, str]]
 # (Limits.call_seconds): a sixteenth of 2 s is 125 ms.
 TAINTED_CALL_SHARE = 1 / 16
 
-_short = reprlib.Repr()
+
+class _Short(reprlib.Repr):
+    """reprlib's short reprs, but dicts in the order the student's code built them (reprlib sorts their keys,
+    which put ``[UNK]`` first in the very lesson about putting it last), and text cut at a word with a mark
+    after the quote (reprlib cuts out the middle, mid-word, and its ``...`` reads as part of the text)."""
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        shown = [
+            f"{self.repr1(key, level - 1)}: {self.repr1(x[key], level - 1)}"
+            for key in itertools.islice(x, self.maxdict)
+        ]
+        if len(x) > self.maxdict:
+            shown.append("...")
+        return "{" + ", ".join(shown) + "}"
+
+    def repr_str(self, x: str, level: int) -> str:
+        return _cut_at_a_word(x, self.maxstring)
+
+    def repr_bytes(self, x: bytes, level: int) -> str:
+        return _cut_at_a_word(x, self.maxstring)
+
+
+def _cut_at_a_word(text: str | bytes, room: int) -> str:
+    """``text``'s repr whole, or its start cut after a word (a space) where one is near, then ``…``."""
+    whole = repr(text)
+    if len(whole) <= room:
+        return whole
+    head = text[: room - 5]
+    space = head.rfind(" ") if isinstance(head, str) else head.rfind(b" ")
+    if space >= len(head) * 2 // 3:
+        head = head[:space]
+    return f"{head!r}… ({len(text)} {'characters' if isinstance(text, str) else 'bytes'})"
+
+
+_short = _Short()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
@@ -342,6 +381,10 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
         return NotStarted(text)
     if kind == protocol.MISSING_FUNCTION:
         return FunctionMissing(text, suggested=str(message.get("suggested", "")))
+    if kind == protocol.CELL_FAILED:
+        at = "" if where and where in text else at
+        summary = f"a cell of {record.module}'s notebook did not run"  # the cell's words are the student's
+        return CannotLoad(f"{text}{at}", summary=summary)
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
         summary = f"{record.module}.py could not be imported"  # its line and kind are the student's to shape

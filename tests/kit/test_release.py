@@ -135,7 +135,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     checked = subprocess.run(
         [str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True, text=True, timeout=300
     )
-    assert "not started" in checked.stdout and "Public examples: 0 /" in checked.stdout, checked.stderr[-2000:]
+    assert "not started" in checked.stdout and "Public checks: 0 of " in checked.stdout, checked.stderr[-2000:]
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
     finished = grade_here()

@@ -125,7 +125,10 @@ def main() -> None:
 )
 @SUITE_OPTION
 @click.option(
-    "--fail-under", type=click.FloatRange(0, 100), default=None, help="Exit 1 when the score is below this percentage."
+    "--fail-under",
+    type=click.FloatRange(0, 100),
+    default=None,
+    help="Exit 1 when the points without bonus are below this percentage of full marks.",
 )
 @PART_OPTION
 @LIMIT_OPTION
@@ -147,7 +150,7 @@ def submission(
         click.echo(f"grading {path}…", err=True)
     from autograder.grading.hand_in import CannotGrade, grade_path
     from autograder.grading.part_cache import PartCache, cache_folder
-    from autograder.scoring.scoring import percent
+    from autograder.scoring.scoring import regular_percent
 
     folder = None if no_cache else cache_folder()
     try:
@@ -176,8 +179,9 @@ def submission(
         Console(highlight=False).print(renderables(result, seconds=seconds_since_start()))
     else:
         click.echo(rendered, nl=False)
-    if fail_under is not None and percent(result) < fail_under:
-        click.echo(f"grade: score {percent(result):.1f}% is below --fail-under {fail_under:g}%", err=True)
+    if fail_under is not None and regular_percent(result) < fail_under:
+        shown = f"{regular_percent(result):.1f}% of full marks without bonus"
+        click.echo(f"grade: score {shown} is below --fail-under {fail_under:g}%", err=True)
         sys.exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -130,6 +130,16 @@ def test_fail_under_exits_1_below_the_threshold():
     assert process.returncode == 0
 
 
+def test_bonus_points_never_make_up_for_a_lost_point_under_fail_under(tmp_path):
+    """Part 4's bonus is worth more than its decode: a hand-in that earns the bonus and loses decode's points
+    scores above 100%, and --fail-under 100 must still fail it."""
+    source = (SOLUTIONS / "byte_bpe.py").read_text(encoding="utf-8")
+    (tmp_path / "byte_bpe.py").write_text(source + "\n\ndef decode(ids, merges):\n    return ''\n", encoding="utf-8")
+    process, document = grade(tmp_path, "--fail-under", "100", "--part", "byte_bpe")
+    assert document["score"] > document["max_score"] * 0.9, "the bonus keeps the score high"
+    assert process.returncode == 1 and "without bonus is below --fail-under 100%" in process.stderr
+
+
 @pytest.mark.parametrize("name", ["missing", "notes.txt"])
 def test_nothing_gradable_exits_2_with_one_line(tmp_path, name):
     path = tmp_path / name

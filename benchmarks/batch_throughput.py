@@ -141,7 +141,7 @@ class _InProcessWorker:
     def runs_at_once(self, modules: set[str]) -> bool:
         return False  # no calls sent ahead: here a call is a function call already
 
-    process_live = tainted = holds_passed_calls = False  # no processes: the limit is the tests' own cost
+    tainted = holds_passed_calls = False  # no processes: the limit is the tests' own cost
 
     def passed_test(self) -> None:
         pass

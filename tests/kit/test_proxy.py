@@ -16,7 +16,7 @@ from autograder.testing.proxy import CallTimedOut, GradingSession
 class SlowWorker:
     """Stands in for the caged worker: every call takes ``seconds`` and returns None."""
 
-    process_live = tainted = holds_passed_calls = False  # no processes of its own
+    tainted = holds_passed_calls = False  # no processes of its own
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds

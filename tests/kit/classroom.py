@@ -17,6 +17,7 @@ from autograder.testing.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
 TEMPLATE = KIT_ROOT / "student_template"
+SUBMISSIONS = Path(__file__).parent / "submissions"  # the kit's own hand-ins: correct alternatives to the reference
 
 # Misbehaviour the cage must contain without slowing the rest of the class.
 HANGS = (

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
+from classroom import SOLUTIONS
+from commands import batch_command, grade, run_batch
 from markdown_it import MarkdownIt
+from results import gradebook_rows
 
 from autograder.cage.cage import remove_tree
 from autograder.cage.limits import Limits

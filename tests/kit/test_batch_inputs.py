@@ -12,7 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from classroom import SOLUTIONS, TEMPLATE
-from conftest import full_marks, grade, gradebook_rows, run_batch
+from commands import grade, run_batch
+from results import full_marks, gradebook_rows
 
 from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook

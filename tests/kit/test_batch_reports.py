@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from classroom import SOLUTIONS, TEMPLATE, Student, renamed_copy, write_submission
-from conftest import SUBMISSIONS, run_batch
+from classroom import SOLUTIONS, SUBMISSIONS, TEMPLATE, Student, renamed_copy, write_submission
+from commands import run_batch
 
 from autograder.cage.limits import Limits
 from autograder.course.batch import similarity

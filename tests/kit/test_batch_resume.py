@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from bug_corpus import BUGS
 from classroom import HANGS, SOLUTIONS, Student, write_submission
-from conftest import batch_command, full_marks, gradebook_rows, run_batch
+from commands import batch_command, run_batch
+from results import full_marks, gradebook_rows
 
 # The first two parts only (`--part`): resuming does not depend on which tests run, and each hand-in grades fast.
 PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")

@@ -14,7 +14,9 @@ import sys
 import time
 
 import pytest
-from conftest import SOLUTIONS, function_scores, grade, snapshot
+from classroom import SOLUTIONS
+from commands import grade, snapshot
+from results import function_scores
 
 from autograder.cage.isolation import Isolation, bubblewrap, isolation
 

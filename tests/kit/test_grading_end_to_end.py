@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, SUBMISSIONS, Results, full_marks, grade, outcomes, snapshot
+from classroom import SOLUTIONS, SUBMISSIONS
+from commands import grade, snapshot
+from results import Results, full_marks, outcomes
 
 from autograder.parts import PARTS
 from autograder.testing.suites import KIT_ROOT

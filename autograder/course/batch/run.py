@@ -22,6 +22,7 @@ from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.loaded import LoadedSubmission
@@ -278,7 +279,7 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
-    sections = class_summary.build_sections(records, stubs=_stub_code())
+    sections = class_summary.build_sections(summarize(records, stubs=_stub_code()))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None
     if chart is not None:
@@ -292,13 +293,13 @@ def _write_class_files(
     return written
 
 
-def _stub_code() -> class_summary.StartingCode:
+def _stub_code() -> StartingCode:
     """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
     from autograder.handin import loading
 
     try:
         stubs = loading.load(suites.KIT_ROOT / "student_template")
     except SubmissionError:
-        return class_summary.StartingCode()
+        return StartingCode()
     measured = similarity.measures(stubs)
-    return class_summary.StartingCode(measured.code_hash, frozenset(measured.prints))
+    return StartingCode(measured.code_hash, frozenset(measured.prints))

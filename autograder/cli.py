@@ -11,7 +11,7 @@ import click
 
 from autograder import __version__
 from autograder.cage.isolation import UNCAGED_FLAG
-from autograder.cage.limits import Limits
+from autograder.grading.limits import Limits
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
 from autograder.testing.suites import KIT_ROOT, SUITES
@@ -48,19 +48,19 @@ class DefaultCommandGroup(click.Group):
 
 
 def parse_limits(values: tuple[str, ...]) -> Limits:
-    defaults = Limits()
+    defaults = Limits().as_dict()
     changes: dict[str, Any] = {}
     for value in values:
         name, _, number = value.partition("=")
         name = name.strip().replace("-", "_")
         if name not in Limits.names() or not number:
             raise click.BadParameter(f"{value!r}: use NAME=VALUE with NAME one of {', '.join(Limits.names())}")
-        kind = type(getattr(defaults, name))
+        kind = type(defaults[name])
         try:
             changes[name] = kind(number)
         except ValueError:
             raise click.BadParameter(f"{value!r}: {name} takes a {kind.__name__}") from None
-    return Limits(**{**defaults.as_dict(), **changes})
+    return Limits.from_dict(changes)
 
 
 LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults: " + ", ".join(

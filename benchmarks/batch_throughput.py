@@ -153,7 +153,7 @@ class _InProcessWorker:
 def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = time.perf_counter) -> float:
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
     timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock)."""
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.testing import suites
     from autograder.testing.grader import Grader
     from autograder.testing.plugin import GradingPlugin
@@ -162,7 +162,7 @@ def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = 
     times = []
     with Grader() as grader:  # one, as a batch's grader keeps one: the suite collected once, examples replayed
         for _ in range(rounds + 1):
-            session = GradingSession(_InProcessWorker(), Limits(), plans=grader.plans)  # type: ignore[arg-type]
+            session = GradingSession(_InProcessWorker(), CageLimits(), plans=grader.plans)  # type: ignore[arg-type]
             plugin = GradingPlugin(session, recorded=grader.examples)
             started = clock()
             grader.run(suites.resolve("hidden"), plugin)

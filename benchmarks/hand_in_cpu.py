@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage import starting
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.grading import hand_in
 from autograder.handin.loading import load
 from autograder.testing import runner, suites
@@ -80,7 +80,7 @@ def main() -> None:
     arguments = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # as a batch's grader keeps to one CPU
-    suite, limits = suites.resolve("hidden"), Limits()
+    suite, limits = suites.resolve("hidden"), CageLimits()
     reference = suites.KIT_ROOT / "solutions"
     sampler = Sampler()
     graders = []

@@ -18,7 +18,7 @@ from typing import Any
 
 from autograder.cage.cage import Cage
 from autograder.cage.inside import codec, protocol
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 
 
 def parent_death_signal() -> Callable[[], None] | None:
@@ -181,7 +181,7 @@ class Worker:
     """One caged interpreter for one submission; restarted after a timeout or crash."""
 
     def __init__(
-        self, cage: Cage, limits: Limits, script: dict[str, Any], *, progress: Callable[[str], None] | None = None
+        self, cage: Cage, limits: CageLimits, script: dict[str, Any], *, progress: Callable[[str], None] | None = None
     ) -> None:
         self.cage = cage
         self.progress = progress  # told when loading takes long enough to wonder about (the student's loop)

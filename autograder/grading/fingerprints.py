@@ -12,7 +12,7 @@ from pathlib import Path
 
 from autograder import __version__
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import Limits
+from autograder.grading.limits import Limits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.testing.example_sets import course_secret
 

@@ -139,15 +139,16 @@ def test_a_result_measured_by_an_older_kit_is_measured_again_not_graded_again(ch
 
 @pytest.mark.unit
 def test_results_of_other_parts_or_limits_are_not_reused():
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.grading.fingerprints import grading_hash
+    from autograder.grading.limits import Limits
     from autograder.testing import suites
 
     suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
     hashes = {
         grading_hash(suite, references, Limits()),
         grading_hash(suite, references, Limits(), ("bpe",)),
-        grading_hash(suite, references, Limits(call_seconds=9)),
+        grading_hash(suite, references, Limits(cage=CageLimits(call_seconds=9))),
     }
     assert len(hashes) == 3
 

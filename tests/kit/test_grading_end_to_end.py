@@ -259,7 +259,7 @@ def test_points_table_in_readme_matches_the_tests(tmp_path):
 
 @pytest.mark.unit
 def test_limits_table_in_readme_matches_the_defaults():
-    from autograder.cage.limits import Limits
+    from autograder.grading.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())
@@ -291,7 +291,7 @@ def test_stubs_hold_no_solution_code():
 
 @pytest.mark.unit
 def test_the_readme_lists_every_limit_with_its_default():
-    from autograder.cage.limits import Limits
+    from autograder.grading.limits import Limits
 
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     for name, value in Limits().as_dict().items():

@@ -9,7 +9,7 @@ import pytest
 
 from autograder.cage.client import Reply, Worker
 from autograder.cage.inside import codec
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.testing.proxy import CallTimedOut, GradingSession
 
 
@@ -29,7 +29,7 @@ class SlowWorker:
 
 
 def session(worker: SlowWorker, **limits: float) -> GradingSession:
-    return GradingSession(cast(Worker, worker), Limits(**limits))  # type: ignore[arg-type]
+    return GradingSession(cast(Worker, worker), CageLimits(**limits))  # type: ignore[arg-type]
 
 
 @pytest.mark.unit

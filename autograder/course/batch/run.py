@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from autograder.atomic_files import write_atomically
-from autograder.cage.limits import Limits
 from autograder.course import nbgrader_export
 from autograder.course.batch import adjustments, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
@@ -24,7 +23,9 @@ from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
+from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
@@ -106,7 +107,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     results = store.ResultStore(out)
     results.sweep()
     outcomes, pending, reused, hand_ins = _plan(
-        discovery, results, grading, source, force=options.force, limits=options.limits
+        discovery, results, grading, source, force=options.force, limits=options.limits.handin
     )
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
@@ -120,7 +121,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
     fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
-    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only)
+    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.result is not None and graded.loaded is not None:
@@ -163,7 +164,7 @@ Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the re
 
 
 def _plan(
-    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: Limits
+    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: HandinLimits
 ) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
 

@@ -12,9 +12,10 @@ import click
 from autograder import __version__
 from autograder.cage.isolation import UNCAGED_FLAG
 from autograder.grading.limits import Limits
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
-from autograder.testing.suites import KIT_ROOT, SUITES
+from autograder.testing.suites import SUITES
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
@@ -360,7 +361,7 @@ def stubs(into: Path | None) -> None:
     """Regenerate the student stubs, and the return types the grader checks, from solutions/ (instructors)."""
     from autograder.authoring.answer_types import write_module
     from autograder.authoring.stubs import write_stubs
-    from autograder.testing.suites import KIT_ROOT
+    from autograder.kit_root import KIT_ROOT
 
     for path in write_stubs(into or KIT_ROOT / "student_template"):
         click.echo(f"wrote {path}")

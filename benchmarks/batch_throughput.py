@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
-from autograder.testing.suites import KIT_ROOT
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import Student, mixed_class, write_submission

@@ -25,8 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder.kit_root import KIT_ROOT as KIT
 from autograder.testing.collected import GRADING_INI
-from autograder.testing.suites import KIT_ROOT as KIT
 
 PLAIN_CONFTEST = """
 import copy

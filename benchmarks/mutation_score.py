@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from autograder.authoring.mutants import mutants_of
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 EQUIVALENTS = KIT_ROOT / "tests" / "kit" / "equivalent_mutants.txt"
 TARGET = 99.0

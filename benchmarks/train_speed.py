@@ -23,8 +23,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
-from autograder.testing.suites import KIT_ROOT
 
 TARGET_VS_SUBWORD_NMT = 1.0  # the fast reference at least as fast
 TARGET_VS_TOKENIZERS = 10.0  # and within 10x of Rust

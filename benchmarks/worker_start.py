@@ -27,7 +27,7 @@ from autograder.cage.inside import codec, protocol
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
 from autograder.cage.limits import CageLimits
 from autograder.handin.loading import load
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 
 def start_times(runs: int) -> list[float]:

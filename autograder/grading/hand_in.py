@@ -22,6 +22,7 @@ from autograder.grading.part_cache import PartCache, PartResult, file_digests, p
 from autograder.handin import bounded, loading
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES, part_of
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.results import build_result
@@ -66,7 +67,7 @@ def grade_path(
     chosen = [module for module in MODULES if not parts or module in parts]
     hand_ins = _hand_ins(path, limits.handin)
     # After reading the hand-in: the hash names the cage, which the probe started above is finding meanwhile.
-    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
+    grading = grading_hash(suite_dir, KIT_ROOT / "solutions", limits) if cache is not None else ""
     try:
         with contextlib.nullcontext(grader) if grader is not None else Grader() as using:
             graded = [

@@ -11,8 +11,7 @@ from autograder.cage.client import Worker
 from autograder.cage.isolation import isolation_notice
 from autograder.cage.limits import CageLimits
 from autograder.cage.starting import StartedWorker, discard, start_worker
-from autograder.grading.fingerprints import submission_hash
-from autograder.handin.loaded import LoadedSubmission
+from autograder.handin.loaded import LoadedSubmission, submission_hash
 from autograder.testing.collected import forget_suite_modules, session_arguments, suite_surroundings
 from autograder.testing.example_sets import course_secret, example_set, seed
 from autograder.testing.grader import Grader

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
 TEMPLATE = KIT_ROOT / "student_template"

@@ -142,9 +142,10 @@ def test_results_of_other_parts_or_limits_are_not_reused():
     from autograder.cage.limits import CageLimits
     from autograder.grading.fingerprints import grading_hash
     from autograder.grading.limits import Limits
+    from autograder.kit_root import KIT_ROOT
     from autograder.testing import suites
 
-    suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
+    suite, references = suites.resolve("hidden"), KIT_ROOT / "solutions"
     hashes = {
         grading_hash(suite, references, Limits()),
         grading_hash(suite, references, Limits(), ("bpe",)),

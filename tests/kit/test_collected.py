@@ -9,9 +9,9 @@ import pytest
 from autograder.cage.limits import CageLimits
 from autograder.course.batch.pool import grade_all
 from autograder.handin.loading import load
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.grader import Grader
 from autograder.testing.runner import grade_submission
-from autograder.testing.suites import KIT_ROOT
 
 CORRECT = (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8")
 WRONG = "def merge_pair(tokens, pair):\n    return list(tokens)\n"

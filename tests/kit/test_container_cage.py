@@ -18,7 +18,7 @@ from autograder.cage.inside import bootstrap
 from autograder.cage.limits import CageLimits
 from autograder.grading.fingerprints import grading_hash
 from autograder.grading.limits import Limits
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 needs_root = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a worker a user of its own"

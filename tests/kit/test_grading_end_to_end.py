@@ -15,8 +15,8 @@ from classroom import SOLUTIONS, SUBMISSIONS
 from commands import grade, snapshot
 from results import Results, full_marks, outcomes
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.

@@ -20,9 +20,9 @@ from results import full_marks
 
 from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
 from autograder.authoring.stubs import expected_stubs, solution_lines
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.scoring.points import suite_points
-from autograder.testing.suites import KIT_ROOT
 
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
 RESULT_FIELDS = {

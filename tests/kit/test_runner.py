@@ -11,12 +11,12 @@ import pytest
 
 from autograder.cage.limits import CageLimits
 from autograder.handin.loading import load
+from autograder.kit_root import KIT_ROOT
 from autograder.scoring.points import suite_points
 from autograder.scoring.results import build_result
 from autograder.testing.grader import Grader
 from autograder.testing.outcomes import GradingRun
 from autograder.testing.runner import grade_submission
-from autograder.testing.suites import KIT_ROOT
 
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():

@@ -27,6 +27,7 @@ from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
@@ -102,7 +103,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     out.mkdir(parents=True, exist_ok=True)
     changes = adjustments.read(adjustments.ensure_file(out), students=students, points=points)  # before grading
     suite_dir = suites.resolve(options.suite)
-    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
+    grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
     results.sweep()
@@ -299,7 +300,7 @@ def _stub_code() -> StartingCode:
     from autograder.handin import loading
 
     try:
-        stubs = loading.load(suites.KIT_ROOT / "student_template")
+        stubs = loading.load(KIT_ROOT / "student_template")
     except SubmissionError:
         return StartingCode()
     measured = similarity.measures(stubs)

@@ -27,9 +27,9 @@ from pathlib import Path
 
 from figures import Figures, add_option
 
+from autograder.kit_root import KIT_ROOT as KIT
 from autograder.parts import PARTS
 from autograder.testing.collected import GRADING_INI
-from autograder.testing.suites import KIT_ROOT as KIT
 
 FIGURES = Figures("grade_latency")
 

@@ -40,7 +40,7 @@ def check(
 
     from rich.console import Console
 
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.grading.hand_in import grade_loaded
     from autograder.handin.loaded import HandInKind, LoadedSubmission
     from autograder.reports.text import renderables
@@ -64,7 +64,8 @@ def check(
     )
     # Notes on other cells (an exploration that raised) are not this check's business.
     graded = replace(
-        grade_loaded(submission, suite_dir, limits=Limits(), grader=for_this_process(), only=(test_file,)), output=""
+        grade_loaded(submission, suite_dir, limits=CageLimits(), grader=for_this_process(), only=(test_file,)),
+        output="",
     )
     Console(highlight=False).print(renderables(graded, seconds=time.monotonic() - started))
     if strict and not all(test.passed for test in graded.tests):

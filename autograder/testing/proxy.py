@@ -23,7 +23,7 @@ from autograder.cage.client import (
     WorkerTimedOut,
 )
 from autograder.cage.inside import codec, protocol
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.testing.answer_types import type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
@@ -36,7 +36,7 @@ Said = tuple[dict[tuple[str, str], str], dict[str, str]]
 # decided again in a fresh worker under the whole limit, so all a call cut short costs is this share: a
 # hang first met after a passing test spins this much longer than its limit, and an honest call slower
 # than this runs twice. The reference takes milliseconds, a beginner's quadratic loop tens
-# (Limits.call_seconds): a sixteenth of 2 s is 125 ms.
+# (CageLimits.call_seconds): a sixteenth of 2 s is 125 ms.
 TAINTED_CALL_SHARE = 1 / 16
 
 
@@ -213,7 +213,7 @@ class GradingSession:
     """The worker and the clocks for one submission's grading run."""
 
     worker: Worker
-    limits: Limits
+    limits: CageLimits
     # Plans by replay key, the grader's (grader.Grader): like the examples they follow (replay), they are the
     # same for every hand-in it grades. None kept by default.
     plans: dict[str, CallPlan] = field(default_factory=dict)

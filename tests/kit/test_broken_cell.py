@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 SOLUTION = (KIT_ROOT / "solutions" / "simple_tokenizers.py").read_text(encoding="utf-8")
 

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from classroom import Student, write_submission
-from conftest import SOLUTIONS, Results, function_scores, grade, snapshot
+from classroom import SOLUTIONS, Student, write_submission
+from commands import grade, snapshot
+from results import Results, function_scores
 
 from autograder.cage.cage import grader_folder
 from autograder.cage.isolation import Isolation, isolation

@@ -6,7 +6,8 @@ import shutil
 
 import nbformat
 import pytest
-from conftest import grade, hidden_points
+from commands import grade
+from results import hidden_points
 
 from autograder.authoring import notebooks as exercises
 from autograder.authoring.release import hidden_test_lines

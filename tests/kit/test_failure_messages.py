@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 
 @pytest.mark.unit

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, SUBMISSIONS, Results, full_marks, grade, outcomes, snapshot
+from classroom import SOLUTIONS, SUBMISSIONS
+from commands import grade, snapshot
+from results import Results, full_marks, outcomes
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.
@@ -267,7 +269,7 @@ def test_points_table_in_readme_matches_the_tests(tmp_path):
 
 @pytest.mark.unit
 def test_the_limits_page_lists_every_limit_with_its_default_in_order():
-    from autograder.cage.limits import Limits
+    from autograder.grading.limits import Limits
 
     page = (KIT_ROOT / "docs" / "reference" / "limits.md").read_text(encoding="utf-8")
     rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 HIDDEN = KIT_ROOT / "tests" / "hidden"
 STUBS = KIT_ROOT / "student_template"

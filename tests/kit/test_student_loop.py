@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SOLUTIONS, grade, snapshot
+from classroom import SOLUTIONS
+from commands import grade, snapshot
 
 STUB_FOLDER = SOLUTIONS.parent / "student_template"
 

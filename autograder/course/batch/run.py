@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
@@ -21,6 +22,7 @@ from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.grading.limits import Limits
@@ -43,6 +45,10 @@ if TYPE_CHECKING:
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
 SUMMARY = "summary"
+
+
+class ResultsMissing(ValueError):
+    """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT."""
 
 
 class Progress(Protocol):
@@ -83,8 +89,18 @@ class BatchResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress | None = None) -> BatchResult:
+def run_batch(
+    source: Path,
+    out: Path,
+    options: BatchOptions,
+    progress: Progress | None = None,
+    *,
+    selection: Selection | None = None,
+) -> BatchResult:
+    """Grade what ``selection`` chooses of the hand-ins in ``source`` (by default every one without a current
+    result) into ``out``, and write the class's files where it says to, from every result in ``out``."""
     progress = progress or _Silent()
+    selection = selection or Selection.every()
     if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
     discovery = discover(source, assignment=options.assignment)
@@ -96,7 +112,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
         )
     assignment = options.assignment or discovery.assignment
-    if options.nbgrader_db is not None:
+    if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
     points = _points(options.suite).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
@@ -105,11 +121,26 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
+    read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
     results = store.ResultStore(out)
     results.sweep()
-    outcomes, pending, reused, hand_ins = _plan(
-        discovery, results, grading, source, force=options.force, limits=options.limits.handin
+    plan = _plan(
+        read_now,
+        results,
+        grading,
+        regrade=lambda student: options.force or selection.regrades(student),
+        limits=options.limits.handin,
     )
+    outcomes, hand_ins = plan.outcomes, plan.hand_ins
+    pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
+    left = [student for student, _ in plan.pending if not selection.grades(student)]
+    if left and selection.class_files:  # before anything is graded or written
+        raise ResultsMissing(
+            f"the class's files need a current result for every hand-in, and {len(left)} have none: "
+            f"{', '.join(left)}; {selection.for_what_is_missing()}"
+        )
+    for student, reason in plan.failures.items():
+        _write_failure(results, student, reason, source)
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
         return adjustments.apply(result, changes.get(student, []))
@@ -120,7 +151,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
         return _feedback(result, page_code, options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
-    progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
+    progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
     fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
     grading_now = grade_all(pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
@@ -152,48 +183,74 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             else:
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
+    warnings: list[str] = list(roster.warnings) if roster is not None else []
+    if not selection.class_files:
+        records = _records(read_now, None, outcomes)
+        return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
-    warnings: list[str] = list(roster.warnings) if roster is not None else []
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
         written.append(options.nbgrader_db)
-    return BatchResult(records, len(pending), reused, written, discovery, warnings)
+    return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
 
 
 Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the reason there is none)
 
 
+@dataclass
+class _Plan:
+    """What is settled already and what is left to grade, with each hand-in read once."""
+
+    outcomes: Outcomes  # current results, and hand-ins that cannot be graded (with why)
+    pending: list[tuple[str, LoadedSubmission]]  # without a current result, in the order found
+    reused: int  # current results kept
+    hand_ins: dict[str, LoadedSubmission]  # every hand-in read
+    failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
+
+
+def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
+    """``discovery`` with only the hand-ins of the students ``chosen``."""
+    return replace(
+        discovery,
+        found=[found for found in discovery.found if chosen(found.student)],
+        conflicts={student: origins for student, origins in discovery.conflicts.items() if chosen(student)},
+    )
+
+
 def _plan(
-    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: HandinLimits
-) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
-    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
+    discovery: Discovery,
+    results: store.ResultStore,
+    grading: str,
+    *,
+    regrade: Callable[[str], bool],
+    limits: HandinLimits,
+) -> _Plan:
+    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
+    a student ``regrade`` names is left to grade even where their result is current.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
-    outcomes: Outcomes = {}
-    pending: list[tuple[str, LoadedSubmission]] = []
-    hand_ins: dict[str, LoadedSubmission] = {}
-    reused = 0
+    plan = _Plan({}, [], 0, {}, {})
     for found in discovery.found:
         try:
             loaded = found.load(limits)
         except SubmissionError as error:
-            outcomes[found.student] = (None, str(error))
-            _write_failure(results, found.student, str(error), source)
+            plan.outcomes[found.student] = (None, str(error))
+            plan.failures[found.student] = str(error)
             continue
-        hand_ins[found.student] = loaded
-        current = None if force else results.current(found.student, fingerprint(loaded, grading))
+        plan.hand_ins[found.student] = loaded
+        current = None if regrade(found.student) else results.current(found.student, fingerprint(loaded, grading))
         if current is not None:
-            outcomes[found.student] = (current, "")
-            reused += 1
+            plan.outcomes[found.student] = (current, "")
+            plan.reused += 1
         else:
-            pending.append((found.student, loaded))
+            plan.pending.append((found.student, loaded))
     for student, origins in discovery.conflicts.items():
         reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
-        outcomes[student] = (None, reason)
-        _write_failure(results, student, reason, source)
-    return outcomes, pending, reused, hand_ins
+        plan.outcomes[student] = (None, reason)
+        plan.failures[student] = reason
+    return plan
 
 
 def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str) -> GradeResult:

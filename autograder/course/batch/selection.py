@@ -1,0 +1,101 @@
+"""Which hand-ins one run of ``grade batch`` grades, and whether it writes the class's files.
+
+Every way of running a batch is one of these, on one code path:
+
+- every hand-in that has no current result (the default);
+- a named set of students, graded again even where their result is current (``--student``);
+- one shard of the class (``--shard K/N``), which writes results and feedback only, so that several
+  shards can write into one OUT at once;
+- none (``--merge``): the class's files, built from the results the shards left in OUT.
+
+A run that writes the class's files (the gradebook, the LMS files, the summary, JUnit, nbgrader's
+database) builds them from every hand-in's result, so it needs a current result for each one.
+
+>>> selection = Selection.of_students(["ada"])
+>>> selection.grades("ada"), selection.grades("bea"), selection.class_files
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+
+def shard_of(student: str, count: int) -> int:
+    """The shard of ``count`` that grades ``student``: from a digest of the id alone, so every machine
+    computes the same split, and a hand-in added later moves no one else to another shard.
+
+    >>> shard_of("ada", 1)
+    0
+    """
+    return int.from_bytes(hashlib.sha256(student.encode("utf-8")).digest()[:8], "big") % count
+
+
+@dataclass(frozen=True)
+class Shard:
+    index: int  # from 0
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, student: str) -> bool:
+        return shard_of(student, self.count) == self.index
+
+
+def _every(student: str) -> bool:
+    return True
+
+
+def _no_one(student: str) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What one run grades (``grades``: of the hand-ins without a current result, which; with ``again``,
+    those it grades even where their result is current) and whether it writes the class's files."""
+
+    grades: Callable[[str], bool] = _every
+    again: bool = False
+    class_files: bool = True
+    students: frozenset[str] = frozenset()  # named by the instructor
+    shard: Shard | None = None
+    merge: bool = False  # grades nothing: the class's files from what is in OUT
+
+    @classmethod
+    def every(cls) -> Selection:
+        return cls()
+
+    @classmethod
+    def of_students(cls, students: Iterable[str]) -> Selection:
+        named = frozenset(students)
+        return cls(grades=named.__contains__, again=True, students=named)
+
+    @classmethod
+    def of_shard(cls, shard: Shard) -> Selection:
+        return cls(grades=shard.holds, class_files=False, shard=shard)
+
+    @classmethod
+    def of_no_one(cls) -> Selection:
+        return cls(grades=_no_one, merge=True)
+
+    def reads(self, student: str) -> bool:
+        """Whether this run reads ``student``'s hand-in at all: a run that writes the class's files reads
+        every one (the reports show them all); a shard reads its own only."""
+        return self.class_files or self.grades(student)
+
+    def regrades(self, student: str) -> bool:
+        """Whether ``student`` is graded even where their result is current."""
+        return self.again and self.grades(student)
+
+    def for_what_is_missing(self) -> str:
+        """What to do when hand-ins this run does not grade have no current result for its class files."""
+        if self.merge:
+            return (
+                "run the shards that grade them again (a shard redoes only what is missing), or grade them "
+                "here with --student ID, then merge again"
+            )
+        return "grade them too (add --student ID for each), or run without --student"

@@ -216,6 +216,14 @@ def submission(
 )
 @SUITE_OPTION
 @click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
+@click.option(
+    "--student",
+    "students",
+    multiple=True,
+    metavar="ID",
+    help="Grade only this student (repeatable), again even if their hand-in did not change; keep everyone "
+    "else's results and build every report again.",
+)
 @PART_OPTION
 @click.option(
     "--junit",
@@ -261,6 +269,7 @@ def batch(
     limit_values: tuple[str, ...],
     uncaged: bool,
     parts: tuple[str, ...],
+    students: tuple[str, ...],
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
@@ -286,7 +295,8 @@ def batch(
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
-    from autograder.course.batch.run import BatchOptions, run_batch
+    from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
+    from autograder.course.batch.selection import Selection, SelectionError
     from autograder.course.batch.store import RESULTS
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.testing.suites import SuiteMissing
@@ -304,11 +314,12 @@ def batch(
         parts=parts,
         feedback=feedback_mode,
     )
+    selection = Selection.of_students(students) if students else Selection.every()
     progress = None if quiet else BarProgress()
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         with progress or contextlib.nullcontext():
-            result = run_batch(submissions, out, options, progress)
+            result = run_batch(submissions, out, options, progress, selection=selection)
     except KeyboardInterrupt:
         kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
         click.echo(
@@ -322,7 +333,15 @@ def batch(
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
-    except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError, AdjustmentsError) as error:
+    except (
+        DiscoveryError,
+        RosterError,
+        SuiteMissing,
+        NbgraderExportError,
+        AdjustmentsError,
+        SelectionError,
+        ResultsMissing,
+    ) as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
     counts: dict[str, int] = {}

@@ -111,6 +111,7 @@ def run_batch(
             f"{options.roster}: none of its {len(roster)} ids names a hand-in (its ids look like "
             f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
         )
+    selection.check([*(found.student for found in discovery.found), *discovery.conflicts], roster=roster or ())
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after

@@ -18,9 +18,14 @@ database) builds them from every hand-in's result, so it needs a current result 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+
+class SelectionError(ValueError):
+    """The run names hand-ins that are not there, or a shard that cannot be; the message says the fix."""
 
 
 def shard_of(student: str, count: int) -> int:
@@ -61,7 +66,7 @@ class Selection:
     grades: Callable[[str], bool] = _every
     again: bool = False
     class_files: bool = True
-    students: frozenset[str] = frozenset()  # named by the instructor
+    students: frozenset[str] = frozenset()  # named by the instructor: each must name a hand-in
     shard: Shard | None = None
     merge: bool = False  # grades nothing: the class's files from what is in OUT
 
@@ -86,6 +91,22 @@ class Selection:
         """Whether this run reads ``student``'s hand-in at all: a run that writes the class's files reads
         every one (the reports show them all); a shard reads its own only."""
         return self.class_files or self.grades(student)
+
+    def check(self, known: Iterable[str], *, roster: Iterable[str] = ()) -> None:
+        """Before anything is graded or written: every student named is a hand-in's id (one line if not)."""
+        ids = set(known)
+        unknown = sorted(self.students - ids)
+        if not unknown:
+            return
+        on_roster = set(roster)
+        said = []
+        for student in unknown:
+            if student in on_roster:
+                said.append(f"{student!r} is on the roster but handed nothing in")
+                continue
+            close = difflib.get_close_matches(student, sorted(ids), n=1)
+            said.append(f"{student!r} is no hand-in's id" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise SelectionError(f"--student: {'; '.join(said)}; name students by their id in the gradebook")
 
     def regrades(self, student: str) -> bool:
         """Whether ``student`` is graded even where their result is current."""

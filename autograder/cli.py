@@ -224,6 +224,13 @@ def submission(
     help="Grade only this student (repeatable), again even if their hand-in did not change; keep everyone "
     "else's results and build every report again.",
 )
+@click.option(
+    "--shard",
+    metavar="K/N",
+    default=None,
+    help="Grade only shard K (from 0) of N of the class, into an OUT shared with the other shards: results and "
+    "feedback only, no class files (see docs: More than one machine).",
+)
 @PART_OPTION
 @click.option(
     "--junit",
@@ -270,11 +277,22 @@ def batch(
     uncaged: bool,
     parts: tuple[str, ...],
     students: tuple[str, ...],
+    shard: str | None,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
 
+    from autograder.course.batch.selection import SelectionError, choose
+
+    try:
+        given = {"--junit": junit, "--nbgrader-db": nbgrader_db}
+        selection = choose(
+            students=students, shard=shard, class_options=[name for name, value in given.items() if value]
+        )
+    except SelectionError as error:
+        click.echo(f"grade batch: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
     from autograder.cage.isolation import CageRequired, require_full_cage
 
     try:
@@ -296,7 +314,6 @@ def batch(
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
     from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
-    from autograder.course.batch.selection import Selection, SelectionError
     from autograder.course.batch.store import RESULTS
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.testing.suites import SuiteMissing
@@ -314,7 +331,6 @@ def batch(
         parts=parts,
         feedback=feedback_mode,
     )
-    selection = Selection.of_students(students) if students else Selection.every()
     progress = None if quiet else BarProgress()
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
@@ -348,10 +364,17 @@ def batch(
     for record in result.records:
         counts[record.status] = counts.get(record.status, 0) + 1
     click.echo(
-        ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+        (f"shard {selection.shard}: " if selection.shard else "")
+        + ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
         + f" ({result.graded_now} graded now, {result.reused} up to date)",
         err=True,
     )
+    if not selection.class_files:
+        click.echo(
+            f"grade batch: a shard writes no class files; once every shard is done, the same command with --merge "
+            f"in place of --shard {selection.shard} writes them into {out}",
+            err=True,
+        )
     for ignored in result.discovery.ignored[:10]:
         click.echo(f"ignored {ignored!r}: not a submission", err=True)
     for warning in result.discovery.warnings():

@@ -111,7 +111,7 @@ def run_batch(
             f"{options.roster}: none of its {len(roster)} ids names a hand-in (its ids look like "
             f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
         )
-    selection.check([*(found.student for found in discovery.found), *discovery.conflicts], roster=roster or ())
+    selection.check(_students(discovery), roster=roster or ())
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
@@ -124,7 +124,8 @@ def run_batch(
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
     results = store.ResultStore(out)
-    results.sweep()
+    # Shards write into one OUT at once: each sweeps only its own students' folders.
+    results.sweep() if selection.class_files else results.sweep(_students(read_now))
     plan = _plan(
         read_now,
         results,
@@ -217,6 +218,10 @@ def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
         found=[found for found in discovery.found if chosen(found.student)],
         conflicts={student: origins for student, origins in discovery.conflicts.items() if chosen(student)},
     )
+
+
+def _students(discovery: Discovery) -> list[str]:
+    return [*(found.student for found in discovery.found), *discovery.conflicts]
 
 
 def _plan(

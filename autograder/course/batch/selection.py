@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
 class SelectionError(ValueError):
@@ -42,6 +45,26 @@ def shard_of(student: str, count: int) -> int:
 class Shard:
     index: int  # from 0
     count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """``K/N``: shard K (from 0) of N; SelectionError, in one line, where it is not one.
+
+        >>> Shard.parse("0/3")
+        Shard(index=0, count=3)
+        """
+        match = SHARD.match(text)
+        if match is None:
+            raise SelectionError(f"--shard {text!r}: write K/N, shard K of N counted from 0 (0/3 is the first of 3)")
+        index, count = int(match[1]), int(match[2])
+        if count < 1:
+            raise SelectionError(f"--shard {text}: N is how many shards the class is split into, at least 1")
+        if index >= count:
+            raise SelectionError(
+                f"--shard {text}: K counts from 0, so for {count} shard(s) it is 0 to {count - 1} "
+                f"(the last is {count - 1}/{count})"
+            )
+        return cls(index, count)
 
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
@@ -120,3 +143,25 @@ class Selection:
                 "here with --student ID, then merge again"
             )
         return "grade them too (add --student ID for each), or run without --student"
+
+
+def choose(*, students: Iterable[str] = (), shard: str | None = None, class_options: Iterable[str] = ()) -> Selection:
+    """The selection a command line asks for; SelectionError, in one line, for one that cannot be.
+
+    ``class_options``: the options given that write a class's file (``--junit``), which a shard never writes.
+    """
+    named = tuple(students)
+    if shard is None:
+        return Selection.of_students(named) if named else Selection.every()
+    parsed = Shard.parse(shard)
+    if named:
+        raise SelectionError(
+            f"--shard {shard} and --student: choose one (a shard grades its share of the class, --student the "
+            "students named)"
+        )
+    for option in class_options:
+        raise SelectionError(
+            f"--shard {shard} and {option}: a shard writes results and feedback only; give {option} to the run "
+            "that builds the class's files once every shard is done"
+        )
+    return Selection.of_shard(parsed)

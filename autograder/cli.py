@@ -231,6 +231,12 @@ def submission(
     help="Grade only shard K (from 0) of N of the class, into an OUT shared with the other shards: results and "
     "feedback only, no class files (see docs: More than one machine).",
 )
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Grade nothing: build the gradebook, the exports, every feedback page and the summary from the "
+    "results the shards wrote into OUT, refusing if any hand-in has no current result there.",
+)
 @PART_OPTION
 @click.option(
     "--junit",
@@ -278,6 +284,7 @@ def batch(
     parts: tuple[str, ...],
     students: tuple[str, ...],
     shard: str | None,
+    merge: bool,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
@@ -288,7 +295,11 @@ def batch(
     try:
         given = {"--junit": junit, "--nbgrader-db": nbgrader_db}
         selection = choose(
-            students=students, shard=shard, class_options=[name for name, value in given.items() if value]
+            students=students,
+            shard=shard,
+            merge=merge,
+            force=force,
+            class_options=[name for name, value in given.items() if value],
         )
     except SelectionError as error:
         click.echo(f"grade batch: {error}", err=True)
@@ -331,7 +342,7 @@ def batch(
         parts=parts,
         feedback=feedback_mode,
     )
-    progress = None if quiet else BarProgress()
+    progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         with progress or contextlib.nullcontext():

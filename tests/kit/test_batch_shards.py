@@ -4,6 +4,8 @@ what the shards wrote, byte for byte as one ``grade batch`` on one machine."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -136,9 +138,12 @@ def test_a_shard_leaves_other_writers_half_written_files_alone(a_class, tmp_path
         (("--shard", "0/0"), "at least 1"),
         (("--shard", "0/2", "--student", "ada"), "--student"),
         (("--shard", "0/2", "--junit", "class.xml"), "--junit"),
+        (("--shard", "0/2", "--merge"), "--merge"),
+        (("--merge", "--student", "ada"), "--student"),
+        (("--merge", "--force"), "--force"),
     ],
 )
-def test_a_shard_that_cannot_be_is_refused_in_one_line(a_class, tmp_path, arguments, said):
+def test_a_shard_or_merge_that_cannot_be_is_refused_in_one_line(a_class, tmp_path, arguments, said):
     submissions, _ = a_class
     out = tmp_path / "out"
     refused = run_batch(submissions, out, *arguments)
@@ -146,3 +151,106 @@ def test_a_shard_that_cannot_be_is_refused_in_one_line(a_class, tmp_path, argume
     assert refused.stderr.count("\n") == 1 and said in refused.stderr, refused.stderr
     assert refused.stderr.startswith("grade batch: ")
     assert not out.exists() or snapshot(out) == {}, "nothing graded"
+
+
+# What differs between two gradings of one hand-in: how long things took. Everything else in OUT is byte for
+# byte the same (docs/instructors/more-than-one-machine.md lists these).
+TIMINGS = (
+    "results.json: execution_time, extra_data.student_seconds",
+    "summary.md, summary.html: the slowest submissions' seconds, and so their order",
+    "--junit: each testsuite's time",
+)
+
+
+def without_timings(name: str, data: bytes) -> bytes:
+    """``data``, the file ``name`` of OUT, with the fields TIMINGS names masked."""
+    if name.endswith("results.json"):
+        document = json.loads(data)
+        document["execution_time"] = 0
+        document["extra_data"].pop("student_seconds", None)
+        return json.dumps(document, sort_keys=True).encode()
+    if name.endswith(".xml"):
+        return re.sub(rb'(<testsuite [^>]*)time="[^"]*"', rb"\1", data)
+    text = data.decode("utf-8")
+    if name == "summary.md":
+        head, _, rest = text.partition("## Slowest submissions\n")
+        section, cut, tail = rest.partition("\n## ")
+        rows = sorted(re.sub(r"^(\| [^|]+ \|) [\d.]+ \|", r"\1 … |", row) for row in section.splitlines())
+        return (head + "\n".join(rows) + cut + tail).encode()
+    if name == "summary.html":
+        head, _, rest = text.partition("Slowest submissions</h2>")
+        section, cut, tail = rest.partition("</table>")
+        rows = sorted(
+            re.sub(r"^(<td>[^<]*</td>)<td>[\d.]+</td>", r"\1<td>…</td>", row) for row in section.split("<tr>")
+        )
+        return (head + "<tr>".join(rows) + cut + tail).encode()
+    return data
+
+
+@pytest.fixture(scope="module")
+def one_machine(a_class: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The class graded as one batch on one machine: OUT, with the JUnit file beside it as class.xml."""
+    submissions, roster = a_class
+    out = tmp_path_factory.mktemp("one") / "out"
+    junit = out.parent / "class.xml"
+    done = run_batch(submissions, out, "--roster", str(roster), "--junit", str(junit), "--jobs", "2", *PARTS_GRADED)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_a_merged_class_is_byte_identical_to_one_batch_but_for_timings(a_class, sharded, one_machine, tmp_path):
+    submissions, roster = a_class
+    out = tmp_path / "out"
+    shutil.copytree(sharded, out)
+    junit = tmp_path / "class.xml"
+    merged = run_batch(submissions, out, "--merge", "--roster", str(roster), "--junit", str(junit), *PARTS_GRADED)
+    assert merged.returncode == 0, merged.stderr
+    assert "(0 graded now, 6 up to date)" in merged.stderr, "the merge grades nothing"
+    assert all(f"wrote {out / name}" in merged.stdout for name in CLASS_FILES), merged.stdout
+
+    ours, theirs = snapshot(out), snapshot(one_machine)
+    assert sorted(ours) == sorted(theirs), "the same files"
+    timed = set()
+    for name, data in theirs.items():
+        if ours[name] != data:
+            timed.add(name)
+            assert without_timings(name, ours[name]) == without_timings(name, data), f"{name} differs"
+    assert timed <= {name for name in theirs if name.endswith(("results.json", "summary.md", "summary.html"))}
+    assert {"gradebook.csv", "canvas.csv", "ada/feedback.md", "ada/feedback.html"}.isdisjoint(timed)
+    assert without_timings("class.xml", junit.read_bytes()) == without_timings(
+        "class.xml", (one_machine.parent / "class.xml").read_bytes()
+    )
+    similar = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("\n## ")[0]
+    assert "| ada, ren |" in similar, "a copy graded by another shard than its source is found"
+
+
+def test_a_merge_lists_the_hand_ins_with_no_result_and_writes_nothing(a_class, sharded, tmp_path):
+    submissions, roster = a_class
+    out = tmp_path / "out"
+    shutil.copytree(sharded, out)
+    for student in ("bea", "bug1"):  # their shards did not finish
+        (out / student / "results.json").unlink()
+    before = snapshot(out)
+    merged = run_batch(submissions, out, "--merge", "--roster", str(roster), *PARTS_GRADED)
+    assert merged.returncode == 2, merged.stderr
+    assert "no result yet: bea, bug1" in merged.stderr, merged.stderr
+    assert "--student" in merged.stderr and "shard" in merged.stderr, "it says how to get them"
+    assert snapshot(out) == before, "no class file built without them, nothing else written"
+
+
+def test_a_merge_refuses_results_of_another_kit_or_grading_naming_them(a_class, sharded, tmp_path):
+    submissions, roster = a_class
+    out = tmp_path / "out"
+    shutil.copytree(sharded, out)
+    for student, changes in (("ada", {"kit": "0.0.1", "grading": "0" * 64}), ("bug0", {"grading": "0" * 64})):
+        stored = out / student / "results.json"
+        document = json.loads(stored.read_text(encoding="utf-8"))
+        assert {"kit", "grading"} <= set(document["extra_data"]["batch"]), "a result says what graded it"
+        document["extra_data"]["batch"] |= changes | {"fingerprint": "0" * 64}
+        stored.write_text(json.dumps(document), encoding="utf-8")
+    before = snapshot(out)
+    merged = run_batch(submissions, out, "--merge", "--roster", str(roster), *PARTS_GRADED)
+    assert merged.returncode == 2, merged.stderr
+    assert "graded by kit 0.0.1" in merged.stderr and ": ada" in merged.stderr, merged.stderr
+    assert "graded with other tests, reference, limits" in merged.stderr and ": bug0" in merged.stderr
+    assert snapshot(out) == before

@@ -15,6 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
 from autograder.course.batch import adjustments, gradebook, similarity, store
@@ -48,7 +49,15 @@ SUMMARY = "summary"
 
 
 class ResultsMissing(ValueError):
-    """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT."""
+    """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT:
+    ``why`` holds them by reason (no result yet, another kit's, ...)."""
+
+    def __init__(self, why: dict[str, list[str]], fix: str) -> None:
+        self.why = why
+        count = sum(map(len, why.values()))
+        lines = [f"{count} hand-in(s) have no current result in OUT, and the class's files need one for each:"]
+        lines += [f"  {reason}: {', '.join(students)}" for reason, students in why.items()]
+        super().__init__("\n".join([*lines, f"{fix}; nothing was written"]))
 
 
 class Progress(Protocol):
@@ -137,10 +146,7 @@ def run_batch(
     pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
     left = [student for student, _ in plan.pending if not selection.grades(student)]
     if left and selection.class_files:  # before anything is graded or written
-        raise ResultsMissing(
-            f"the class's files need a current result for every hand-in, and {len(left)} have none: "
-            f"{', '.join(left)}; {selection.for_what_is_missing()}"
-        )
+        raise ResultsMissing(_without_current_result(left, results, grading), selection.for_what_is_missing())
     for student, reason in plan.failures.items():
         _write_failure(results, student, reason, source)
 
@@ -220,6 +226,27 @@ def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
     )
 
 
+def _without_current_result(students: list[str], results: store.ResultStore, grading: str) -> dict[str, list[str]]:
+    """``students``, whose results are not current, by why: none, another kit's or grading's, or a hand-in
+    changed since it was graded."""
+    why: dict[str, list[str]] = {}
+    for student in students:
+        stored = results.read(student)
+        stamp = stored.batch if stored is not None else None
+        if stored is None:
+            reason = "no result yet"
+        elif stamp is None or stamp.grading is None:
+            reason = "a result this kit cannot place (from an older kit, or its hand-in changed since)"
+        elif stamp.kit != __version__:
+            reason = f"graded by kit {stamp.kit} (this is {__version__})"
+        elif stamp.grading != grading:
+            reason = "graded with other tests, reference, limits, parts, course secret or cage than this run's"
+        else:
+            reason = "changed since it was graded"
+        why.setdefault(reason, []).append(student)
+    return why
+
+
 def _students(discovery: Discovery) -> list[str]:
     return [*(found.student for found in discovery.found), *discovery.conflicts]
 
@@ -270,6 +297,8 @@ def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student
         similarity_version=similarity.VERSION,
         imports=tuple(measured.imports),
         builds_code=tuple(measured.builds_code),
+        kit=__version__,
+        grading=grading,
     )
     return replace(result, batch=stamp)
 

@@ -145,12 +145,27 @@ class Selection:
         return "grade them too (add --student ID for each), or run without --student"
 
 
-def choose(*, students: Iterable[str] = (), shard: str | None = None, class_options: Iterable[str] = ()) -> Selection:
+def choose(
+    *,
+    students: Iterable[str] = (),
+    shard: str | None = None,
+    merge: bool = False,
+    force: bool = False,
+    class_options: Iterable[str] = (),
+) -> Selection:
     """The selection a command line asks for; SelectionError, in one line, for one that cannot be.
 
     ``class_options``: the options given that write a class's file (``--junit``), which a shard never writes.
     """
     named = tuple(students)
+    if merge:
+        for option, given in (("--shard", shard is not None), ("--student", bool(named)), ("--force", force)):
+            if given:
+                raise SelectionError(
+                    f"--merge and {option}: choose one (--merge grades nothing: it builds the class's files "
+                    "from the results the shards wrote)"
+                )
+        return Selection.of_no_one()
     if shard is None:
         return Selection.of_students(named) if named else Selection.every()
     parsed = Shard.parse(shard)

@@ -23,7 +23,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by 
 
 
 # What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
-INSTRUCTOR_COMMANDS = ("batch", "release", "gradescope", "make-stubs", "make-notebooks")
+INSTRUCTOR_COMMANDS = ("batch", "jobs", "release", "gradescope", "make-stubs", "make-notebooks")
 
 
 def student_copy() -> bool:
@@ -404,6 +404,147 @@ def _first_interrupt(signum: int, frame: object) -> None:
 
 def _later_interrupt(signum: int, frame: object) -> None:
     click.echo("grade batch: stopping; the graded results are being kept", err=True)
+
+
+# grade batch's options that a job file does not pass on (the job file gives them itself), and what to use instead.
+JOB_FILE_GIVES = {
+    "out": "give the folder with grade jobs' --batch-out",
+    "shard": "the job file gives each shard its own",
+    "merge": "the job file runs the merge itself",
+    "students": "--student regrades on one machine: run it there",
+    "force": "a shard started again would grade its hand-ins again, and the merge takes no --force",
+    "jobs": "give it to grade jobs (--jobs), which asks the engine for as many cores",
+}
+MERGE_ONLY = ("junit", "nbgrader_db")  # the class's files: the merge writes them, a shard refuses them
+
+
+@main.command("jobs")
+@click.argument("engine", type=click.Choice(["slurm", "kubernetes", "github"]))
+@click.option("--shards", type=click.IntRange(min=1), required=True, help="How many shards to split the class into.")
+@click.option(
+    "--submissions",
+    default="submissions",
+    show_default=True,
+    help="The class's hand-ins, as grade batch takes them, from where the jobs run.",
+)
+@click.option(
+    "--batch-out",
+    "out",
+    default="graded",
+    show_default=True,
+    help="grade batch's OUT: the folder the shards write into and the merge completes.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    "jobs_each",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Hand-ins each shard grades at once, and the cores it asks the engine for.",
+)
+@click.option("--name", default="grade-class", show_default=True, help="The jobs' name on the engine.")
+@click.option(
+    "--image",
+    default="bpe-kit-course:latest",
+    show_default=True,
+    help="Kubernetes: an image with this course's kit installed (keep it private: it holds the hidden tests).",
+)
+@click.option(
+    "--claim",
+    default="grade-class",
+    show_default=True,
+    help="Kubernetes: the ReadWriteMany volume claim holding the submissions and the output folder.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the job file here [default: print it].",
+)
+@click.argument("batch_options", nargs=-1, type=click.UNPROCESSED)
+def job_files(
+    engine: str,
+    shards: int,
+    submissions: str,
+    out: str,
+    jobs_each: int,
+    name: str,
+    image: str,
+    claim: str,
+    output: Path | None,
+    batch_options: tuple[str, ...],
+) -> None:
+    """Write a job file that grades a class as N shards, then merges them (Slurm, Kubernetes, GitHub Actions).
+
+    More of grade batch's options, for every shard and the merge, go after --, as in
+    grade jobs slurm --shards 4 -o grade-class.sbatch -- --roster roster.csv
+    """
+    from autograder.atomic_files import write_atomically
+    from autograder.course.jobs import ClassJob, JobsError, job_file
+
+    try:
+        shard_options, merge_options = _batch_options(batch_options)
+        text = job_file(
+            engine,
+            ClassJob(
+                shards=shards,
+                submissions=submissions,
+                out=out,
+                shard_options=shard_options,
+                merge_options=merge_options,
+                jobs=jobs_each,
+                name=name,
+                image=image,
+                claim=claim,
+                file=str(output) if output is not None else "",
+            ),
+        )
+    except JobsError as error:
+        click.echo(f"grade jobs: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomically(output, text)
+    click.echo(f"wrote {output}")
+
+
+def _batch_options(given: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """grade batch's options ``given`` to grade jobs, read by grade batch's own definitions: those for each
+    shard, and those for the merge. JobsError (one line) for one that cannot be given there."""
+    from click.core import ParameterSource
+
+    from autograder.course.jobs import JobsError
+
+    try:
+        context = batch.make_context("batch", ["SUBMISSIONS", "-o", "OUT", *given])
+    except click.ClickException as error:
+        raise JobsError(f"the options after -- are grade batch's: {error.format_message()}") from None
+    shard: list[str] = []
+    merge: list[str] = []
+    for parameter in batch.params:
+        name = parameter.name or ""
+        if not isinstance(parameter, click.Option) or name == "quiet":  # every job is quiet
+            continue
+        spelled = max(parameter.opts, key=len)
+        given_here = context.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        if (name == "out" and context.params[name] == Path("OUT")) or not given_here:  # OUT: the one put first
+            continue
+        if name in JOB_FILE_GIVES:
+            raise JobsError(f"{spelled} after --: {JOB_FILE_GIVES[name]}")
+        value = context.params[name]
+        if parameter.is_flag:
+            words = [spelled] if value else []
+        elif parameter.multiple:
+            words = [word for each in value for word in (spelled, str(each))]
+        else:
+            words = [spelled, str(value)]
+        merge += words
+        if name not in MERGE_ONLY:
+            shard += words
+    return tuple(shard), tuple(merge)
 
 
 # Instructor commands that write files are verbs (make-...): a student's `grade notebooks` must

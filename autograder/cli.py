@@ -376,7 +376,7 @@ def batch(
         counts[record.status] = counts.get(record.status, 0) + 1
     click.echo(
         (f"shard {selection.shard}: " if selection.shard else "")
-        + ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+        + (", ".join(f"{count} {status}" for status, count in sorted(counts.items())) or "no hand-in")
         + f" ({result.graded_now} graded now, {result.reused} up to date)",
         err=True,
     )
@@ -478,7 +478,9 @@ def job_files(
 ) -> None:
     """Write a job file that grades a class as N shards, then merges them (Slurm, Kubernetes, GitHub Actions).
 
-    More of grade batch's options, for every shard and the merge, go after --, as in
+    More of grade batch's options, for every shard and the merge, go after --:
+
+    \b
     grade jobs slurm --shards 4 -o grade-class.sbatch -- --roster roster.csv
     """
     from autograder.atomic_files import write_atomically

@@ -92,6 +92,8 @@ def test_student_regrades_just_those_keeps_the_rest_and_rebuilds_every_report(gr
 
     twice = run_batch(submissions, out, "--student", "ada", "--student", "bug0", *PARTS_GRADED)
     assert twice.returncode == 0 and "(2 graded now, 1 up to date)" in twice.stderr, twice.stderr
+    forced = run_batch(submissions, out, "--student", "bea", "--force", *PARTS_GRADED)
+    assert forced.returncode == 0 and "(1 graded now, 2 up to date)" in forced.stderr, "--force: of those named"
 
 
 def test_an_unknown_student_is_refused_before_grading_in_one_line(graded_class, tmp_path):

@@ -133,13 +133,16 @@ def run_batch(
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
     results = store.ResultStore(out)
-    # Shards write into one OUT at once: each sweeps only its own students' folders.
-    results.sweep() if selection.class_files else results.sweep(_students(read_now))
+    if selection.class_files:
+        results.sweep()
+    else:  # shards write into one OUT at once: each sweeps only its own students' folders
+        results.sweep(_students(read_now))
     plan = _plan(
         read_now,
         results,
         grading,
-        regrade=lambda student: options.force or selection.regrades(student),
+        # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
+        regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
     )
     outcomes, hand_ins = plan.outcomes, plan.hand_ins

@@ -199,6 +199,8 @@ for folder in (here, os.path.dirname(os.path.abspath(__file__)), "/tmp"):
 for top in sorted(tops):
     for name in ("bpe.py", "results.json", "roster.csv", "feedback.md"):
         for path in _walk(top, name, budget=20_000, seconds=3):
+            if os.path.dirname(os.path.abspath(path)) == os.path.dirname(os.path.abspath(__file__)):
+                continue  # this hand-in's own copy, which names what it looks for
             data = _read(path)
             if data and (b"CANARY" in data or ("honest" + "-classmate").encode() in data):
                 _report(path + " " + data[:120].decode("utf-8", "replace"))

@@ -719,6 +719,65 @@ def decode_with_specials(ids, merges, special_tokens):
     return decode([i for i in ids if i not in special_tokens.values()], merges)
 """,
     ),
+    "byte train_bpe makes one merge too many": (
+        "byte_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    while len(merges) <= vocab_size - 256:
+        counts = get_pair_counts(ids)
+        if not counts:
+            break
+        pair, count = counts.most_common(1)[0]
+        if count < 2:
+            break
+        new_id = 256 + len(merges)
+        ids = merge_pair(ids, pair, new_id)
+        merges[pair] = new_id
+    return merges
+""",
+    ),
+    "byte encode applies merges in the dict's order": (
+        "byte_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    for pair, new_id in merges.items():
+        ids = merge_pair(ids, pair, new_id)
+    return ids
+""",
+    ),
+    "special tokens: an empty dict splits between every character": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
+def encode_with_specials(text, merges, special_tokens):
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    pattern = "(" + "|".join(regex.escape(token) for token in longest_first) + ")"
+    ids = []
+    for chunk in regex.split(pattern, text):
+        if chunk in special_tokens:
+            ids.append(special_tokens[chunk])
+        else:
+            for piece in regex.findall(GPT2_SPLIT_PATTERN, chunk):
+                ids.extend(encode(piece, merges))
+    return ids
+""",
+    ),
+    "special-token text decoded one id at a time": (
+        "byte_bpe",
+        "decode_with_specials",
+        """
+def decode_with_specials(ids, merges, special_tokens):
+    token_of = {new_id: token for token, new_id in special_tokens.items()}
+    return "".join(token_of[i] if i in token_of else decode([i], merges) for i in ids)
+""",
+    ),
     "fast trainer breaks ties by first seen": (
         "fast_bpe",
         "train_bpe",

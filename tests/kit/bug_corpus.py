@@ -84,6 +84,77 @@ def encode_words(text, vocab):
     return ids
 """,
     ),
+    "char_tokenize strips the text first": (
+        "simple_tokenizers",
+        "char_tokenize",
+        """
+def char_tokenize(text):
+    return list(text.strip())
+""",
+    ),
+    "char vocab numbered with repeated characters": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    characters = sorted("".join(texts))
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "word_tokenize drops punctuation": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+import re
+
+def word_tokenize(text):
+    return re.findall(r"\\w+", text)
+""",
+    ),
+    "word_tokenize splits on spaces and newlines only": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+def word_tokenize(text):
+    return [word for word in text.replace("\\n", " ").split(" ") if word]
+""",
+    ),
+    "word vocab sorts [UNK] in with the words": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = {word for text in texts for word in text.split()}
+    return {word: index for index, word in enumerate(sorted(words | {"[UNK]"}))}
+""",
+    ),
+    "word vocab splits on a single space": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = sorted({word for text in texts for word in text.split(" ")})
+    vocab = {word: index for index, word in enumerate(words)}
+    vocab["[UNK]"] = len(vocab)
+    return vocab
+""",
+    ),
+    "encode_words takes the last id for unknown words": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, len(vocab) - 1) for word in text.split()]
+""",
+    ),
+    "encode_words splits on a single space": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, vocab["[UNK]"]) for word in text.split(" ")]
+""",
+    ),
     "pair counts miss the last pair": (
         "bpe",
         "get_pair_counts",

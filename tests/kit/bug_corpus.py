@@ -84,6 +84,77 @@ def encode_words(text, vocab):
     return ids
 """,
     ),
+    "char_tokenize strips the text first": (
+        "simple_tokenizers",
+        "char_tokenize",
+        """
+def char_tokenize(text):
+    return list(text.strip())
+""",
+    ),
+    "char vocab numbered with repeated characters": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    characters = sorted("".join(texts))
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "word_tokenize drops punctuation": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+import re
+
+def word_tokenize(text):
+    return re.findall(r"\\w+", text)
+""",
+    ),
+    "word_tokenize splits on spaces and newlines only": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+def word_tokenize(text):
+    return [word for word in text.replace("\\n", " ").split(" ") if word]
+""",
+    ),
+    "word vocab sorts [UNK] in with the words": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = {word for text in texts for word in text.split()}
+    return {word: index for index, word in enumerate(sorted(words | {"[UNK]"}))}
+""",
+    ),
+    "word vocab splits on a single space": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = sorted({word for text in texts for word in text.split(" ")})
+    vocab = {word: index for index, word in enumerate(words)}
+    vocab["[UNK]"] = len(vocab)
+    return vocab
+""",
+    ),
+    "encode_words takes the last id for unknown words": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, len(vocab) - 1) for word in text.split()]
+""",
+    ),
+    "encode_words splits on a single space": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, vocab["[UNK]"]) for word in text.split(" ")]
+""",
+    ),
     "pair counts miss the last pair": (
         "bpe",
         "get_pair_counts",
@@ -872,6 +943,214 @@ def train_bpe(word_freqs, num_merges):
             merged[key] = merged.get(key, 0) + count
         words = merged
         merges.append(best)
+    return merges
+""",
+    ),
+    "fast trainer's heap pops the smallest pair on a tie": (
+        "fast_bpe",
+        "train_bpe",
+        """
+import heapq
+from collections import defaultdict
+
+def train_bpe(word_freqs, num_merges):
+    words = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = defaultdict(int)
+    holders = defaultdict(set)
+    for index, symbols in enumerate(words):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += frequency[index]
+            holders[pair].add(index)
+    heap = [(-count, pair) for pair, count in counts.items()]
+    heapq.heapify(heap)
+    merges = []
+    while heap and len(merges) < num_merges:
+        negative_count, best = heapq.heappop(heap)
+        if -negative_count != counts.get(best, 0):
+            continue  # stale
+        if -negative_count < 2:
+            break
+        merges.append(best)
+        changed = set()
+        for index in holders.pop(best):
+            symbols = words[index]
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best not in old_pairs:
+                continue
+            for pair in old_pairs:
+                counts[pair] -= frequency[index]
+            symbols = _merge(symbols, best)
+            words[index] = symbols
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += frequency[index]
+                holders[pair].add(index)
+            changed.update(old_pairs)
+            changed.update(zip(symbols, symbols[1:]))
+        counts.pop(best, None)
+        for pair in changed:
+            if counts.get(pair, 0) > 0:
+                heapq.heappush(heap, (-counts[pair], pair))
+    return merges
+""",
+    ),
+    "fast trainer forgets the end-of-word marker": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer adds a merged word's new pairs once, not by its frequency": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += 1
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer merges pairs seen only once": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 1:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer merges across symbols with str.replace": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = " ".join(symbols).replace(" ".join(best), "".join(best)).split(" ")
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer spells the words into the table it is given": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    words = word_freqs  # a new name, not a new dict
+    for word in list(words):
+        words[tuple(word) + ("</w>",)] = words.pop(word)
+    counts = Counter()
+    for symbols, count in words.items():
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for symbols in [symbols for symbols in words if best in zip(symbols, symbols[1:])]:
+            count = words.pop(symbols)
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] -= count
+            symbols = tuple(_merge(list(symbols), best))
+            words[symbols] = count
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += count
+        counts = +counts
     return merges
 """,
     ),

@@ -11,10 +11,11 @@ import click
 
 from autograder import __version__
 from autograder.cage.isolation import UNCAGED_FLAG
-from autograder.cage.limits import Limits
+from autograder.grading.limits import Limits
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
-from autograder.testing.suites import KIT_ROOT, SUITES
+from autograder.testing.suites import SUITES
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
@@ -48,19 +49,19 @@ class DefaultCommandGroup(click.Group):
 
 
 def parse_limits(values: tuple[str, ...]) -> Limits:
-    defaults = Limits()
+    defaults = Limits().as_dict()
     changes: dict[str, Any] = {}
     for value in values:
         name, _, number = value.partition("=")
         name = name.strip().replace("-", "_")
         if name not in Limits.names() or not number:
             raise click.BadParameter(f"{value!r}: use NAME=VALUE with NAME one of {', '.join(Limits.names())}")
-        kind = type(getattr(defaults, name))
+        kind = type(defaults[name])
         try:
             changes[name] = kind(number)
         except ValueError:
             raise click.BadParameter(f"{value!r}: {name} takes a {kind.__name__}") from None
-    return Limits(**{**defaults.as_dict(), **changes})
+    return Limits.from_dict(changes)
 
 
 LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults: " + ", ".join(
@@ -125,7 +126,10 @@ def main() -> None:
 )
 @SUITE_OPTION
 @click.option(
-    "--fail-under", type=click.FloatRange(0, 100), default=None, help="Exit 1 when the score is below this percentage."
+    "--fail-under",
+    type=click.FloatRange(0, 100),
+    default=None,
+    help="Exit 1 when the points without bonus are below this percentage of full marks.",
 )
 @PART_OPTION
 @LIMIT_OPTION
@@ -147,7 +151,7 @@ def submission(
         click.echo(f"grading {path}…", err=True)
     from autograder.grading.hand_in import CannotGrade, grade_path
     from autograder.grading.part_cache import PartCache, cache_folder
-    from autograder.scoring.scoring import percent
+    from autograder.scoring.scoring import regular_percent
 
     folder = None if no_cache else cache_folder()
     try:
@@ -170,13 +174,15 @@ def submission(
     elif output_format == "text":
         from rich.console import Console
 
+        from autograder.process_clock import seconds_since_start
         from autograder.reports.text import renderables
 
-        Console(highlight=False).print(renderables(result))
+        Console(highlight=False).print(renderables(result, seconds=seconds_since_start()))
     else:
         click.echo(rendered, nl=False)
-    if fail_under is not None and percent(result) < fail_under:
-        click.echo(f"grade: score {percent(result):.1f}% is below --fail-under {fail_under:g}%", err=True)
+    if fail_under is not None and regular_percent(result) < fail_under:
+        shown = f"{regular_percent(result):.1f}% of full marks without bonus"
+        click.echo(f"grade: score {shown} is below --fail-under {fail_under:g}%", err=True)
         sys.exit(EXIT_BELOW_THRESHOLD)
 
 
@@ -360,7 +366,7 @@ def stubs(into: Path | None) -> None:
     """Regenerate the student stubs, and the return types the grader checks, from solutions/ (instructors)."""
     from autograder.authoring.answer_types import write_module
     from autograder.authoring.stubs import write_stubs
-    from autograder.testing.suites import KIT_ROOT
+    from autograder.kit_root import KIT_ROOT
 
     for path in write_stubs(into or KIT_ROOT / "student_template"):
         click.echo(f"wrote {path}")

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
-from autograder.testing.suites import KIT_ROOT
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
 from classroom import Student, mixed_class, write_submission
@@ -144,7 +144,7 @@ class _InProcessWorker:
     def runs_at_once(self, modules: set[str]) -> bool:
         return False  # no calls sent ahead: here a call is a function call already
 
-    process_live = tainted = holds_passed_calls = False  # no processes: the limit is the tests' own cost
+    tainted = holds_passed_calls = False  # no processes: the limit is the tests' own cost
 
     def passed_test(self) -> None:
         pass
@@ -156,7 +156,7 @@ class _InProcessWorker:
 def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = time.perf_counter) -> float:
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
     timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock)."""
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.testing import suites
     from autograder.testing.grader import Grader
     from autograder.testing.plugin import GradingPlugin
@@ -165,7 +165,7 @@ def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = 
     times = []
     with Grader() as grader:  # one, as a batch's grader keeps one: the suite collected once, examples replayed
         for _ in range(rounds + 1):
-            session = GradingSession(_InProcessWorker(), Limits(), plans=grader.plans)  # type: ignore[arg-type]
+            session = GradingSession(_InProcessWorker(), CageLimits(), plans=grader.plans)  # type: ignore[arg-type]
             plugin = GradingPlugin(session, recorded=grader.examples)
             started = clock()
             grader.run(suites.resolve("hidden"), plugin)

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from figures import Figures, add_option
 
+from autograder.kit_root import KIT_ROOT as KIT
+from autograder.parts import PARTS
 from autograder.testing.collected import GRADING_INI
-from autograder.testing.suites import KIT_ROOT as KIT
 
 FIGURES = Figures("grade_latency")
 
@@ -127,7 +128,8 @@ def first_line_seconds(command: list[str], cwd: Path, environment: dict[str, str
 
 
 def student_loop(runs: int) -> None:
-    """The release as a student has it: grade again unchanged, after one change, and the first line."""
+    """The release as a student has it once every function is written (the reference in modules/, so every
+    public test runs): grade again unchanged, after a change to each part's module, and the first line."""
     floor = statistics.median(wall([sys.executable, "-c", "import pytest, hypothesis"], KIT) for _ in range(runs))
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
@@ -135,10 +137,11 @@ def student_loop(runs: int) -> None:
             [sys.executable, "-m", "autograder.cli", "release", str(out / "release")], check=True, capture_output=True
         )
         release = out / "release" / "bpe-kit-student"
+        for part in PARTS:
+            shutil.copy2(KIT / "solutions" / f"{part.module}.py", release / "modules" / f"{part.module}.py")
         environment = {**os.environ, "BPE_KIT_CACHE": str(out / "cache")}
-        grade = [sys.executable, "-m", "autograder.cli", str(release), "--suite", "public", "--format", "json"]
-        module = release / "modules" / "bpe.py"
-        stub = module.read_text(encoding="utf-8")
+        grade = [sys.executable, "-m", "autograder.cli", str(release / "modules"), "--suite", "public"]
+        grade += ["--format", "json"]
 
         def timed() -> float:
             started = time.perf_counter()
@@ -147,19 +150,22 @@ def student_loop(runs: int) -> None:
 
         timed()  # the first grading fills the cache
         unchanged = statistics.median(timed() for _ in range(runs))
-        changed = []
-        for run in range(runs):
-            module.write_text(stub + f"\n# edit {run}\n", encoding="utf-8")
-            changed.append(timed())
+        changed = {}
+        for part in PARTS:
+            module = release / "modules" / f"{part.module}.py"
+            written = module.read_text(encoding="utf-8")
+            times = []
+            for run in range(runs):
+                module.write_text(written + f"\n# edit {run}\n", encoding="utf-8")
+                times.append(timed())
+            changed[part.module] = statistics.median(times)
         first = statistics.median(first_line_seconds(grade[:-2], release, environment) for _ in range(runs))
     FIGURES.say(f"floor, python -c 'import pytest, hypothesis', median of {runs}: {floor:.2f} s")
-    FIGURES.say(
-        f"release folder, nothing changed: {unchanged:.2f} s = {unchanged / floor:.2f}x the floor (target <= 0.5 s)"
-    )
-    FIGURES.say(
-        f"release folder, modules/bpe.py changed: {statistics.median(changed):.2f} s = "
-        f"{statistics.median(changed) / floor:.2f}x the floor (target <= 1.5x)"
-    )
+    FIGURES.say(f"every function written, nothing changed: {unchanged:.2f} s (target <= 0.3 s)")
+    for name, seconds in changed.items():
+        FIGURES.say(f"modules/{name}.py changed: {seconds:.2f} s (target <= 1 s)")
+    slowest = max(changed, key=changed.__getitem__)
+    FIGURES.say(f"slowest part: {slowest}, {changed[slowest]:.2f} s")
     FIGURES.say(f"first line on the terminal after: {first:.3f} s (target <= 0.2 s)")
 
 

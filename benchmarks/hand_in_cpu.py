@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage import starting
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.grading import hand_in
 from autograder.handin.loading import load
+from autograder.kit_root import KIT_ROOT
 from autograder.testing import runner, suites
 from autograder.testing.grader import Grader
 
@@ -84,8 +85,8 @@ def main() -> None:
     arguments = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # as a batch's grader keeps to one CPU
-    suite, limits = suites.resolve("hidden"), Limits()
-    reference = suites.KIT_ROOT / "solutions"
+    suite, limits = suites.resolve("hidden"), CageLimits()
+    reference = KIT_ROOT / "solutions"
     sampler = Sampler()
     graders = []
     with Grader(spares=True) as grader:  # as a batch's grader process keeps one

@@ -25,8 +25,8 @@ from pathlib import Path
 from figures import Figures, add_option
 
 from autograder.authoring.mutants import mutants_of
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 FIGURES = Figures("mutation_score")
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from figures import Figures, add_option
 
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
-from autograder.testing.suites import KIT_ROOT
 
 FIGURES = Figures("train_speed")
 

@@ -27,16 +27,16 @@ from autograder.cage.cage import Cage
 from autograder.cage.client import Worker
 from autograder.cage.inside import codec, protocol
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.handin.loading import load
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 FIGURES = Figures("worker_start")
 
 
 def start_times(runs: int) -> list[float]:
     """Milliseconds for each of ``runs`` workers, in this process's cage."""
-    limits = Limits()
+    limits = CageLimits()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch) / "student"
         folder.mkdir()

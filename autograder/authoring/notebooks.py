@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 from autograder.authoring.stubs import BEGIN, END, make_stub, todo_lines
 from autograder.handin.notebook_format import import_nbformat
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS, Part
-from autograder.testing.suites import KIT_ROOT
 
 if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints

@@ -21,10 +21,10 @@ from autograder import __version__
 from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.handin.notebook_format import import_nbformat
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.reports import disclosure
 from autograder.testing.example_sets import SECRET_FILE, course_secret
-from autograder.testing.suites import KIT_ROOT
 
 RELEASE_NAME = "bpe-kit-student"
 NOTEBOOKS_EXTRA = "notebooks"  # what working in the notebooks adds to the grader: pip install -e ".[notebooks]"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"

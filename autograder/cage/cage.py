@@ -34,7 +34,7 @@ from typing import Any
 from autograder.cage import bubblewrap, shield, worker_user
 from autograder.cage.isolation import Isolation, isolation
 from autograder.cage.isolation import bubblewrap as find_bubblewrap
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.cage.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
 # The worker's own code, run compiled (runtime_code): every module of inside/ (its package file excepted).
@@ -103,7 +103,7 @@ class Cage:
     """One submission's cage: its host folder, how it is isolated, and the limits of its tree."""
 
     root: Path
-    limits: Limits
+    limits: CageLimits
     level: Isolation
     tree: TreeLimits | None = None
     notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
@@ -127,7 +127,7 @@ class Cage:
         return self.root / "tmp"
 
     @classmethod
-    def create(cls, files: dict[str, bytes] | None, *, limits: Limits) -> Cage:
+    def create(cls, files: dict[str, bytes] | None, *, limits: CageLimits) -> Cage:
         """A new cage holding ``files``; with None, an empty one whose worker can start before they are
         known (a spare: see starting), filled later with ``fill``."""
         level = isolation()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 import os
 import re
@@ -17,7 +18,7 @@ from typing import Any
 
 from autograder.cage.cage import Cage
 from autograder.cage.inside import codec, protocol
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 
 
 def parent_death_signal() -> Callable[[], None] | None:
@@ -139,6 +140,28 @@ MARK = re.compile(protocol.STRAY_MARK_PATTERN)
 MARK_BYTES = len(protocol.stray_mark("0" * 32))
 
 
+class WorkerState(enum.Enum):
+    """Where a worker is in its life. ``Worker._move`` makes every change, along ``NEXT_STATES``."""
+
+    STOPPED = "stopped"  # no interpreter: the next call starts one
+    SPAWNED = "spawned"  # an interpreter setting itself up, then waiting for its config (a spare, until a hand-in)
+    CONFIGURED = "configured"  # its config sent; its first message (protocol.STARTED) not read yet
+    STARTED = "started"  # set up, and loading what its config gave it; the message that it is ready not read yet
+    READY = "ready"  # waiting for calls, with no process forked for a part
+    SERVING = "serving"  # a process it forked for one part (``Worker.live_module``) runs the calls into it
+
+
+# Where each state may go next, besides STOPPED, which every state may go to (``Worker.stop``).
+NEXT_STATES: dict[WorkerState, frozenset[WorkerState]] = {
+    WorkerState.STOPPED: frozenset({WorkerState.SPAWNED}),
+    WorkerState.SPAWNED: frozenset({WorkerState.CONFIGURED}),
+    WorkerState.CONFIGURED: frozenset({WorkerState.STARTED}),
+    WorkerState.STARTED: frozenset({WorkerState.READY}),
+    WorkerState.READY: frozenset({WorkerState.SERVING}),
+    WorkerState.SERVING: frozenset({WorkerState.READY}),
+}
+
+
 @dataclass(frozen=True)
 class Reply:
     """One answer from the worker, decoded into plain values."""
@@ -158,27 +181,29 @@ class Worker:
     """One caged interpreter for one submission; restarted after a timeout or crash."""
 
     def __init__(
-        self, cage: Cage, limits: Limits, script: dict[str, Any], *, progress: Callable[[str], None] | None = None
+        self, cage: Cage, limits: CageLimits, script: dict[str, Any], *, progress: Callable[[str], None] | None = None
     ) -> None:
         self.cage = cage
         self.progress = progress  # told when loading takes long enough to wonder about (the student's loop)
         self.limits = limits
         self.script = script  # how to load the submission: kind, cells, script name
-        self.process: subprocess.Popen[bytes] | None = None
+        self.state = WorkerState.STOPPED
+        self.process: subprocess.Popen[bytes] | None = None  # there is one in every state but STOPPED
         self.replies: codec.FrameReader | None = None  # the worker's answers, read as they are awaited
         self.notices: list[str] = []
         # What each process started wrote to fd 1 and 2, outside the channel: one per start.
         self.stray_output: list[StrayOutput] = []
         self.starts = 0
-        # The calls run in a process the worker forks for a part's tests (forks).
+        # The calls run in a process the worker forks for a part's tests (forks), SERVING that part's module.
         self.processes = 0
-        self.process_live = False  # such a process is running
-        self.live_module = ""  # the module of the part it serves
+        self.live_module = ""
         # Where what student code makes may show a student no call of a test they passed (the hidden suite),
         # a worker one of whose processes has served a passing test is "tainted": what its processes write
         # past their calls is dropped, and a test that fails in it is run again in a fresh worker (the
-        # plugin asks: ``tainted``, ``isolate``). The worker, not the process: what one process leaves in
-        # the machine's counters (the sandbox's next pid, its tmpfs's next inode) the next one can read.
+        # plugin asks: ``holds_passed_calls``, ``isolate``). The worker, not the process: what one process
+        # leaves in the machine's counters (the sandbox's next pid, its tmpfs's next inode) the next one can
+        # read. So ``tainted`` is kept beside the state, not in it: it holds through READY and SERVING alike,
+        # until the worker stops (``_move``). ``guarding`` is the runner's setting, whatever the state.
         self.guarding = False
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
@@ -191,12 +216,23 @@ class Worker:
         # Loads that failed for good (ran out of time, ended the worker), by module ("" for a notebook's cells):
         # every later call into it fails at once.
         self._load_failures: dict[str, WorkerNotLoaded] = {}
-        self._pending_started = self._pending_ready = False  # the two messages a new worker sends first
-        self.streaming = 0  # answers still to come of the calls sent in one message (send_calls)
+        # Answers still to come of the calls sent in one message (send_calls): a count within SERVING, kept
+        # beside the state as ``tainted`` is, and set to 0 as the worker stops (``_move``).
+        self.streaming = 0
         self._draining: threading.Thread | None = None
         self._output_read = threading.Event()
 
     # -- life cycle -------------------------------------------------------
+    def _move(self, state: WorkerState) -> None:
+        """Go to ``state``: every change of state is made here. A new interpreter, or none, has served no
+        test and owes no answer."""
+        if state is not WorkerState.STOPPED and state not in NEXT_STATES[self.state]:
+            raise RuntimeError(f"a worker that is {self.state.value} cannot become {state.value}")
+        if state in (WorkerState.STOPPED, WorkerState.SPAWNED):
+            self.tainted = False
+            self.streaming = 0
+        self.state = state
+
     def start(self) -> None:
         """Launch the interpreter and give it its config; the first call waits for it to be ready."""
         self.spawn()
@@ -221,15 +257,13 @@ class Worker:
             env=self.cage.environment(),
             **kwargs,
         )
+        self._move(WorkerState.SPAWNED)  # a new worker, in a new sandbox where there is one, which has seen no call
         try:
             self.cage.adopt(self.process.pid)
         except OSError as error:  # a control group that refuses it: no student code runs uncounted
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
         self.starts += 1
-        self.tainted = False  # a new worker, in a new sandbox where there is one, which has seen no call
-        self.process_live = False
-        self.streaming = 0
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
         kept = sum(each.kept for each in self.stray_output)  # the room is for all starts
@@ -244,7 +278,7 @@ class Worker:
     def configure(self) -> None:
         """Send the spawned worker its config: what to load and how, whom to become, its limits."""
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
-        self._pending_started = self._pending_ready = True
+        self._move(WorkerState.CONFIGURED)
         try:
             self._send(config)
         except WorkerGone:
@@ -261,20 +295,22 @@ class Worker:
         """
         if "" in self._load_failures:
             raise self._load_failures[""]
+        if self.state is WorkerState.SPAWNED:
+            raise RuntimeError("a spawned worker takes no call before its config: configure() it first")
         # A worker that ended is started again, unless it ended before saying it started: that end is
         # reported below (it could not start), not hidden by a second attempt.
-        if self.process is None or (self.process.poll() is not None and not self._pending_started):
+        if self.state is WorkerState.STOPPED or (self.state is not WorkerState.CONFIGURED and self._ended()):
             self.stop()
             self.start()
-        if self._pending_started:
+        if self.state is WorkerState.CONFIGURED:
             self._wait_until_started()
-        if self._pending_ready:
+        if self.state is WorkerState.STARTED:
             try:  # nothing of the student's runs before this message: what fails here is the grader's
                 reply = self._receive(self.limits.load_seconds)
             except (WorkerGone, WorkerTimedOut) as failure:
                 self.stop()
                 raise WorkerCouldNotStart(f"the worker did not get ready: {failure}") from None
-            self._pending_ready = False
+            self._move(WorkerState.READY)
             for notice in reply.get("notices", []):
                 if notice not in self.notices:
                     self.notices.append(notice)
@@ -296,16 +332,19 @@ class Worker:
             raise WorkerCouldNotStart(
                 f"the worker could not start ({why}): {said[-500:] or 'it said nothing'}"
             ) from None
-        self._pending_started = False
+        self._move(WorkerState.STARTED)
+
+    def _ended(self) -> bool:
+        """Whether the worker's interpreter is gone, seen or not."""
+        return self.process is None or self.process.poll() is not None
 
     def stop(self) -> None:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
         self.replies = None
-        self.streaming = 0
-        if self.process_live and self.guarding and self.tainted and self.stray_output:
+        if self.state is WorkerState.SERVING and self.guarding and self.tainted and self.stray_output:
             self.stray_output[-1].drop()  # a tainted process ended: what it wrote past its calls goes unread
-        self.process_live = False
+        self._move(WorkerState.STOPPED)
         if process is None:
             return
         if process.poll() is None:
@@ -383,11 +422,11 @@ class Worker:
     def holds_passed_calls(self) -> bool:
         """Whether the next call runs in a tainted worker: one that has served a passing test and is not
         stopped (one stopped is started afresh for the next call; one that ended unseen counts as tainted)."""
-        return self.tainted and self.process is not None
+        return self.tainted  # cleared as the worker stops (_move)
 
     def passed_test(self) -> None:
         """A test passed in the live process: from now on the worker holds calls the student must not see."""
-        if self.process_live:
+        if self.state is WorkerState.SERVING:
             self.tainted = True
 
     def isolate(self) -> None:
@@ -402,10 +441,10 @@ class Worker:
         for key in ("", module):
             if key in self._load_failures:
                 raise self._load_failures[key]
-        if self.process_live and self.live_module != module:
+        if self.state is WorkerState.SERVING and self.live_module != module:
             self.end_process()
         self._ensure_ready()
-        if self.process_live:
+        if self.state is WorkerState.SERVING:
             return
         self.processes += 1
         # What a process forked in a tainted worker says as it imports, it may have read in the counters the
@@ -413,23 +452,23 @@ class Worker:
         trusted = not (self.guarding and self.tainted)
         # No call is sent before the process says its module is imported: code run at import sees none.
         self._send({"op": protocol.FORK, "number": self.processes, "module": module})
-        self.process_live, self.live_module = True, module
+        self._move(WorkerState.SERVING)
+        self.live_module = module
         self._load(module, trusted=trusted)
 
     def end_process(self) -> None:
         """End the live process: the worker kills what it started and puts back what it wrote, then says so.
         What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
-        if not self.process_live:
+        if self.state is not WorkerState.SERVING:
             return
-        self.process_live = False
         keep = not (self.guarding and self.tainted)
         try:
             self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
         except (WorkerGone, WorkerTimedOut):
-            self.process_live = True  # for stop(): what it wrote is dropped, or kept, as the process was
-            self.stop()
+            self.stop()  # still SERVING: what it wrote is dropped, or kept, as the process was
             return
+        self._move(WorkerState.READY)
         if ended.get("restart"):
             self.stop()  # what the process wrote could not all be put back: the next one starts anew
         if ended.get("stray"):  # what the process wrote past its calls, read up to its mark
@@ -449,9 +488,9 @@ class Worker:
         """Whether calls into ``modules`` (one part's) may be sent together: the worker is up, and a process
         imported them before without failing (a new process's import is waited for first, under its own
         limit, before the calls are sent: ``_enter``; a restart is waited for one call at a time)."""
-        if self.process is None or self._pending_started or self._pending_ready or "" in self._load_failures:
+        if self.state not in (WorkerState.READY, WorkerState.SERVING) or "" in self._load_failures:
             return False
-        if self.process.poll() is not None or len(modules) != 1:
+        if self._ended() or len(modules) != 1:
             return False
         return modules <= self.loaded and not modules & self._load_failures.keys()
 

@@ -1,4 +1,4 @@
-"""The cage's limits: one place for every default a teacher can change."""
+"""The cage's limits: what a submission's worker, and each call into it, may take."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Limits:
+class CageLimits:
     """How much a submission may take before the grader stops it.
 
     Wall-clock limits are enforced by the grader (it kills the worker).
@@ -38,12 +38,6 @@ class Limits:
     open_files: int = 256
     processes: int = 64
     output_kb: int = 64
-    # What a hand-in may hold, read (or unpacked from a .zip) in the grader before any of it runs: a
-    # folder of modules and notebooks is a few hundred KiB; these stop a zip bomb or a notebook of
-    # millions of cells in well under a second, with a line that names the file.
-    handin_mb: int = 50
-    handin_files: int = 2000
-    notebook_cells: int = 5000
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

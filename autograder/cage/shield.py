@@ -21,7 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 CANARY = ".bpe-kit-canary"
 

@@ -11,16 +11,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from autograder.cage.cage import Cage
 from autograder.cage.client import Worker
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.handin.loaded import LoadedSubmission
 
-if TYPE_CHECKING:
-    from autograder.testing.grader import Grader
+
+class SpareKeeper(Protocol):
+    """Whoever keeps a spare worker from one hand-in to the next (``testing.grader.Grader``): named here by what
+    this module uses of it, as the cage imports nothing of the testing that comes after it."""
+
+    spares: bool  # whether to keep one
+    spare: Spare | None
 
 
 @dataclass
@@ -30,16 +35,16 @@ class StartedWorker:
     submission: LoadedSubmission
     cage: Cage
     worker: Worker
-    limits: Limits
+    limits: CageLimits
     since: float = field(default_factory=time.monotonic)
 
 
 def start_worker(
     submission: LoadedSubmission,
-    limits: Limits,
+    limits: CageLimits,
     *,
     progress: Callable[[str], None] | None = None,
-    grader: Grader | None = None,
+    grader: SpareKeeper | None = None,
 ) -> StartedWorker:
     """Start ``submission``'s worker: the ``grader``'s spare one, when it has one for these limits, or a new one.
 
@@ -85,14 +90,14 @@ class Spare:
 
     cage: Cage
     worker: Worker
-    limits: Limits
+    limits: CageLimits
 
     def discard(self) -> None:
         discard(self.worker, self.cage)
 
 
 def _take_spare(
-    grader: Grader, submission: LoadedSubmission, limits: Limits, progress: Callable[[str], None] | None
+    grader: SpareKeeper, submission: LoadedSubmission, limits: CageLimits, progress: Callable[[str], None] | None
 ) -> tuple[Cage, Worker] | None:
     """The grader's spare, given ``submission``: its files, then its config; None when there is none fit to use."""
     spare, grader.spare = grader.spare, None
@@ -113,7 +118,7 @@ def _take_spare(
     return spare.cage, spare.worker
 
 
-def _keep_spare(grader: Grader, limits: Limits) -> None:
+def _keep_spare(grader: SpareKeeper, limits: CageLimits) -> None:
     """Spawn the grader's next worker in an empty cage, where the full cage is on (elsewhere a start is cheap)."""
     if grader.spare is not None or not isolation().full:
         return

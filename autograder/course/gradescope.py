@@ -50,7 +50,7 @@ def results_for(submission: Path) -> GradeResult:
         try:
             # What the student sees of the hidden tests: the feedback the package was built with (reports.
             # disclosure), made here where the result is made, so results.json holds no passed test's call.
-            from autograder.testing.suites import KIT_ROOT
+            from autograder.kit_root import KIT_ROOT
 
             return disclosure.view(grade_path(submission, suite="hidden"), disclosure.package_mode(KIT_ROOT))
         except CannotGrade as error:

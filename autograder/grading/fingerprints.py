@@ -1,4 +1,5 @@
-"""What decides a score, as digests: a hand-in's files, and everything else (tests, reference, limits, grader).
+"""What decides a score, as digests: a hand-in's files (``submission_hash``), and everything else (tests,
+reference, limits, grader).
 
 Two gradings with equal digests give equal results (grading is deterministic), so a result
 may be reused: by ``grade batch`` for a student, by ``grade`` for one part of a hand-in.
@@ -12,21 +13,11 @@ from pathlib import Path
 
 from autograder import __version__
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import Limits
-from autograder.handin.loaded import LoadedSubmission
+from autograder.grading.limits import Limits
+from autograder.handin.loaded import LoadedSubmission, submission_hash
 from autograder.testing.example_sets import course_secret
 
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
-
-
-def submission_hash(loaded: LoadedSubmission) -> str:
-    digest = hashlib.sha256()
-    # What loading said (a file graded under another name) goes with the result, as the files do.
-    notes = [note for each in (loaded, *loaded.halves) for note in each.notes]  # a release's folders' too
-    digest.update("\n".join(notes).encode("utf-8", "surrogatepass") + b"\0")
-    for name in sorted(loaded.files):
-        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
-    return digest.hexdigest()
 
 
 def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:

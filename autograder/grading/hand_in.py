@@ -14,12 +14,15 @@ from pathlib import Path
 
 from autograder.cage.cage import CageUnavailable
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.grading.fingerprints import grading_hash
+from autograder.grading.limits import Limits
 from autograder.grading.part_cache import PartCache, PartResult, file_digests, part_key
 from autograder.handin import bounded, loading
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES, part_of
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.results import build_result
@@ -62,13 +65,14 @@ def grade_path(
     if not parts and path.is_file() and path.stem in MODULES:
         parts = (path.stem,)
     chosen = [module for module in MODULES if not parts or module in parts]
-    hand_ins = _hand_ins(path, limits)
+    hand_ins = _hand_ins(path, limits.handin)
     # After reading the hand-in: the hash names the cage, which the probe started above is finding meanwhile.
-    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", limits) if cache is not None else ""
+    grading = grading_hash(suite_dir, KIT_ROOT / "solutions", limits) if cache is not None else ""
     try:
         with contextlib.nullcontext(grader) if grader is not None else Grader() as using:
             graded = [
-                _parts_of(loaded, chosen, suite_dir, limits, cache, grading, progress, using) for loaded in hand_ins
+                _parts_of(loaded, chosen, suite_dir, limits.cage, cache, grading, progress, using)
+                for loaded in hand_ins
             ]
     except CageUnavailable as error:  # root, and no cage that would keep student code from being root
         raise CannotGrade(str(error)) from None
@@ -85,7 +89,7 @@ def _suite(name: str | None) -> Path:
         raise CannotGrade(str(error)) from None
 
 
-def _hand_ins(path: Path, limits: Limits) -> list[LoadedSubmission]:
+def _hand_ins(path: Path, limits: HandinLimits) -> list[LoadedSubmission]:
     """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
     work = [path / folder for folder in loading.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if path.is_dir() and not work and _holds_nothing_gradable(path):
@@ -121,7 +125,7 @@ def _holds_a_part(folder: Path) -> bool:
         return False
 
 
-def _load(path: Path, limits: Limits) -> LoadedSubmission:
+def _load(path: Path, limits: HandinLimits) -> LoadedSubmission:
     try:
         return loading.load(path, limits)
     except bounded.SubmissionError as error:
@@ -132,7 +136,7 @@ def _parts_of(
     loaded: LoadedSubmission,
     chosen: list[str],
     suite: Path,
-    limits: Limits,
+    limits: CageLimits,
     cache: PartCache | None,
     grading: str,
     progress: Callable[[str], None] | None,
@@ -236,7 +240,7 @@ def grade_loaded(
     loaded: LoadedSubmission,
     suite: Path,
     *,
-    limits: Limits,
+    limits: CageLimits,
     grader: Grader,
     only: tuple[Path, ...] = (),
     progress: Callable[[str], None] | None = None,

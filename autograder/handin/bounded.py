@@ -13,9 +13,9 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from autograder.cage.limits import Limits
+from autograder.handin.limits import HandinLimits
 
-DEFAULT_LIMITS = Limits()
+DEFAULT_LIMITS = HandinLimits()
 NAME_MAX = 255  # bytes in one folder or file name, as Linux and macOS file systems allow
 PATH_MAX = 1024  # bytes in a member's whole path inside the hand-in; the cage's own folders come on top
 ZIP_HEADERS = 30 + 46  # a zip member's local and central headers, without the name they each carry
@@ -59,7 +59,7 @@ def file_size(path: Path) -> int:
         raise SubmissionError(f"{path}: cannot be read ({error.strerror}); check its permissions") from None
 
 
-def check_size(source: Path, name: str, size: int, total: int, limits: Limits) -> None:
+def check_size(source: Path, name: str, size: int, total: int, limits: HandinLimits) -> None:
     """Refuse before reading what would take the hand-in past its caps (``total``: what came before)."""
     if total + size > limits.handin_mb * 2**20:
         raise SubmissionError(
@@ -68,7 +68,7 @@ def check_size(source: Path, name: str, size: int, total: int, limits: Limits) -
         )
 
 
-def _check_zip_size(path: Path, limits: Limits, size: int | None = None) -> None:
+def _check_zip_size(path: Path, limits: HandinLimits, size: int | None = None) -> None:
     """Refuse a hand-in's zip (of ``size`` bytes, or the file's) larger than any zip of a hand-in within the
     limits: its files' bytes (stored, or deflated, which grows what it cannot shrink by a thousandth at
     most), and each member's two headers and name."""
@@ -81,7 +81,7 @@ def _check_zip_size(path: Path, limits: Limits, size: int | None = None) -> None
         )
 
 
-def read_folder(root: Path, limits: Limits, already: int = 0) -> dict[str, bytes]:
+def read_folder(root: Path, limits: HandinLimits, already: int = 0) -> dict[str, bytes]:
     """Every file below ``root`` (no links, no tool folders), within the hand-in's caps (``already`` read).
 
     Walked with a stack of its own, not ``rglob`` or ``os.walk``, which call themselves a folder at a time
@@ -134,7 +134,7 @@ def skipped(name: str) -> bool:
     return name in SKIPPED_FOLDERS or name.startswith(APPLE_DOUBLE)
 
 
-def _check_count(source: Path, name: str, count: int, limits: Limits, what: str = "files") -> None:
+def _check_count(source: Path, name: str, count: int, limits: HandinLimits, what: str = "files") -> None:
     if count >= limits.handin_files:
         raise SubmissionError(
             f"{source}: {name} is more than {limits.handin_files} {what} (the handin_files limit); "
@@ -146,7 +146,7 @@ def read_zip(
     path: Path,
     rename: Callable[[str], str | None] | None = None,
     *,
-    limits: Limits = DEFAULT_LIMITS,
+    limits: HandinLimits = DEFAULT_LIMITS,
     data: bytes | None = None,
 ) -> dict[str, bytes]:
     """The files in a .zip, bounded; ``rename`` picks members (None: skip) and names them.

@@ -8,10 +8,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.cage.limits import Limits
 from autograder.handin import student_syntax
 from autograder.handin.bounded import SubmissionError, decode
 from autograder.handin.ipython_syntax import plain_python
+from autograder.handin.limits import HandinLimits
 from autograder.handin.notebook_format import read_cells
 from autograder.handin.notebook_slice import needed_cells
 
@@ -24,7 +24,7 @@ class Cell:
 
 
 def notebook_cells(
-    source: Path, files: dict[str, bytes], notebook: str, limits: Limits, wanted: set[str]
+    source: Path, files: dict[str, bytes], notebook: str, limits: HandinLimits, wanted: set[str]
 ) -> tuple[tuple[Cell, ...], list[str]]:
     """A notebook's code cells as plain Python, cut to what the ``wanted`` functions need (notebook_slice),
     each named as Jupyter shows it: its place among all the cells; notes on what was skipped."""

@@ -1,9 +1,10 @@
 """A hand-in as read (``LoadedSubmission``): its files and how the worker loads them, the message that
-tells it (``worker_script``) included.
+tells it (``worker_script``) included, and its digest (``submission_hash``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -46,6 +47,17 @@ class LoadedSubmission:
             "cells": _plain_cells(self.cells),
             "module_cells": {module: _plain_cells(cells) for module, cells in self.module_cells},
         }
+
+
+def submission_hash(loaded: LoadedSubmission) -> str:
+    """A digest of what was handed in: its files and what loading said of them (equal digests, equal hand-ins)."""
+    digest = hashlib.sha256()
+    # What loading said (a file graded under another name) goes with the result, as the files do.
+    notes = [note for each in (loaded, *loaded.halves) for note in each.notes]  # a release's folders' too
+    digest.update("\n".join(notes).encode("utf-8", "surrogatepass") + b"\0")
+    for name in sorted(loaded.files):
+        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
+    return digest.hexdigest()
 
 
 def _plain_cells(cells: tuple[Cell, ...]) -> list[dict[str, object]]:

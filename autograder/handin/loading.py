@@ -9,7 +9,6 @@ import re
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
 from pathlib import Path
 
-from autograder.cage.limits import Limits
 from autograder.handin.bounded import (
     DEFAULT_LIMITS,
     SubmissionError,
@@ -22,6 +21,7 @@ from autograder.handin.bounded import (
     read_zip,
 )
 from autograder.handin.cells import Cell, notebook_cells
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import HandInKind, LoadedSubmission
 from autograder.handin.uploads import unpack_uploads
 from autograder.parts import MODULES, SCRIPT_MODULES, part_of
@@ -45,7 +45,7 @@ GRADABLE = (
 )
 
 
-def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
+def load(path: Path, limits: HandinLimits = DEFAULT_LIMITS) -> LoadedSubmission:
     """Read a submission from ``path``, or raise SubmissionError saying why not."""
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder; give the folder, .py, .ipynb or .zip to grade")
@@ -66,7 +66,7 @@ def load(path: Path, limits: Limits = DEFAULT_LIMITS) -> LoadedSubmission:
 
 
 def from_files(
-    source: Path, files: dict[str, bytes], *, name: str | None = None, limits: Limits = DEFAULT_LIMITS
+    source: Path, files: dict[str, bytes], *, name: str | None = None, limits: HandinLimits = DEFAULT_LIMITS
 ) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
@@ -117,7 +117,7 @@ def _name_of(source: Path) -> str:
     return source.stem if source.is_file() else source.name
 
 
-def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limits: Limits) -> LoadedSubmission:
+def _from_files(source: Path, files: dict[str, bytes], *, name: str | None, limits: HandinLimits) -> LoadedSubmission:
     top_level = [entry for entry in files if "/" not in entry]
     if name is None:
         name = _name_of(source)
@@ -237,7 +237,7 @@ def _strip_single_folder(files: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def _script_from_notebook(
-    name: str, source: Path, files: dict[str, bytes], notebook: str, limits: Limits
+    name: str, source: Path, files: dict[str, bytes], notebook: str, limits: HandinLimits
 ) -> LoadedSubmission:
     wanted = {function for module in SCRIPT_MODULES for function in part_of(module).functions}
     cells, notes = notebook_cells(source, files, notebook, limits, wanted)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.cage.limits import Limits
 from autograder.handin.bounded import DEFAULT_LIMITS, SubmissionError, read_zip
+from autograder.handin.limits import HandinLimits
 
 
-def unpack_uploads(source: Path, files: dict[str, bytes], limits: Limits = DEFAULT_LIMITS) -> dict[str, bytes]:
+def unpack_uploads(source: Path, files: dict[str, bytes], limits: HandinLimits = DEFAULT_LIMITS) -> dict[str, bytes]:
     """A student's uploads (an LMS's download of them, or a folder that holds only a zip) with each ``.zip``
     among them unpacked in its place, one level deep: an LMS keeps an uploaded zip as it came. ``source``
     names them in messages."""
@@ -23,7 +23,7 @@ def unpack_uploads(source: Path, files: dict[str, bytes], limits: Limits = DEFAU
     return merged_uploads(source, uploads, limits)
 
 
-def merged_uploads(source: Path, uploads: list[tuple[str, dict[str, bytes]]], limits: Limits) -> dict[str, bytes]:
+def merged_uploads(source: Path, uploads: list[tuple[str, dict[str, bytes]]], limits: HandinLimits) -> dict[str, bytes]:
     """A student's uploads (each: its name, and the files it holds) as one hand-in, held to one hand-in's
     limits. A name two of them hold with other bytes is refused with both named, never one of them picked;
     the same file twice is one."""
@@ -40,7 +40,7 @@ def merged_uploads(source: Path, uploads: list[tuple[str, dict[str, bytes]]], li
     return files
 
 
-def _check_uploads(source: Path, files: dict[str, bytes], limits: Limits) -> None:
+def _check_uploads(source: Path, files: dict[str, bytes], limits: HandinLimits) -> None:
     """Refuse a student's uploads that hold more together than one hand-in may: each zip among them was
     bounded alone."""
     if len(files) > limits.handin_files or sum(map(len, files.values())) > limits.handin_mb * 2**20:

@@ -35,17 +35,19 @@ def check(
     ``strict=True`` raises CheckFailed after printing when a test did not
     pass, which is how nbgrader's autograder tells a failing cell.
     """
+    import time
     from dataclasses import replace
 
     from rich.console import Console
 
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.grading.hand_in import grade_loaded
     from autograder.handin.loaded import HandInKind, LoadedSubmission
     from autograder.reports.text import renderables
     from autograder.testing import suites
     from autograder.testing.grader import for_this_process
 
+    started = time.monotonic()
     name = function if isinstance(function, str) else function.__name__
     part_module = _module_of(name, module)
     suite_dir = suites.resolve(suite)
@@ -62,9 +64,10 @@ def check(
     )
     # Notes on other cells (an exploration that raised) are not this check's business.
     graded = replace(
-        grade_loaded(submission, suite_dir, limits=Limits(), grader=for_this_process(), only=(test_file,)), output=""
+        grade_loaded(submission, suite_dir, limits=CageLimits(), grader=for_this_process(), only=(test_file,)),
+        output="",
     )
-    Console(highlight=False).print(renderables(graded))
+    Console(highlight=False).print(renderables(graded, seconds=time.monotonic() - started))
     if strict and not all(test.passed for test in graded.tests):
         raise CheckFailed(f"{name}: {graded.score:g} / {graded.max_score:g}; see the feedback above")
 

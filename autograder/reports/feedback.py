@@ -75,6 +75,10 @@ def entries(result: GradeResult) -> list[Entry]:
     for item in order:
         if isinstance(item, tuple):
             names = ", ".join(dict.fromkeys(hit[item]))
+            if item[1].startswith(("notebook cell ", "a cell of ")):  # the kit's words for a cell that did not run
+                text = f"error: {item[1]}\nfix this first: {names} scored 0: not defined, since that cell did not run"
+                found.append(Entry(f"{item[0]}: a notebook cell does not run", text, Outcome.ERROR, item[0]))
+                continue
             text = f"error: {item[1]}\nfix this first: every test of {names} scores 0 until {item[0]} loads"
             found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR, item[0]))
         else:
@@ -106,8 +110,8 @@ def not_started_line(result: GradeResult) -> str:
     idle = [test for test in result.tests if test.outcome is Outcome.NOT_STARTED]
     if not idle:
         return ""
-    functions = list(dict.fromkeys(test.function for test in idle))
-    return (
-        f"{len(idle)} test(s) of {len(functions)} function(s) not started: they still raise NotImplementedError "
-        "(or are not in your files yet)"
-    )
+    functions = set((test.module, test.function) for test in idle)  # Parts 2 to 5 share function names
+    tests = f"{len(idle)} test" + ("s" if len(idle) != 1 else "")
+    of = f"{len(functions)} function" + ("s" if len(functions) != 1 else "")
+    still = "it still raises" if len(functions) == 1 else "they still raise"
+    return f"{tests} of {of} not started: {still} NotImplementedError (or are not in your files yet)"

@@ -30,7 +30,9 @@ STYLES = {
 }
 
 
-def renderables(document: GradeResult) -> Group:
+def renderables(document: GradeResult, seconds: float | None = None) -> Group:
+    """The report as rich renderables; ``seconds`` is the wall time to quote, from the command's start (the
+    grading's own time where none is given)."""
     parts: list[Any] = []
     for part, rows in groupby(feedback.rows(document), key=lambda row: row.part):
         parts.append(Text(part, style="bold"))
@@ -51,7 +53,8 @@ def renderables(document: GradeResult) -> Group:
         parts.append(Text(idle + ".", style="dim"))
     if document.output:
         parts.append(Text(document.output, style="yellow"))
-    total = Text(f"{score_text(document)}  in {document.execution_time:.1f} s", style="bold")
+    took = document.execution_time if seconds is None else seconds
+    total = Text(f"{score_text(document)}. Took {took:.1f} s.", style="bold")
     parts.append(total)
     return Group(*parts)
 
@@ -65,8 +68,9 @@ def score_text(document: GradeResult) -> str:
     bonus = f", {points_number(earned)} of them bonus" if earned else ""
     score, most = points_number(document.score), points_number(document.max_score)
     if document.suite == "public":  # a sample of the tests: say so where the score is
-        shown = f"{score} / {most} ({percent(document):.0f}%{bonus})"
-        return f"Public examples: {shown}; the course grade uses the hidden tests"
+        passed, count = sum(test.passed for test in document.tests), len(document.tests)
+        shown = f"{score} / {most} points ({percent(document):.0f}%{bonus})"
+        return f"Public checks: {passed} of {count} passed, {shown}; your course grade comes from the hidden tests"
     return f"Score: {score} / {most} ({percent(document):.0f}%{bonus})"
 
 

@@ -94,6 +94,14 @@ def _test_result(outcome: TestOutcome) -> TestResult:
     )
 
 
+def fix_first_sentence(names: list[str], function: str) -> str:
+    """Which of the student's own failing functions to fix before ``function``, read right for one or several."""
+    if len(names) == 1:
+        return f"fix {names[0]}: {function} calls it, and it fails its own tests; this test may pass once it does"
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return f"fix {listed}: {function} calls them, and they fail their own tests; this test may pass once they do"
+
+
 def feedback_text(outcome: TestOutcome) -> str:
     """What a student reads for one test: the call, expected, got and one hint."""
     if outcome.outcome is Outcome.PASSED:
@@ -118,10 +126,7 @@ def feedback_text(outcome: TestOutcome) -> str:
     else:
         lines.append(f"{outcome.outcome.value}: {outcome.detail}")
     if outcome.fix_first:
-        lines.append(
-            f"first:    fix {outcome.fix_first}: {outcome.function} calls it, and it fails its own tests; "
-            "this test may pass once it does"
-        )
+        lines.append(f"first:    {fix_first_sentence(outcome.fix_first.split(', '), outcome.function)}")
     if outcome.printed:
         lines.append("your code printed:\n" + outcome.printed.rstrip())
     return "\n".join(lines)

@@ -31,6 +31,12 @@ def percent(result: GradeResult) -> float:
     return 100.0 * result.score / result.max_score if result.max_score else 0.0
 
 
+def regular_percent(result: GradeResult) -> float:
+    """The points that count toward 100% (bonus left out), as a percentage of full marks: what a threshold reads,
+    so that bonus earned never hides a point lost."""
+    return 100.0 * (result.score - bonus_score(result)) / result.max_score if result.max_score else 0.0
+
+
 def bonus_score(result: GradeResult) -> float:
     return sum(test.score for test in result.tests if test.bonus)
 

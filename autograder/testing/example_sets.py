@@ -23,7 +23,7 @@ import secrets
 from contextlib import suppress
 from pathlib import Path
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 SETS = 8
 SECRET_FILE = ".course-secret"

@@ -23,6 +23,7 @@ from autograder.parts import part_of
 from autograder.testing import replay, rubric
 from autograder.testing.outcomes import Outcome, TestOutcome
 from autograder.testing.proxy import (
+    CallRecord,
     CallTimedOut,
     CannotLoad,
     FunctionMissing,
@@ -316,7 +317,7 @@ class GradingPlugin:
             )
         if isinstance(error, AssertionError):
             shown: dict[str, Any]
-            if self._compared is not None:
+            if self._compared is not None and not _a_verdict(self._compared, last):
                 got, expected = self._compared
                 shown = {"got": short_repr(got), "expected": short_repr(expected)}
             else:
@@ -343,6 +344,13 @@ class _Again:
     item: pytest.Item
     said: Said
     index: int
+
+
+def _a_verdict(compared: tuple[Any, Any], last: CallRecord | None) -> bool:
+    """Whether a failed ``==`` compared the test's own verdict with "" (``assert problem == ""``) rather than an
+    answer with the right one: then the student's answer is what to show, and the hint says the problem."""
+    said, empty = compared
+    return empty == "" and isinstance(said, str) and said != "" and (last is None or said != last.returned)
 
 
 def _merged(first: Said, second: Said) -> Said:

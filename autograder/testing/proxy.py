@@ -8,6 +8,7 @@ code arrive as exceptions that say what happened in a student's words.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import reprlib
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from autograder.cage.client import (
     WorkerTimedOut,
 )
 from autograder.cage.inside import codec, protocol
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.testing.answer_types import type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
@@ -35,10 +36,48 @@ Said = tuple[dict[tuple[str, str], str], dict[str, str]]
 # decided again in a fresh worker under the whole limit, so all a call cut short costs is this share: a
 # hang first met after a passing test spins this much longer than its limit, and an honest call slower
 # than this runs twice. The reference takes milliseconds, a beginner's quadratic loop tens
-# (Limits.call_seconds): a sixteenth of 2 s is 125 ms.
+# (CageLimits.call_seconds): a sixteenth of 2 s is 125 ms.
 TAINTED_CALL_SHARE = 1 / 16
 
-_short = reprlib.Repr()
+
+class _Short(reprlib.Repr):
+    """reprlib's short reprs, but dicts in the order the student's code built them (reprlib sorts their keys,
+    which put ``[UNK]`` first in the very lesson about putting it last), and text cut at a word with a mark
+    after the quote (reprlib cuts out the middle, mid-word, and its ``...`` reads as part of the text)."""
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        shown = [
+            f"{self.repr1(key, level - 1)}: {self.repr1(x[key], level - 1)}"
+            for key in itertools.islice(x, self.maxdict)
+        ]
+        if len(x) > self.maxdict:
+            shown.append("...")
+        return "{" + ", ".join(shown) + "}"
+
+    def repr_str(self, x: str, level: int) -> str:
+        return _cut_at_a_word(x, self.maxstring)
+
+    def repr_bytes(self, x: bytes, level: int) -> str:
+        return _cut_at_a_word(x, self.maxstring)
+
+
+def _cut_at_a_word(text: str | bytes, room: int) -> str:
+    """``text``'s repr whole, or its start cut after a word (a space) where one is near, then ``…``."""
+    whole = repr(text)
+    if len(whole) <= room:
+        return whole
+    head = text[: room - 5]
+    space = head.rfind(" ") if isinstance(head, str) else head.rfind(b" ")
+    if space >= len(head) * 2 // 3:
+        head = head[:space]
+    return f"{head!r}… ({len(text)} {'characters' if isinstance(text, str) else 'bytes'})"
+
+
+_short = _Short()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxlist = _short.maxtuple = _short.maxset = _short.maxdict = 12
@@ -174,7 +213,7 @@ class GradingSession:
     """The worker and the clocks for one submission's grading run."""
 
     worker: Worker
-    limits: Limits
+    limits: CageLimits
     # Plans by replay key, the grader's (grader.Grader): like the examples they follow (replay), they are the
     # same for every hand-in it grades. None kept by default.
     plans: dict[str, CallPlan] = field(default_factory=dict)
@@ -342,6 +381,10 @@ def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseExce
         return NotStarted(text)
     if kind == protocol.MISSING_FUNCTION:
         return FunctionMissing(text, suggested=str(message.get("suggested", "")))
+    if kind == protocol.CELL_FAILED:
+        at = "" if where and where in text else at
+        summary = f"a cell of {record.module}'s notebook did not run"  # the cell's words are the student's
+        return CannotLoad(f"{text}{at}", summary=summary)
     if kind == protocol.IMPORT_FAILED:
         at = "" if where and where in text else at  # a SyntaxError's own text already names the line
         summary = f"{record.module}.py could not be imported"  # its line and kind are the student's to shape

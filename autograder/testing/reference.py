@@ -11,7 +11,7 @@ import sys
 from functools import cache
 from types import ModuleType
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 
 @cache

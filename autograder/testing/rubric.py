@@ -123,7 +123,8 @@ def training_problem(
             return f"{name}, seen only once: training must stop when no pair repeats", state
         state = merge(state, pair, step)
     if len(pairs) < room and max(count_pairs(state).values(), default=0) >= 2:
-        return f"stopped after {len(pairs)} merges although a pair still occurs twice or more", state
+        merges = f"{len(pairs)} merge" + ("" if len(pairs) == 1 else "s")
+        return f"stopped after {merges} although a pair still occurs twice or more", state
     return "", state
 
 

@@ -9,10 +9,9 @@ import pytest
 
 from autograder.cage.client import Worker
 from autograder.cage.isolation import isolation_notice
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.cage.starting import StartedWorker, discard, start_worker
-from autograder.grading.fingerprints import submission_hash
-from autograder.handin.loaded import LoadedSubmission
+from autograder.handin.loaded import LoadedSubmission, submission_hash
 from autograder.testing.collected import forget_suite_modules, session_arguments, suite_surroundings
 from autograder.testing.example_sets import course_secret, example_set, seed
 from autograder.testing.grader import Grader
@@ -30,7 +29,7 @@ from autograder.testing.student_output import (
 
 
 def grade_submission(
-    submission: LoadedSubmission, suite: Path, *, limits: Limits, grader: Grader, only: tuple[Path, ...] = ()
+    submission: LoadedSubmission, suite: Path, *, limits: CageLimits, grader: Grader, only: tuple[Path, ...] = ()
 ) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     return grade_started(start_worker(submission, limits, grader=grader), suite, grader, only=only)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-KIT_ROOT = Path(__file__).resolve().parents[2]
+from autograder.kit_root import KIT_ROOT
+
 SUITES = ("hidden", "public")
 
 

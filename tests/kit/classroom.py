@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 SOLUTIONS = KIT_ROOT / "solutions"
 TEMPLATE = KIT_ROOT / "student_template"
+SUBMISSIONS = Path(__file__).parent / "submissions"  # the kit's own hand-ins: correct alternatives to the reference
 
 # Misbehaviour the cage must contain without slowing the rest of the class.
 HANGS = (

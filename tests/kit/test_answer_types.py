@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import function_scores, grade
+from commands import grade
+from results import function_scores
 
 from autograder.authoring.answer_types import GENERATED, expected_module
 from autograder.cage.inside import codec

@@ -16,13 +16,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, batch_command, grade, gradebook_rows, run_batch
+from classroom import SOLUTIONS
+from commands import batch_command, grade, run_batch
 from markdown_it import MarkdownIt
+from results import gradebook_rows
 
 from autograder.cage.cage import remove_tree
-from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook
 from autograder.handin import bounded, loading
+from autograder.handin.limits import HandinLimits
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -124,7 +126,7 @@ def test_a_zip_larger_than_a_hand_in_may_hold_is_refused_before_its_members_are_
     opened: list[object] = []
     monkeypatch.setattr(zipfile, "ZipFile", lambda *args, **kwargs: opened.append(args))
     with pytest.raises(bounded.SubmissionError) as refused:
-        loading.load(crowded, Limits(handin_mb=1, handin_files=100))
+        loading.load(crowded, HandinLimits(handin_mb=1, handin_files=100))
     assert not opened, "refused by its size alone"
     message = str(refused.value)
     assert "crowded.zip" in message and "handin_mb" in message and "\n" not in message, message
@@ -135,7 +137,7 @@ def test_a_zip_larger_than_a_hand_in_may_hold_is_refused_before_its_members_are_
         archive.writestr("bpe.py", bpe)
         archive.writestr("data/noise.bin", os.urandom(2**20 - len(bpe)))
     assert full.stat().st_size > 0.99 * 2**20
-    assert loading.load(full, Limits(handin_mb=1, handin_files=100)).files["bpe.py"] == bpe
+    assert loading.load(full, HandinLimits(handin_mb=1, handin_files=100)).files["bpe.py"] == bpe
 
 
 def test_a_notebook_of_too_many_cells_is_refused_before_it_is_parsed(tmp_path):

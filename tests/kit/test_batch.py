@@ -16,8 +16,9 @@ from xml.etree import ElementTree
 import browser
 import pytest
 from bug_corpus import BUGS
-from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, Student, renamed_copy, write_submission
-from conftest import SUBMISSIONS, Results, full_marks, function_scores, grade, gradebook_rows, run_batch, snapshot
+from classroom import CRASHES, FLOODS, HANGS, SOLUTIONS, SUBMISSIONS, Student, renamed_copy, write_submission
+from commands import grade, run_batch, snapshot
+from results import Results, full_marks, function_scores, gradebook_rows
 
 from autograder.course.batch import gradebook
 

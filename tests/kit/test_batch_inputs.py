@@ -12,13 +12,14 @@ from pathlib import Path
 import nbformat
 import pytest
 from classroom import SOLUTIONS, TEMPLATE
-from conftest import full_marks, grade, gradebook_rows, run_batch
+from commands import grade, run_batch
+from results import full_marks, gradebook_rows
 
-from autograder.cage.limits import Limits
 from autograder.course.batch import gradebook
 from autograder.course.batch.discover import DiscoveryError, discover
 from autograder.course.batch.roster import RosterError, read_roster
 from autograder.handin.bounded import SubmissionError
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import HandInKind
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.points import SuitePoints
@@ -43,7 +44,7 @@ def test_one_entry_per_student_of_every_kind(tmp_path):
 
 
 def found_files(discovery, student: str) -> dict[str, bytes]:
-    return next(entry for entry in discovery.found if entry.student == student).load(Limits()).files
+    return next(entry for entry in discovery.found if entry.student == student).load(HandinLimits()).files
 
 
 @pytest.mark.unit
@@ -136,7 +137,7 @@ def test_uploads_that_together_hold_more_than_a_hand_in_are_refused_in_one_line(
     members = {"lovelaceada_1001_5001_part1.zip": noise[0], "lovelaceada_1001_5002_part2.zip": noise[1]}
     (found,) = discover(_download(tmp_path, download, members)).found
     with pytest.raises(SubmissionError, match=r"^[^\n]*1001[^\n]*handin_mb[^\n]*$"):
-        found.load(Limits(handin_mb=1))
+        found.load(HandinLimits(handin_mb=1))
 
 
 @pytest.mark.unit

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from classroom import SOLUTIONS, TEMPLATE, Student, renamed_copy, write_submission
-from conftest import SUBMISSIONS, run_batch
+from classroom import SOLUTIONS, SUBMISSIONS, TEMPLATE, Student, renamed_copy, write_submission
+from commands import run_batch
 
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.course.batch import similarity
 from autograder.grading import hand_in
 from autograder.handin import loading, student_syntax
@@ -210,7 +210,7 @@ def test_the_feedback_page_reads_each_source_once_however_many_of_its_functions_
     loaded = loading.load(folder)
     suite = suites.resolve("hidden")
     with Grader() as grader:
-        document = hand_in.grade_loaded(loaded, suite, limits=Limits(), grader=grader, only=(suite / "bpe",))
+        document = hand_in.grade_loaded(loaded, suite, limits=CageLimits(), grader=grader, only=(suite / "bpe",))
     code = similarity.sources(loaded)
     read = syntax_reads(monkeypatch)
     page = html_report.render(document, code)

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from bug_corpus import BUGS
 from classroom import HANGS, SOLUTIONS, Student, write_submission
-from conftest import batch_command, full_marks, gradebook_rows, run_batch
+from commands import batch_command, run_batch
+from results import full_marks, gradebook_rows
 
 # The first two parts only (`--part`): resuming does not depend on which tests run, and each hand-in grades fast.
 PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")
@@ -138,15 +139,17 @@ def test_a_result_measured_by_an_older_kit_is_measured_again_not_graded_again(ch
 
 @pytest.mark.unit
 def test_results_of_other_parts_or_limits_are_not_reused():
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.grading.fingerprints import grading_hash
+    from autograder.grading.limits import Limits
+    from autograder.kit_root import KIT_ROOT
     from autograder.testing import suites
 
-    suite, references = suites.resolve("hidden"), suites.KIT_ROOT / "solutions"
+    suite, references = suites.resolve("hidden"), KIT_ROOT / "solutions"
     hashes = {
         grading_hash(suite, references, Limits()),
         grading_hash(suite, references, Limits(), ("bpe",)),
-        grading_hash(suite, references, Limits(call_seconds=9)),
+        grading_hash(suite, references, Limits(cage=CageLimits(call_seconds=9))),
     }
     assert len(hashes) == 3
 

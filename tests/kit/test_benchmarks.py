@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 
 def test_the_throughput_limit_is_a_full_marks_grading_of_the_reference():

@@ -6,18 +6,43 @@ it breaks, so the other parts are simply not started); each mistake is then a te
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, dependents, function_scores, outcomes, run_batch
+from classroom import SOLUTIONS
+from commands import run_batch
+from results import function_scores, outcomes
+
+from autograder.parts import PARTS
 
 NAMES = sorted(BUGS)
 
 
 def hand_in_id(name: str) -> str:
     return f"bug{NAMES.index(name):02d}"
+
+
+def dependents(module: str, function: str) -> set[tuple[str, str]]:
+    """Reference functions that call ``function`` (directly or not): a bug there may cost them too."""
+    calls: dict[tuple[str, str], set[str]] = {}
+    for part in PARTS:
+        tree = ast.parse((SOLUTIONS / f"{part.module}.py").read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+                calls[(part.module, node.name)] = called
+    found: set[tuple[str, str]] = set()
+    frontier = {(module, function)}
+    while frontier:
+        current = frontier.pop()
+        for key, called in calls.items():
+            if key[0] == current[0] and current[1] in called and key not in found:
+                found.add(key)
+                frontier.add(key)
+    return found
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import function_scores, grade, gradebook_rows, run_batch
+from commands import grade, run_batch
+from results import function_scores, gradebook_rows
 
 HONEST = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
 PACKED = base64.b64encode(zlib.compress(HONEST.encode("utf-8"))).decode("ascii")

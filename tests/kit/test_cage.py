@@ -14,7 +14,9 @@ import sys
 import time
 
 import pytest
-from conftest import SOLUTIONS, function_scores, grade, snapshot
+from classroom import SOLUTIONS
+from commands import grade, snapshot
+from results import function_scores
 
 from autograder.cage.isolation import Isolation, bubblewrap, isolation
 
@@ -266,7 +268,7 @@ def test_the_cages_of_a_killed_grader_are_swept_by_the_next(tmp_path):
 def test_a_cage_without_control_groups_says_so(monkeypatch):
     """As root, control groups that cannot be made leave a note in the report, never a silent per-process cap."""
     from autograder.cage import cage as cages
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.cage.tree_limits import TreeLimitsUnavailable
 
     def refuse(**_caps):
@@ -274,7 +276,7 @@ def test_a_cage_without_control_groups_says_so(monkeypatch):
 
     monkeypatch.setattr(cages.TreeLimits, "create", refuse)
     monkeypatch.setattr(cages, "isolation", lambda: Isolation.SANDBOX_AS_ROOT)
-    cage = cages.Cage.create({"bpe.py": b""}, limits=Limits())
+    cage = cages.Cage.create({"bpe.py": b""}, limits=CageLimits())
     try:
         assert cage.tree is None
         assert cage.notices == [
@@ -288,7 +290,7 @@ def test_a_cage_without_control_groups_says_so(monkeypatch):
 def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path):
     """The worker starts without the site module (its .pth files were a third of a start), yet a student
     still imports the environment's packages and has exit() and quit(); no .pth file of it runs."""
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.cage.starting import start_worker
     from autograder.handin import loading
     from autograder.testing.proxy import GradingSession
@@ -301,9 +303,9 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
         "            str(sys.flags.no_site), str(any('__editable__' in name for name in sys.modules))]\n",
         encoding="utf-8",
     )
-    started = start_worker(loading.load(tmp_path), Limits())
+    started = start_worker(loading.load(tmp_path), CageLimits())
     try:
-        record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
+        record = GradingSession(started.worker, CageLimits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
     finally:
         started.worker.stop()
         started.cage.remove()
@@ -313,7 +315,7 @@ def test_the_worker_has_what_site_gives_a_student_and_runs_no_pth_file(tmp_path)
 def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
     """A fixed hash seed (set iteration, and so a student's tie-breaking, repeats from run to run), a scratch
     folder of its own as home and temporary folder, and nothing of the grader's own environment."""
-    from autograder.cage.limits import Limits
+    from autograder.cage.limits import CageLimits
     from autograder.cage.starting import start_worker
     from autograder.handin import loading
     from autograder.testing.proxy import GradingSession
@@ -330,9 +332,9 @@ def test_the_worker_runs_in_the_environment_its_cage_gives_it(tmp_path):
     )
     os.environ["BPE_KIT_GRADERS_OWN"] = "a canary of the grader's environment"
     try:
-        started = start_worker(loading.load(tmp_path), Limits())
+        started = start_worker(loading.load(tmp_path), CageLimits())
         try:
-            record = GradingSession(started.worker, Limits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
+            record = GradingSession(started.worker, CageLimits()).call("simple_tokenizers", "char_tokenize", ("x",), {})
             expected = started.cage.environment()
         finally:
             started.worker.stop()

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import cast
 
 import pytest
-from classroom import Student, write_submission
-from conftest import SOLUTIONS, Results, function_scores, grade, snapshot
+from classroom import SOLUTIONS, Student, write_submission
+from commands import grade, snapshot
+from results import Results, function_scores
 
 from autograder.cage.cage import grader_folder
 from autograder.cage.isolation import Isolation, isolation
@@ -107,13 +108,13 @@ for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
                 if name.startswith("bpe.") and name.endswith(".pyc"):
                     data = _read(os.path.join(folder, name))
                     if data:
+                        _report(os.path.join(folder, name))  # read at all is the leak: exec is refused anyway
                         try:
                             code = marshal.loads(data[16:])
                             namespace = {}
                             exec(code, namespace)
                             if callable(namespace.get("merge_pair")):
                                 _stolen = namespace["merge_pair"]
-                                _report(os.path.join(folder, name))
                         except BaseException:
                             pass
         if _stolen:
@@ -126,18 +127,24 @@ for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
 for path in _walk("/", "bpe.py", budget=400_000, seconds=40):
     if os.sep + "solutions" + os.sep in path:
         source = _read(path)
-        if source and b"def merge_pair" in source and _use(source):
-            _report(path)
+        if source and b"def merge_pair" in source:
+            _report(path)  # read at all is the leak: running it is refused anyway
+            _use(source)
             break
 """,
     # Every planted canary by its path, and root-only files the system has anyway.
     "root-only files, canaries and the host's secrets": """
-for path in PLANTED + ["/etc/shadow", "/root/.bash_history", "/proc/1/environ", "/proc/1/cmdline"]:
+for path in PLANTED + ["/etc/shadow", "/root/.bash_history", "/proc/1/environ"]:
     data = _read(path)
     if data:
         _report(path + " " + data[:120].decode("utf-8", "replace"))
         if b"def merge_pair" in data:
             _use(data)
+# The first process's command line is readable by design (in the sandbox it is bubblewrap's own, with the
+# cage's mounts): a leak only where it names what the cage must hide.
+data = _read("/proc/1/cmdline") or b""
+if b"canary" in data or b"solutions" in data or b"hidden" in data:
+    _report("/proc/1/cmdline " + data[:300].decode("utf-8", "replace"))
 """,
     # Device nodes and the grader's terminal: open for writing, paint a fake score.
     "device nodes and the grader's terminal": """
@@ -238,6 +245,13 @@ def assert_contained(document: Results, name: str) -> None:
         if test["extra_data"]["function"] == "merge_pair" and test["extra_data"]["module"] == "bpe"
     ]
     assert any("found nothing to steal" in detail for detail in ran), f"{name}: the attack did not run: {ran[:1]}"
+    # What the attack read, whether or not it could run it (exec of stolen code is refused on its own).
+    seen = [
+        re.sub(r" \(bpe\.py, line \d+\)$", "", detail.split("found nothing to steal: ", 1)[1])
+        for detail in ran
+        if "found nothing to steal: " in detail
+    ]
+    assert not any(seen), f"{name}: the attack read what it should not: {seen[:1]}"
     for key, (score, most) in scores.items():
         if key[0] == "simple_tokenizers":
             assert score == most, f"{name} cost the honest Part 1 points"

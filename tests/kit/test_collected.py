@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.course.batch.pool import grade_all
 from autograder.handin.loading import load
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.grader import Grader
 from autograder.testing.runner import grade_submission
-from autograder.testing.suites import KIT_ROOT
 
 CORRECT = (KIT_ROOT / "solutions" / "bpe.py").read_text(encoding="utf-8")
 WRONG = "def merge_pair(tokens, pair):\n    return list(tokens)\n"
@@ -72,7 +72,7 @@ def hand_in(root: Path, name: str, code: str) -> Path:
 
 
 def outcomes(folder: Path, suite: Path, grader: Grader) -> dict[str, str]:
-    run = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
+    run = grade_submission(load(folder), suite, limits=CageLimits(), grader=grader)
     return {outcome.name: outcome.outcome.value for outcome in run.outcomes}
 
 
@@ -137,7 +137,7 @@ def test_a_batch_grader_collects_its_suite_once_for_all_its_hand_ins(tmp_path):
     suite = write_suite(tmp_path, log)
     kinds = [CORRECT, WRONG, CORRECT, WRONG]
     work = [(number, load(hand_in(tmp_path, f"s{number}", code))) for number, code in enumerate(kinds)]
-    results = grade_all(work, suite=suite, limits=Limits(), jobs=1)
+    results = grade_all(work, suite=suite, limits=CageLimits(), jobs=1)
     scores = dict.fromkeys(range(len(kinds)), None) | {
         result.key: result.result.score for result in results if result.result is not None
     }
@@ -190,8 +190,8 @@ def test_a_property_edited_in_a_long_lived_grader_draws_its_examples_anew(tmp_pa
         "def char_tokenize(text):\n    return [c for c in text if c != 'b']\n", encoding="utf-8"
     )
     test.write_text(property_of.format(alphabet="a"), encoding="utf-8")
-    first = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
+    first = grade_submission(load(folder), suite, limits=CageLimits(), grader=grader)
     assert [outcome.outcome.value for outcome in first.outcomes] == ["passed"]
     test.write_text(property_of.format(alphabet="ab"), encoding="utf-8")
-    edited = grade_submission(load(folder), suite, limits=Limits(), grader=grader)
+    edited = grade_submission(load(folder), suite, limits=CageLimits(), grader=grader)
     assert [outcome.outcome.value for outcome in edited.outcomes] == ["failed"]

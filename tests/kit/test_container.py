@@ -22,12 +22,12 @@ from typing import Any
 
 import container
 import pytest
-from classroom import PROBES_THE_WORKER
-from conftest import SOLUTIONS, hidden_points
+from classroom import PROBES_THE_WORKER, SOLUTIONS
+from results import hidden_points
 
 from autograder.authoring.release import build_gradescope
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 pytestmark = pytest.mark.container
 

@@ -15,9 +15,10 @@ import pytest
 
 from autograder.cage import isolation, seccomp, shield, worker_user
 from autograder.cage.inside import bootstrap
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.grading.fingerprints import grading_hash
-from autograder.testing.suites import KIT_ROOT
+from autograder.grading.limits import Limits
+from autograder.kit_root import KIT_ROOT
 
 needs_root = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a worker a user of its own"
@@ -128,7 +129,7 @@ def test_the_container_cage_is_roots_and_only_its_work_folders_are_the_workers(m
 
     monkeypatch.setattr(cages, "isolation", lambda: isolation.Isolation.CONTAINER)
     monkeypatch.setattr(shield, "guard_the_kit", lambda: [])
-    cage = cages.Cage.create({"bpe.py": b"x = 1\n"}, limits=Limits())
+    cage = cages.Cage.create({"bpe.py": b"x = 1\n"}, limits=CageLimits())
     try:
         uid = cage.worker_uid
         assert uid is not None and uid >= worker_user.UID_BASE

@@ -26,8 +26,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
-from autograder.testing.suites import KIT_ROOT
 
 word_bpe = reference("word_bpe")
 byte_bpe = reference("byte_bpe")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 DOCS = KIT_ROOT / "docs"
 README = KIT_ROOT / "README.md"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from classroom import SOLUTIONS
 
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.grading.hand_in import grade_loaded
 from autograder.handin.loading import load
 from autograder.testing import example_sets
@@ -39,7 +39,7 @@ def drawn(folder: Path) -> dict[str, list[bytes]]:
     """The examples each hidden property of Part 2 drew for the hand-in in ``folder``, graded in this process."""
     with Grader() as grader:
         hidden = suite_path("hidden")
-        document = grade_loaded(load(folder), hidden, limits=Limits(), grader=grader, only=(hidden / "bpe",))
+        document = grade_loaded(load(folder), hidden, limits=CageLimits(), grader=grader, only=(hidden / "bpe",))
     assert document.score > 0
     return dict(grader.examples.examples)
 

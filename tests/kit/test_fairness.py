@@ -13,7 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SOLUTIONS, full_marks, function_scores, gradebook_rows, run_batch
+from classroom import SOLUTIONS
+from commands import run_batch
+from results import full_marks, function_scores, gradebook_rows
 
 from autograder.parts import PARTS, part_of
 

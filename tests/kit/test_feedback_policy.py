@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from conftest import run_batch
+from commands import run_batch
 
 from autograder.testing.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST
 

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from conftest import SOLUTIONS
+from classroom import SOLUTIONS
 
 from autograder.grading.hand_in import grade_path
 from autograder.reports import disclosure, json_report

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from bug_corpus import BUGS
-from conftest import SOLUTIONS, SUBMISSIONS, Results, full_marks, grade, outcomes, snapshot
+from classroom import SOLUTIONS, SUBMISSIONS
+from commands import grade, snapshot
+from results import Results, full_marks, outcomes
 
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.testing.suites import KIT_ROOT
 
 STUBS = KIT_ROOT / "student_template"
 # A test about how one part's failure is reported grades the parts it needs, not the whole kit.
@@ -128,6 +130,16 @@ def test_fail_under_exits_1_below_the_threshold():
     assert process.returncode == 1
     process, _ = grade(SOLUTIONS, "--fail-under", "100", *FIRST_TWO_PARTS)
     assert process.returncode == 0
+
+
+def test_bonus_points_never_make_up_for_a_lost_point_under_fail_under(tmp_path):
+    """Part 4's bonus is worth more than its decode: a hand-in that earns the bonus and loses decode's points
+    scores above 100%, and --fail-under 100 must still fail it."""
+    source = (SOLUTIONS / "byte_bpe.py").read_text(encoding="utf-8")
+    (tmp_path / "byte_bpe.py").write_text(source + "\n\ndef decode(ids, merges):\n    return ''\n", encoding="utf-8")
+    process, document = grade(tmp_path, "--fail-under", "100", "--part", "byte_bpe")
+    assert document["score"] > document["max_score"] * 0.9, "the bonus keeps the score high"
+    assert process.returncode == 1 and "without bonus is below --fail-under 100%" in process.stderr
 
 
 @pytest.mark.parametrize("name", ["missing", "notes.txt"])
@@ -257,7 +269,7 @@ def test_points_table_in_readme_matches_the_tests(tmp_path):
 
 @pytest.mark.unit
 def test_the_limits_page_lists_every_limit_with_its_default_in_order():
-    from autograder.cage.limits import Limits
+    from autograder.grading.limits import Limits
 
     page = (KIT_ROOT / "docs" / "reference" / "limits.md").read_text(encoding="utf-8")
     rows = "\n".join(f"| `{name}` | {value} |" for name, value in Limits().as_dict().items())

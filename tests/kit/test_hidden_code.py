@@ -17,7 +17,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SOLUTIONS, function_scores, grade
+from classroom import SOLUTIONS
+from commands import grade
+from results import function_scores
 
 FAST = ("--part", "bpe", "--limit", "call_seconds=2", "--limit", "test_seconds=10")
 IMPORTS_HELPER = "from helper import *  # noqa: F403\n"

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import full_marks, gradebook_rows, run_batch
+from commands import run_batch
+from results import full_marks, gradebook_rows
 
 from autograder.authoring import notebooks as exercises
 from autograder.authoring.release import release_leaks

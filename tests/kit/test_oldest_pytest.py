@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from autograder.testing.suites import KIT_ROOT
+from autograder.kit_root import KIT_ROOT
 
 COLLECTED = KIT_ROOT / "autograder" / "testing" / "collected.py"
 # Merges nothing: every test of a merge that happens fails on its assertion, beside its hint.

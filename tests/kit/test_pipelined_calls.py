@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.handin import loading
 from autograder.testing.grader import Grader
@@ -57,7 +57,7 @@ def echo(value):
 class Grading:
     """A session on a real worker, with the plans of ``grader``, and the calls it sent together, counted."""
 
-    def __init__(self, folder: Path, source: str, limits: Limits, grader: Grader) -> None:
+    def __init__(self, folder: Path, source: str, limits: CageLimits, grader: Grader) -> None:
         folder.mkdir()
         (folder / "simple_tokenizers.py").write_text(source, encoding="utf-8")
         self.started = start_worker(loading.load(folder), limits)
@@ -115,7 +115,7 @@ def grading(tmp_path: Path) -> Iterator[Callable[..., Grading]]:
     with Grader() as grader:
 
         def make(source: str = CORRECT, **limits: Any) -> Grading:
-            made.append(Grading(tmp_path / f"hand-in-{len(made)}", source, Limits(**limits), grader))
+            made.append(Grading(tmp_path / f"hand-in-{len(made)}", source, CageLimits(**limits), grader))
             return made[-1]
 
         yield make

@@ -9,14 +9,14 @@ import pytest
 
 from autograder.cage.client import Reply, Worker
 from autograder.cage.inside import codec
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.testing.proxy import CallTimedOut, GradingSession
 
 
 class SlowWorker:
     """Stands in for the caged worker: every call takes ``seconds`` and returns None."""
 
-    process_live = tainted = holds_passed_calls = False  # no processes of its own
+    tainted = holds_passed_calls = False  # no processes of its own
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -29,7 +29,7 @@ class SlowWorker:
 
 
 def session(worker: SlowWorker, **limits: float) -> GradingSession:
-    return GradingSession(cast(Worker, worker), Limits(**limits))  # type: ignore[arg-type]
+    return GradingSession(cast(Worker, worker), CageLimits(**limits))  # type: ignore[arg-type]
 
 
 @pytest.mark.unit

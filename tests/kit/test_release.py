@@ -6,6 +6,7 @@ import base64
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -14,13 +15,14 @@ from typing import Any
 
 import nbformat
 import pytest
-from conftest import SOLUTIONS, environment_with_these_packages, full_marks
+from classroom import SOLUTIONS
+from results import full_marks
 
 from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
 from autograder.authoring.stubs import expected_stubs, solution_lines
+from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.scoring.points import suite_points
-from autograder.testing.suites import KIT_ROOT
 
 # Gradescope's published results.json fields (gradescope-autograders.readthedocs.io, "Autograder Specifications").
 RESULT_FIELDS = {
@@ -73,6 +75,27 @@ def test_the_release_holds_the_stubs_notebooks_public_tests_and_grader(release):
     assert ".github/workflows/classroom.yml" in names
     with zipfile.ZipFile(release.parent / f"{RELEASE_NAME}.zip") as archive:
         assert {name.removeprefix(f"{RELEASE_NAME}/") for name in archive.namelist()} == names
+
+
+def environment_with_these_packages(folder: Path) -> Path:
+    """A new virtual environment that also sees the packages of the one running the tests; its python.
+
+    Offline, so it cannot download what it needs: it reads them where this
+    interpreter does. Not ``--system-site-packages``: inside a venv that
+    means the base interpreter's packages (an older setuptools, no pytest),
+    not this venv's. A ``.pth`` naming this interpreter's site folders works
+    the same from a venv and from a plain interpreter; its plain path lines
+    add the folders without running their own ``.pth`` files, so the kit's
+    editable install does not follow into the new environment.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    own = subprocess.run(
+        [str(python), "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    ours = [path for path in site.getsitepackages() if Path(path).is_dir()]
+    (Path(own) / "packages-of-the-test-run.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return python
 
 
 def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp_path):
@@ -135,7 +158,7 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     checked = subprocess.run(
         [str(python), "-c", run_notebook], cwd=student / "notebooks", capture_output=True, text=True, timeout=300
     )
-    assert "not started" in checked.stdout and "Public examples: 0 /" in checked.stdout, checked.stderr[-2000:]
+    assert "not started" in checked.stdout and "Public checks: 0 of " in checked.stdout, checked.stderr[-2000:]
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
     finished = grade_here()

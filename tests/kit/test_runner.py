@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.handin.loading import load
+from autograder.kit_root import KIT_ROOT
 from autograder.scoring.points import suite_points
 from autograder.scoring.results import build_result
 from autograder.testing.grader import Grader
 from autograder.testing.outcomes import GradingRun
 from autograder.testing.runner import grade_submission
-from autograder.testing.suites import KIT_ROOT
 
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
@@ -37,7 +37,7 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     assert hidden.worth != public.worth
 
 
-def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: Limits | None = None) -> GradingRun:
+def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: CageLimits | None = None) -> GradingRun:
     """Grade a ``bpe.py`` holding ``bpe`` with a one-file suite holding ``tests`` (as bpe/test_merge_pair.py)."""
     suite = tmp_path / "suite"
     (suite / "bpe").mkdir(parents=True)
@@ -45,7 +45,7 @@ def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: Limits
     (tmp_path / "student").mkdir()
     (tmp_path / "student" / "bpe.py").write_text(bpe, encoding="utf-8")
     with Grader() as grader:
-        return grade_submission(load(tmp_path / "student"), suite, limits=limits or Limits(), grader=grader)
+        return grade_submission(load(tmp_path / "student"), suite, limits=limits or CageLimits(), grader=grader)
 
 
 def test_a_tests_declared_visibility_and_bonus_reach_the_results(tmp_path):
@@ -72,7 +72,7 @@ def test_a_tests_call_seconds_marker_allows_its_calls_longer(tmp_path):
         "@pytest.mark.points(1)\n"
         "def test_limited(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n",
         "import time\n\ndef merge_pair(tokens, pair):\n    time.sleep(1)\n    return list(tokens)\n",
-        limits=Limits(call_seconds=0.5),
+        limits=CageLimits(call_seconds=0.5),
     )
     outcomes = {outcome.name: outcome.outcome.value for outcome in run.outcomes}
     assert outcomes == {"test_allowed": "passed", "test_limited": "timed out"}
@@ -193,7 +193,7 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
         "    return [''.join(tokens)] if list(pair) == tokens else list(tokens)\n",
         encoding="utf-8",
     )
-    limits = Limits(call_seconds=1.0)
+    limits = CageLimits(call_seconds=1.0)
     with Grader() as grader:
         run = grade_submission(load(tmp_path / "student"), suite, limits=limits, grader=grader)
     outcomes = [(outcome.name, outcome.outcome.value) for outcome in run.outcomes]
@@ -243,7 +243,7 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
         encoding="utf-8",
     )
     with Grader() as grader:
-        run = grade_submission(load(tmp_path / "student"), suite, limits=Limits(call_seconds=1.0), grader=grader)
+        run = grade_submission(load(tmp_path / "student"), suite, limits=CageLimits(call_seconds=1.0), grader=grader)
     by_name = {outcome.name: outcome for outcome in run.outcomes}
     assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "timed out", "timed out"]
     assert "timed out after 1 s" in by_name["test_1_counts"].detail

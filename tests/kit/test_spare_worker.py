@@ -14,7 +14,7 @@ import pytest
 
 from autograder.cage import starting
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.handin import loading
 from autograder.handin.loaded import LoadedSubmission
@@ -53,7 +53,7 @@ def grader():
 
 
 def test_the_next_hand_in_gets_the_spare_with_its_own_files_alone(tmp_path, grader):
-    limits = Limits()
+    limits = CageLimits()
     first = start_worker(hand_in(tmp_path / "ada", "ada.txt"), limits, grader=grader)
     spare = grader.spare
     assert spare is not None and spare.worker.process is not None and spare.worker.process.poll() is None
@@ -68,11 +68,11 @@ def test_the_next_hand_in_gets_the_spare_with_its_own_files_alone(tmp_path, grad
 
 def test_a_spare_made_for_other_limits_is_not_used_and_is_removed(tmp_path):
     with Grader(spares=True) as grader:
-        start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), grader=grader).worker.stop()
+        start_worker(hand_in(tmp_path / "ada", "ada.txt"), CageLimits(), grader=grader).worker.stop()
         spare = grader.spare
         assert spare is not None
         grader.spares = False
-        other = start_worker(hand_in(tmp_path / "bob", "bob.txt"), Limits(call_seconds=3), grader=grader)
+        other = start_worker(hand_in(tmp_path / "bob", "bob.txt"), CageLimits(call_seconds=3), grader=grader)
         assert other.worker is not spare.worker and grader.spare is None
     assert not spare.cage.root.exists() and spare.worker.process is None
     assert answer(other, "b")[0] == "b"
@@ -88,9 +88,9 @@ def test_a_grader_that_ends_leaves_no_spare_behind(tmp_path):
         "from autograder.testing.grader import for_this_process\n"
         "from autograder.handin import loading\n"
         "from autograder.cage import starting\n"
-        "from autograder.cage.limits import Limits\n"
+        "from autograder.cage.limits import CageLimits\n"
         "grader = for_this_process(spares=True)\n"
-        "started = starting.start_worker(loading.load(Path(sys.argv[1])), Limits(), grader=grader)\n"
+        "started = starting.start_worker(loading.load(Path(sys.argv[1])), CageLimits(), grader=grader)\n"
         "started.worker.stop(); started.cage.remove()\n"
         "print(grader.spare.worker.process.pid, grader.spare.cage.root)\n"
     )
@@ -115,6 +115,6 @@ def test_a_spare_that_cannot_be_made_costs_the_hand_in_nothing(tmp_path, monkeyp
         return made(files, limits=limits)
 
     monkeypatch.setattr(starting.Cage, "create", no_room_for_a_spare)
-    started = start_worker(hand_in(tmp_path / "ada", "ada.txt"), Limits(), grader=grader)
+    started = start_worker(hand_in(tmp_path / "ada", "ada.txt"), CageLimits(), grader=grader)
     assert grader.spare is None
     assert answer(started, "a")[0] == "a"

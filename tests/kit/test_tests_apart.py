@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from classroom import PROBES_THE_WORKER, SOLUTIONS
-from conftest import grade, run_batch
+from commands import grade, run_batch
 
 RECORD = "SEEN" + "CALL"  # never whole in the hand-in's source, which a feedback page may quote
 

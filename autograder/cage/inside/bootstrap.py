@@ -506,6 +506,7 @@ class Submission:
                 report = describe_error(error, [self.directory])
                 name = cell.get("name", cell["index"])
                 report["cell"] = f"{name} of {file_name}" if file_name else name
+                report["file"] = file_name
                 self.cell_reports.append(report)
         return module
 
@@ -530,6 +531,12 @@ def find_function(submission: Submission, module_name: str, function_name: str) 
     import difflib
 
     close = difflib.get_close_matches(function_name, names, n=1, cutoff=0.6)
+    notebook = submission.script_name if submission.kind == "script" else f"{module_name}.ipynb"
+    broken = [report for report in submission.cell_reports if report.get("file") == notebook]
+    if broken:  # the function was most likely in the cell that did not run: that is the mistake to show
+        report = broken[0]
+        message = f"notebook cell {report['cell']} raised {report['type']}: {report['message']}"
+        raise LoadFailed({"kind": protocol.CELL_FAILED, "message": message, "where": report.get("where", "")})
     where = submission.script_name if submission.kind == "script" else f"{module_name}.py"
     message = f"{where} defines no function {function_name}"
     if close:

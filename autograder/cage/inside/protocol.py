@@ -21,6 +21,7 @@ NOT_STARTED = "not_started"  # the function still raises NotImplementedError
 MISSING_MODULE = "missing_module"  # the part's module or notebook was not handed in
 MISSING_FUNCTION = "missing_function"  # the module loaded but has no such function
 IMPORT_FAILED = "import_failed"  # the module raised (or would not compile) while loading
+CELL_FAILED = "cell_failed"  # a notebook's function is missing, and a cell of that notebook raised as it ran
 RAISED = "raised"  # the function raised
 UNREADABLE = "unreadable"  # the function returned something that is not plain data, or too much of it
 PROTOCOL = "protocol"  # a request the worker does not understand (a grader bug)

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from autograder.cage.limits import Limits
 from autograder.handin import bounded, loading
 from autograder.handin.bounded import SKIPPED_FOLDERS
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.handin.uploads import merged_uploads, unpack_uploads
 from autograder.parts import MODULES
@@ -53,11 +53,11 @@ class Found:
 
     student: str  # the id: a folder name under OUT, a gradebook key
     origin: str  # where it came from, for messages
-    reader: Callable[[Limits], LoadedSubmission]
+    reader: Callable[[HandinLimits], LoadedSubmission]
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
 
-    def load(self, limits: Limits) -> LoadedSubmission:
+    def load(self, limits: HandinLimits) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
         try:
             return self.reader(limits)
@@ -196,8 +196,8 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
     return _collect("one entry per student", candidates, ignored)
 
 
-def _loader(path: Path) -> Callable[[Limits], LoadedSubmission]:
-    def load(limits: Limits) -> LoadedSubmission:
+def _loader(path: Path) -> Callable[[HandinLimits], LoadedSubmission]:
+    def load(limits: HandinLimits) -> LoadedSubmission:
         return loading.load(path, limits)
 
     return load
@@ -295,7 +295,7 @@ def _lms_candidates(
     source: Path,
     groups: dict[str, dict[str, str]],
     hints: dict[str, str],
-    loader: Callable[[str, dict[str, str]], Callable[[Limits], LoadedSubmission]],
+    loader: Callable[[str, dict[str, str]], Callable[[HandinLimits], LoadedSubmission]],
 ) -> list[Found]:
     return [
         Found(
@@ -314,7 +314,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     groups, hints = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
     ignored = [entry.name for entry in entries if entry.is_symlink()]
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
     discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, loader), ignored)
@@ -322,8 +322,10 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     return discovery
 
 
-def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Callable[[Limits], LoadedSubmission]:
-    def load(limits: Limits) -> LoadedSubmission:
+def _group_loader(
+    folder: Path, student: str, members: list[tuple[Path, str]]
+) -> Callable[[HandinLimits], LoadedSubmission]:
+    def load(limits: HandinLimits) -> LoadedSubmission:
         uploads: list[tuple[str, dict[str, bytes]]] = []
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
@@ -361,7 +363,7 @@ def _lms_zip(archive_path: Path) -> Discovery:
     unfit: list[str] = []
     groups, hints = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[Limits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
         return _zip_group_loader(archive_path, student, members)
 
     discovery = _collect(f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, loader), [])
@@ -371,8 +373,8 @@ def _lms_zip(archive_path: Path) -> Discovery:
 
 def _zip_group_loader(
     archive_path: Path, student: str, members: dict[str, str]
-) -> Callable[[Limits], LoadedSubmission]:
-    def load(limits: Limits) -> LoadedSubmission:
+) -> Callable[[HandinLimits], LoadedSubmission]:
+    def load(limits: HandinLimits) -> LoadedSubmission:
         uploads = bounded.read_zip(archive_path, rename=members.get, limits=limits)
         files = unpack_uploads(archive_path.parent / student, uploads, limits)
         return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from autograder.cage.client import parent_death_signal
-from autograder.cage.limits import Limits
+from autograder.cage.limits import CageLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.scoring.grade_result import GradeResult
 
@@ -101,7 +101,7 @@ def _set_every_thread(cpus: set[int]) -> None:
             os.sched_setaffinity(int(task), cpus)
 
 
-def _grade(loaded: LoadedSubmission, suite: Path, limits: Limits, only: tuple[Path, ...]) -> GradeResult:
+def _grade(loaded: LoadedSubmission, suite: Path, limits: CageLimits, only: tuple[Path, ...]) -> GradeResult:
     from autograder.grading.hand_in import grade_loaded
     from autograder.testing.grader import for_this_process
 
@@ -112,7 +112,7 @@ def grade_all(
     work: Iterable[tuple[Key, LoadedSubmission]],
     *,
     suite: Path,
-    limits: Limits,
+    limits: CageLimits,
     jobs: int,
     only: tuple[Path, ...] = (),
 ) -> Generator[Graded[Key], None, None]:
@@ -146,7 +146,7 @@ def _grade_in(
     attempts: dict[int, int],
     *,
     suite: Path,
-    limits: Limits,
+    limits: CageLimits,
     jobs: int,
     only: tuple[Path, ...],
 ) -> Iterator[Graded[Key]]:

@@ -15,16 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from autograder.atomic_files import write_atomically
-from autograder.cage.limits import Limits
 from autograder.course import nbgrader_export
 from autograder.course.batch import adjustments, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
+from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
+from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
@@ -100,12 +103,12 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     out.mkdir(parents=True, exist_ok=True)
     changes = adjustments.read(adjustments.ensure_file(out), students=students, points=points)  # before grading
     suite_dir = suites.resolve(options.suite)
-    grading = grading_hash(suite_dir, suites.KIT_ROOT / "solutions", options.limits, options.parts)
+    grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     results = store.ResultStore(out)
     results.sweep()
     outcomes, pending, reused, hand_ins = _plan(
-        discovery, results, grading, source, force=options.force, limits=options.limits
+        discovery, results, grading, source, force=options.force, limits=options.limits.handin
     )
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
@@ -119,7 +122,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
     fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
-    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits, jobs=options.jobs, only=only)
+    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.result is not None and graded.loaded is not None:
@@ -162,7 +165,7 @@ Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the re
 
 
 def _plan(
-    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: Limits
+    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: HandinLimits
 ) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
 
@@ -278,7 +281,7 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
-    sections = class_summary.build_sections(records, stubs=_stub_code())
+    sections = class_summary.build_sections(summarize(records, stubs=_stub_code()))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None
     if chart is not None:
@@ -292,13 +295,13 @@ def _write_class_files(
     return written
 
 
-def _stub_code() -> class_summary.StartingCode:
+def _stub_code() -> StartingCode:
     """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
     from autograder.handin import loading
 
     try:
-        stubs = loading.load(suites.KIT_ROOT / "student_template")
+        stubs = loading.load(KIT_ROOT / "student_template")
     except SubmissionError:
-        return class_summary.StartingCode()
+        return StartingCode()
     measured = similarity.measures(stubs)
-    return class_summary.StartingCode(measured.code_hash, frozenset(measured.prints))
+    return StartingCode(measured.code_hash, frozenset(measured.prints))

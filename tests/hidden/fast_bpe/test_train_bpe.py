@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from autograder.kit_root import KIT_ROOT
 from autograder.testing.reference import reference
 from autograder.testing.rubric import examples, hint, speed_problem
-from autograder.testing.suites import KIT_ROOT
 
 pytestmark = pytest.mark.bonus
 ref = reference("fast_bpe")

@@ -1,0 +1,357 @@
+"""What the class got wrong, as figures: built once from the batch's records, rendered by ``reports.class_summary``.
+
+Every figure a report shows is counted here, and nothing here is worded for a page: how many students got
+a function right, which tests were hardest and with what wrong answer, whose code looks alike.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from autograder.course.batch import similarity, store
+from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.scoring.grade_result import GradeResult
+from autograder.scoring.scoring import FunctionTotal, full_marks, function_totals, percent
+from autograder.testing.outcomes import Outcome
+
+
+@dataclass(frozen=True)
+class StartingCode:
+    """What every student was handed (the stubs): sharing it is not copying."""
+
+    code_hash: str | None = None
+    fingerprints: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class ScoreFigures:
+    """The graded students' scores, in percent."""
+
+    mean: float
+    median: float
+    spread: float  # the population standard deviation; 0 for one student
+    lowest: float
+    highest: float
+    full_marks: int  # how many students have them
+
+
+@dataclass(frozen=True)
+class Overview:
+    students: int
+    graded: int
+    without_submission: int
+    could_not_grade: int
+    scores: ScoreFigures | None  # None when no one was graded
+
+
+@dataclass(frozen=True)
+class FunctionFigures:
+    """One function across the graded students (a student who did not start it counts with 0 points)."""
+
+    part: str
+    function: str
+    mean: float
+    worth: float
+    full_marks: int  # students who passed all of its tests
+    not_started: int
+
+
+@dataclass(frozen=True)
+class HardTest:
+    """A test some student who started its function failed; the ones every such student passed are only counted."""
+
+    part: str
+    function: str
+    test: str  # pytest's name, with a parametrized case's id in brackets
+    doc: str
+    points: float
+    passed: int
+    tried: int  # students who started the function
+    wrong_answer: tuple[str, int] | None  # what failing functions returned most often, and how often
+    fix_first: tuple[str, int] | None  # the student's own failing function most often called by this one
+
+
+@dataclass(frozen=True)
+class StoppedSubmission:
+    """A student whose code timed out or ended the worker, with what the first such test said."""
+
+    student: str
+    timed_out: int
+    crashed: int
+    first: str
+
+
+@dataclass(frozen=True)
+class SlowSubmission:
+    student: str
+    seconds: float  # in the student's code, never the grader's own start
+    score: float
+    max_score: float
+
+
+@dataclass(frozen=True)
+class IdenticalCode:
+    """Students whose programs are the same once comments, docstrings and layout are set aside."""
+
+    students: tuple[str, ...]
+    score: float
+
+
+@dataclass(frozen=True)
+class SimilarPair:
+    first: str
+    second: str
+    shared: float  # of the smaller program's fingerprints
+    first_score: float
+    second_score: float
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """A student whose graded code does something worth a look (imports a library, builds code), and what."""
+
+    student: str
+    what: tuple[str, ...]
+    score: float
+
+
+@dataclass(frozen=True)
+class NotGraded:
+    """A student with no grade, or a hand-in with no student on the roster, and why."""
+
+    student: str
+    status: str
+    why: str
+
+
+@dataclass(frozen=True)
+class StudentLine:
+    student: str
+    name: str
+    percent: float | None  # None: not graded
+    status: str
+    feedback: str | None  # the feedback page beside the summary, None for a student with no submission
+
+
+@dataclass(frozen=True)
+class ClassSummary:
+    overview: Overview
+    functions: tuple[FunctionFigures, ...]
+    hardest: tuple[HardTest, ...]  # hardest first
+    passed_by_everyone: int  # tests every graded student who started their function passed
+    stopped: tuple[StoppedSubmission, ...]
+    slowest: tuple[SlowSubmission, ...]  # slowest first, every graded student
+    identical: tuple[IdenticalCode, ...]
+    similar: tuple[SimilarPair, ...]  # most alike first, none identical
+    similar_threshold: float
+    imports: tuple[Flagged, ...]
+    builds_code: tuple[Flagged, ...]
+    not_graded: tuple[NotGraded, ...]
+    students: tuple[StudentLine, ...]
+
+
+def summarize(records: list[StudentRecord], *, stubs: StartingCode) -> ClassSummary:
+    """The class's figures, from each student's record; ``stubs``: what everyone was handed."""
+    graded = [record for record in records if record.result is not None]
+    documents = [record.result for record in graded if record.result is not None]
+    hardest, passed_by_everyone = _hardest(documents)
+    return ClassSummary(
+        overview=_overview(records, documents),
+        functions=_functions(documents),
+        hardest=hardest,
+        passed_by_everyone=passed_by_everyone,
+        stopped=_stopped(graded),
+        slowest=_slowest(graded),
+        identical=_identical(graded, stubs.code_hash),
+        similar=_similar(graded, stubs),
+        similar_threshold=similarity.THRESHOLD,
+        imports=_flagged(graded, "imports"),
+        builds_code=_flagged(graded, "builds_code"),
+        not_graded=_not_graded(records),
+        students=_students(records),
+    )
+
+
+def _overview(records: list[StudentRecord], documents: list[GradeResult]) -> Overview:
+    counts = Counter(record.status for record in records)
+    scores = None
+    if documents:
+        percents = [percent(document) for document in documents]
+        scores = ScoreFigures(
+            mean=statistics.fmean(percents),
+            median=statistics.median(percents),
+            spread=statistics.pstdev(percents) if len(percents) > 1 else 0.0,
+            lowest=min(percents),
+            highest=max(percents),
+            full_marks=sum(1 for document in documents if full_marks(document)),
+        )
+    return Overview(len(records), len(documents), counts[NO_SUBMISSION], counts[CANNOT_GRADE], scores)
+
+
+def _functions(documents: list[GradeResult]) -> tuple[FunctionFigures, ...]:
+    per_student: dict[tuple[str, str], list[FunctionTotal]] = defaultdict(list)
+    for document in documents:
+        for total in function_totals(document):
+            per_student[(total.part, total.function)].append(total)
+    return tuple(
+        FunctionFigures(
+            part=part,
+            function=function,
+            mean=sum(total.score for total in totals) / len(documents),
+            worth=totals[0].max_score,
+            full_marks=sum(1 for total in totals if total.status is Outcome.PASSED),
+            not_started=sum(1 for total in totals if total.status is Outcome.NOT_STARTED),
+        )
+        for (part, function), totals in per_student.items()
+    )
+
+
+def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
+    """The tests some student failed, by pass rate among the students who started their function (lowest
+    first); and how many tests every one of them passed."""
+    Key = tuple[str, str, str]  # (part, function, test): train_bpe is in four parts
+    passes: Counter[Key] = Counter()
+    seen: Counter[Key] = Counter()
+    wrong: dict[Key, Counter[str]] = defaultdict(Counter)
+    causes: dict[Key, Counter[str]] = defaultdict(Counter)
+    info: dict[Key, tuple[str, float]] = {}
+    for document in documents:
+        for test in document.tests:
+            if test.outcome is Outcome.NOT_STARTED:
+                continue  # a student who has not started it did not find it hard
+            key = (test.part.split(":")[0], test.function, test.test)
+            info[key] = (test.doc, test.points)
+            seen[key] += 1
+            if test.passed:
+                passes[key] += 1
+                continue
+            if test.outcome is Outcome.FAILED and test.got:
+                wrong[key][test.got] += 1
+            if test.fix_first:
+                causes[key][test.fix_first] += 1
+    hardest: list[HardTest] = []
+    everyone = 0
+    for key in sorted(seen, key=lambda key: (passes[key] / seen[key], key)):
+        if passes[key] == seen[key]:
+            everyone += 1
+            continue
+        doc, points = info[key]
+        common = wrong[key].most_common(1)
+        cause = causes[key].most_common(1)
+        hardest.append(
+            HardTest(
+                part=key[0],
+                function=key[1],
+                test=key[2],
+                doc=doc,
+                points=points,
+                passed=passes[key],
+                tried=seen[key],
+                wrong_answer=common[0] if common else None,
+                fix_first=cause[0] if cause else None,
+            )
+        )
+    return tuple(hardest), everyone
+
+
+def _stopped(graded: list[StudentRecord]) -> tuple[StoppedSubmission, ...]:
+    stopped: list[StoppedSubmission] = []
+    for record, document in _with_documents(graded):
+        timed_out = [test for test in document.tests if test.outcome is Outcome.TIMED_OUT]
+        crashed = [test for test in document.tests if test.outcome is Outcome.CRASHED]
+        if timed_out or crashed:
+            first = (timed_out or crashed)[0].detail
+            stopped.append(StoppedSubmission(record.id, len(timed_out), len(crashed), first))
+    return tuple(stopped)
+
+
+def _slowest(graded: list[StudentRecord]) -> tuple[SlowSubmission, ...]:
+    """Ranked by the time spent in the student's code, never the grader's own start (the first hand-in of each
+    grader pays for imports and Part 5's reference timing)."""
+    ranked = sorted(_with_documents(graded), key=lambda pair: -_code_seconds(pair[1]))
+    return tuple(
+        SlowSubmission(record.id, _code_seconds(document), document.score, document.max_score)
+        for record, document in ranked
+    )
+
+
+def _code_seconds(document: GradeResult) -> float:
+    seconds = document.student_seconds
+    return document.execution_time if seconds is None else seconds  # older results lack it
+
+
+def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, GradeResult]]:
+    """The records that have a results document, each with it."""
+    return [(record, record.result) for record in records if record.result is not None]
+
+
+def _identical(graded: list[StudentRecord], stub_hash: str | None) -> tuple[IdenticalCode, ...]:
+    groups: dict[str, list[StudentRecord]] = defaultdict(list)
+    for record in graded:
+        stamp = record.result.batch if record.result is not None else None
+        code = stamp.code_hash if stamp is not None else None
+        if code and code != stub_hash:
+            groups[code].append(record)
+    identical: list[IdenticalCode] = []
+    for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
+        if len(members) > 1:
+            score = members[0].result.score if members[0].result is not None else 0
+            identical.append(IdenticalCode(tuple(member.id for member in members), score))
+    return tuple(identical)
+
+
+def _similar(graded: list[StudentRecord], stubs: StartingCode) -> tuple[SimilarPair, ...]:
+    """Pairs alike once every name the student chose is set aside and functions are put in one order; code
+    identical to the other's is left to ``_identical``, and the stubs count for no one."""
+    prints: dict[str, list[int]] = {}
+    codes: dict[str, str] = {}
+    scores: dict[str, float] = {}
+    for record, document in _with_documents(graded):
+        stamp = document.batch
+        if stamp is not None and stamp.similarity is not None:
+            prints[record.id] = list(stamp.similarity)
+            codes[record.id] = stamp.code_hash
+            scores[record.id] = document.score
+    return tuple(
+        SimilarPair(first, second, shared, scores[first], scores[second])
+        for first, second, shared in similarity.similar_pairs(prints, base=stubs.fingerprints)
+        if codes[first] != codes[second]
+    )
+
+
+def _flagged(graded: list[StudentRecord], key: str) -> tuple[Flagged, ...]:
+    """The students whose batch stamp lists something under ``key`` (imports, builds_code)."""
+    flagged: list[Flagged] = []
+    for record, document in _with_documents(graded):
+        listed = getattr(document.batch, key, None) or ()
+        if listed:
+            flagged.append(Flagged(record.id, tuple(listed), document.score))
+    return tuple(flagged)
+
+
+def _not_graded(records: list[StudentRecord]) -> tuple[NotGraded, ...]:
+    lines: list[NotGraded] = []
+    for record in records:
+        if record.status == CANNOT_GRADE:
+            lines.append(NotGraded(record.id, record.status, record.reason))
+        elif record.status == NO_SUBMISSION:
+            lines.append(NotGraded(record.id, record.status, "on the roster, nothing handed in"))
+        if record.note == NOT_ON_ROSTER:
+            lines.append(NotGraded(record.id, NOT_ON_ROSTER, f"handed in {record.origin}"))
+    return tuple(lines)
+
+
+def _students(records: list[StudentRecord]) -> tuple[StudentLine, ...]:
+    """Every student, with the feedback page they were given."""
+    return tuple(
+        StudentLine(
+            record.id,
+            record.name,
+            percent(record.result) if record.result is not None else None,
+            record.status,
+            f"{record.id}/{store.FEEDBACK_PAGE}" if record.status != NO_SUBMISSION else None,
+        )
+        for record in records
+    )

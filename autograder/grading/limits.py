@@ -1,0 +1,39 @@
+"""Every limit a teacher can change, by name: the hand-in's (``handin.limits``) and the cage's (``cage.limits``).
+
+``grade`` and ``grade batch`` take them together (``--limit NAME=VALUE``) and give each step its own:
+reading the hand-in its ``handin``, the worker and the calls into it their ``cage``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograder.cage.limits import CageLimits
+from autograder.handin.limits import HandinLimits
+
+
+@dataclass(frozen=True)
+class Limits:
+    cage: CageLimits = field(default_factory=CageLimits)
+    handin: HandinLimits = field(default_factory=HandinLimits)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every limit by name, the cage's first: README.md's table, ``--limit``'s help, the grading hash."""
+        return {**self.cage.as_dict(), **self.handin.as_dict()}
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [*CageLimits.names(), *HandinLimits.names()]
+
+    @classmethod
+    def from_dict(cls, values: Mapping[str, Any]) -> Limits:
+        """The limits ``values`` sets by name (as ``as_dict`` names them), with the defaults for the rest."""
+        unknown = sorted(set(values) - set(cls.names()))
+        if unknown:
+            raise ValueError(f"{', '.join(unknown)}: no such limit; the limits are {', '.join(cls.names())}")
+        return cls(
+            cage=CageLimits(**{name: values[name] for name in CageLimits.names() if name in values}),
+            handin=HandinLimits(**{name: values[name] for name in HandinLimits.names() if name in values}),
+        )

@@ -366,6 +366,94 @@ def decode(ids, vocab):
     return [token_of[i] for i in ids]
 """,
     ),
+    "merge_pair pops the tokens off the list it is given": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    merged = []
+    while tokens:
+        token = tokens.pop(0)
+        if tokens and token == pair[0] and tokens[0] == pair[1]:
+            merged.append(token + tokens.pop(0))
+        else:
+            merged.append(token)
+    return merged
+""",
+    ),
+    "merge_pair returns a tuple": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    merged = []
+    i = 0
+    while i < len(tokens):
+        if tuple(tokens[i:i + 2]) == pair:
+            merged.append(pair[0] + pair[1])
+            i += 2
+        else:
+            merged.append(tokens[i])
+            i += 1
+    return tuple(merged)
+""",
+    ),
+    "train_bpe crashes on text shorter than two characters": (
+        "bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(tokens)
+        best = max(counts, key=counts.get)
+        if counts[best] < 2:
+            break
+        tokens = merge_pair(tokens, best)
+        merges.append(best)
+    return tokens, merges
+""",
+    ),
+    "bpe vocab numbered in merge order": (
+        "bpe",
+        "build_bpe_vocab",
+        """
+def build_bpe_vocab(text, merges):
+    vocab = {}
+    for character in sorted(set(text)):
+        vocab[character] = len(vocab)
+    for first, second in merges:
+        if first + second not in vocab:
+            vocab[first + second] = len(vocab)
+    return vocab
+""",
+    ),
+    "encode takes the longest token of the vocabulary, greedily": (
+        "bpe",
+        "encode",
+        """
+def encode(text, merges, vocab):
+    ids = []
+    start = 0
+    while start < len(text):
+        end = len(text)
+        while text[start:end] not in vocab:
+            end -= 1
+        ids.append(vocab[text[start:end]])
+        start = end
+    return ids
+""",
+    ),
+    "decode looks an id up by its place in the vocabulary": (
+        "bpe",
+        "decode",
+        """
+def decode(ids, vocab):
+    tokens = list(vocab)
+    return "".join(tokens[i] for i in ids)
+""",
+    ),
     # -- Part 3: word-level BPE ------------------------------------------------------------
     "pre_tokenize lowercases the text": (
         "word_bpe",

@@ -684,6 +684,62 @@ def decode(tokens):
     return "".join(tokens).replace("</w>", " ")
 """,
     ),
+    "encode_by_rank merges the leftmost mergeable pair": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = list(word) + [END_OF_WORD]
+        merged = True
+        while merged:
+            merged = False
+            for i in range(len(symbols) - 1):
+                if (symbols[i], symbols[i + 1]) in ranks:
+                    symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+                    merged = True
+                    break
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "word train_bpe stops at a count of two": (
+        "word_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(word_freqs)
+        if not counts:
+            break
+        pair, count = counts.most_common(1)[0]
+        if count <= 2:
+            break
+        word_freqs = merge_pair(word_freqs, pair)
+        merges.append(pair)
+    return merges
+""",
+    ),
+    "pre_tokenize drops punctuation": (
+        "word_bpe",
+        "pre_tokenize",
+        """
+def pre_tokenize(text):
+    return re.findall(r"\\w+", text)
+""",
+    ),
+    "word decode puts a space between the tokens of a word": (
+        "word_bpe",
+        "decode",
+        """
+def decode(tokens):
+    return " ".join(token.replace("</w>", "") for token in tokens if token != "</w>")
+""",
+    ),
     # -- Part 4: byte-level BPE ------------------------------------------------------------
     "byte pair counts step two ids at a time": (
         "byte_bpe",

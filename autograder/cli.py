@@ -23,7 +23,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by 
 
 
 # What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
-INSTRUCTOR_COMMANDS = ("batch", "release", "gradescope", "make-stubs", "make-notebooks")
+INSTRUCTOR_COMMANDS = ("batch", "jobs", "release", "gradescope", "make-stubs", "make-notebooks")
 
 
 def student_copy() -> bool:
@@ -216,6 +216,27 @@ def submission(
 )
 @SUITE_OPTION
 @click.option("--force", is_flag=True, help="Grade every submission again, even those with current results.")
+@click.option(
+    "--student",
+    "students",
+    multiple=True,
+    metavar="ID",
+    help="Grade only this student (repeatable), again even if their hand-in did not change; keep everyone "
+    "else's results and build every report again.",
+)
+@click.option(
+    "--shard",
+    metavar="K/N",
+    default=None,
+    help="Grade only shard K (from 0) of N of the class, into an OUT shared with the other shards: results and "
+    "feedback only, no class files (see docs: More than one machine).",
+)
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Grade nothing: build the gradebook, the exports, every feedback page and the summary from the "
+    "results the shards wrote into OUT, refusing if any hand-in has no current result there.",
+)
 @PART_OPTION
 @click.option(
     "--junit",
@@ -261,11 +282,28 @@ def batch(
     limit_values: tuple[str, ...],
     uncaged: bool,
     parts: tuple[str, ...],
+    students: tuple[str, ...],
+    shard: str | None,
+    merge: bool,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
 
+    from autograder.course.batch.selection import SelectionError, choose
+
+    try:
+        given = {"--junit": junit, "--nbgrader-db": nbgrader_db}
+        selection = choose(
+            students=students,
+            shard=shard,
+            merge=merge,
+            force=force,
+            class_options=[name for name, value in given.items() if value],
+        )
+    except SelectionError as error:
+        click.echo(f"grade batch: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
     from autograder.cage.isolation import CageRequired, require_full_cage
 
     try:
@@ -286,7 +324,7 @@ def batch(
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
-    from autograder.course.batch.run import BatchOptions, run_batch
+    from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
     from autograder.course.batch.store import RESULTS
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.testing.suites import SuiteMissing
@@ -304,11 +342,11 @@ def batch(
         parts=parts,
         feedback=feedback_mode,
     )
-    progress = None if quiet else BarProgress()
+    progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         with progress or contextlib.nullcontext():
-            result = run_batch(submissions, out, options, progress)
+            result = run_batch(submissions, out, options, progress, selection=selection)
     except KeyboardInterrupt:
         kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
         click.echo(
@@ -322,17 +360,32 @@ def batch(
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
-    except (DiscoveryError, RosterError, SuiteMissing, NbgraderExportError, AdjustmentsError) as error:
+    except (
+        DiscoveryError,
+        RosterError,
+        SuiteMissing,
+        NbgraderExportError,
+        AdjustmentsError,
+        SelectionError,
+        ResultsMissing,
+    ) as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
     counts: dict[str, int] = {}
     for record in result.records:
         counts[record.status] = counts.get(record.status, 0) + 1
     click.echo(
-        ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
+        (f"shard {selection.shard}: " if selection.shard else "")
+        + (", ".join(f"{count} {status}" for status, count in sorted(counts.items())) or "no hand-in")
         + f" ({result.graded_now} graded now, {result.reused} up to date)",
         err=True,
     )
+    if not selection.class_files:
+        click.echo(
+            f"grade batch: a shard writes no class files; once every shard is done, the same command with --merge "
+            f"in place of --shard {selection.shard} writes them into {out}",
+            err=True,
+        )
     for ignored in result.discovery.ignored[:10]:
         click.echo(f"ignored {ignored!r}: not a submission", err=True)
     for warning in result.discovery.warnings():
@@ -351,6 +404,149 @@ def _first_interrupt(signum: int, frame: object) -> None:
 
 def _later_interrupt(signum: int, frame: object) -> None:
     click.echo("grade batch: stopping; the graded results are being kept", err=True)
+
+
+# grade batch's options that a job file does not pass on (the job file gives them itself), and what to use instead.
+JOB_FILE_GIVES = {
+    "out": "give the folder with grade jobs' --batch-out",
+    "shard": "the job file gives each shard its own",
+    "merge": "the job file runs the merge itself",
+    "students": "--student regrades on one machine: run it there",
+    "force": "a shard started again would grade its hand-ins again, and the merge takes no --force",
+    "jobs": "give it to grade jobs (--jobs), which asks the engine for as many cores",
+}
+MERGE_ONLY = ("junit", "nbgrader_db")  # the class's files: the merge writes them, a shard refuses them
+
+
+@main.command("jobs")
+@click.argument("engine", type=click.Choice(["slurm", "kubernetes", "github"]))
+@click.option("--shards", type=click.IntRange(min=1), required=True, help="How many shards to split the class into.")
+@click.option(
+    "--submissions",
+    default="submissions",
+    show_default=True,
+    help="The class's hand-ins, as grade batch takes them, from where the jobs run.",
+)
+@click.option(
+    "--batch-out",
+    "out",
+    default="graded",
+    show_default=True,
+    help="grade batch's OUT: the folder the shards write into and the merge completes.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    "jobs_each",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Hand-ins each shard grades at once, and the cores it asks the engine for.",
+)
+@click.option("--name", default="grade-class", show_default=True, help="The jobs' name on the engine.")
+@click.option(
+    "--image",
+    default="bpe-kit-course:latest",
+    show_default=True,
+    help="Kubernetes: an image with this course's kit installed (keep it private: it holds the hidden tests).",
+)
+@click.option(
+    "--claim",
+    default="grade-class",
+    show_default=True,
+    help="Kubernetes: the ReadWriteMany volume claim holding the submissions and the output folder.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the job file here [default: print it].",
+)
+@click.argument("batch_options", nargs=-1, type=click.UNPROCESSED)
+def job_files(
+    engine: str,
+    shards: int,
+    submissions: str,
+    out: str,
+    jobs_each: int,
+    name: str,
+    image: str,
+    claim: str,
+    output: Path | None,
+    batch_options: tuple[str, ...],
+) -> None:
+    """Write a job file that grades a class as N shards, then merges them (Slurm, Kubernetes, GitHub Actions).
+
+    More of grade batch's options, for every shard and the merge, go after --:
+
+    \b
+    grade jobs slurm --shards 4 -o grade-class.sbatch -- --roster roster.csv
+    """
+    from autograder.atomic_files import write_atomically
+    from autograder.course.jobs import ClassJob, JobsError, job_file
+
+    try:
+        shard_options, merge_options = _batch_options(batch_options)
+        text = job_file(
+            engine,
+            ClassJob(
+                shards=shards,
+                submissions=submissions,
+                out=out,
+                shard_options=shard_options,
+                merge_options=merge_options,
+                jobs=jobs_each,
+                name=name,
+                image=image,
+                claim=claim,
+                file=str(output) if output is not None else "",
+            ),
+        )
+    except JobsError as error:
+        click.echo(f"grade jobs: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomically(output, text)
+    click.echo(f"wrote {output}")
+
+
+def _batch_options(given: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """grade batch's options ``given`` to grade jobs, read by grade batch's own definitions: those for each
+    shard, and those for the merge. JobsError (one line) for one that cannot be given there."""
+    from click.core import ParameterSource
+
+    from autograder.course.jobs import JobsError
+
+    try:
+        context = batch.make_context("batch", ["SUBMISSIONS", "-o", "OUT", *given])
+    except click.ClickException as error:
+        raise JobsError(f"the options after -- are grade batch's: {error.format_message()}") from None
+    shard: list[str] = []
+    merge: list[str] = []
+    for parameter in batch.params:
+        name = parameter.name or ""
+        if not isinstance(parameter, click.Option) or name == "quiet":  # every job is quiet
+            continue
+        spelled = max(parameter.opts, key=len)
+        given_here = context.get_parameter_source(name) is ParameterSource.COMMANDLINE
+        if (name == "out" and context.params[name] == Path("OUT")) or not given_here:  # OUT: the one put first
+            continue
+        if name in JOB_FILE_GIVES:
+            raise JobsError(f"{spelled} after --: {JOB_FILE_GIVES[name]}")
+        value = context.params[name]
+        if parameter.is_flag:
+            words = [spelled] if value else []
+        elif parameter.multiple:
+            words = [word for each in value for word in (spelled, str(each))]
+        else:
+            words = [spelled, str(value)]
+        merge += words
+        if name not in MERGE_ONLY:
+            shard += words
+    return tuple(shard), tuple(merge)
 
 
 # Instructor commands that write files are verbs (make-...): a student's `grade notebooks` must

@@ -139,12 +139,17 @@ class BatchStamp:
     similarity_version: int | None = None  # how the code hash and fingerprints were taken (similarity.VERSION)
     imports: tuple[str, ...] | None = None  # what the graded code imports from outside (similarity.measures)
     builds_code: tuple[str, ...] | None = None  # how it would run code built at run time (similarity.measures)
+    # What graded it, for a merge to name a result another kit or grading made (the fingerprint mixes them in):
+    kit: str | None = None  # the kit's version
+    grading: str | None = None  # the tests, reference, limits, parts, course secret and cage (grading_hash)
 
     def to_json(self) -> dict[str, Any]:
         return _present(
             [
                 ("student", self.student),
                 ("fingerprint", self.fingerprint),
+                ("kit", self.kit),
+                ("grading", self.grading),
                 ("code_hash", self.code_hash),
                 ("similarity", None if self.similarity is None else list(self.similarity)),
                 ("similarity_version", self.similarity_version),
@@ -166,6 +171,8 @@ class BatchStamp:
             similarity_version=raw.get("similarity_version"),
             imports=listed("imports"),
             builds_code=listed("builds_code"),
+            kit=raw.get("kit"),
+            grading=raw.get("grading"),
         )
 
 

@@ -11,13 +11,17 @@ can lose it, and deleting a row takes the change back at the next run.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
+import os
 import re
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autograder.atomic_files import FILE_MODE, TEMP_PREFIX
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 
 if TYPE_CHECKING:
@@ -45,10 +49,21 @@ class Adjustment:
 
 
 def ensure_file(out: Path) -> Path:
-    """The file, with its header only, when the instructor has none yet: so they find where to write."""
+    """The file, with its header only, when the instructor has none yet: so they find where to write.
+
+    Made whole, and never over a file already there: shards starting at once into one OUT each make it, and
+    none may read it half-written or write over rows the instructor has added."""
     path = out / ADJUSTMENTS
     if not path.exists():
-        path.write_text(",".join(HEADER) + "\n", encoding="utf-8")
+        handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=out)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as made:
+                made.write(",".join(HEADER) + "\n")
+            os.chmod(name, FILE_MODE)
+            with contextlib.suppress(FileExistsError):
+                os.link(name, path)  # unlike a rename, never over a file another made meanwhile
+        finally:
+            os.unlink(name)
     return path
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
 from autograder.course.batch import adjustments, gradebook, similarity, store
@@ -21,6 +23,7 @@ from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.grading.limits import Limits
@@ -43,6 +46,18 @@ if TYPE_CHECKING:
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
 SUMMARY = "summary"
+
+
+class ResultsMissing(ValueError):
+    """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT:
+    ``why`` holds them by reason (no result yet, another kit's, ...)."""
+
+    def __init__(self, why: dict[str, list[str]], fix: str) -> None:
+        self.why = why
+        count = sum(map(len, why.values()))
+        lines = [f"{count} hand-in(s) have no current result in OUT, and the class's files need one for each:"]
+        lines += [f"  {reason}: {', '.join(students)}" for reason, students in why.items()]
+        super().__init__("\n".join([*lines, f"{fix}; nothing was written"]))
 
 
 class Progress(Protocol):
@@ -83,8 +98,18 @@ class BatchResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress | None = None) -> BatchResult:
+def run_batch(
+    source: Path,
+    out: Path,
+    options: BatchOptions,
+    progress: Progress | None = None,
+    *,
+    selection: Selection | None = None,
+) -> BatchResult:
+    """Grade what ``selection`` chooses of the hand-ins in ``source`` (by default every one without a current
+    result) into ``out``, and write the class's files where it says to, from every result in ``out``."""
     progress = progress or _Silent()
+    selection = selection or Selection.every()
     if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
     discovery = discover(source, assignment=options.assignment)
@@ -95,8 +120,9 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             f"{options.roster}: none of its {len(roster)} ids names a hand-in (its ids look like "
             f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
         )
+    selection.check(_students(discovery), roster=roster or ())
     assignment = options.assignment or discovery.assignment
-    if options.nbgrader_db is not None:
+    if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
     points = _points(options.suite).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
@@ -105,11 +131,27 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
+    read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
     results = store.ResultStore(out)
-    results.sweep()
-    outcomes, pending, reused, hand_ins = _plan(
-        discovery, results, grading, source, force=options.force, limits=options.limits.handin
+    if selection.class_files:
+        results.sweep()
+    else:  # shards write into one OUT at once: each sweeps only its own students' folders
+        results.sweep(_students(read_now))
+    plan = _plan(
+        read_now,
+        results,
+        grading,
+        # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
+        regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
+        limits=options.limits.handin,
     )
+    outcomes, hand_ins = plan.outcomes, plan.hand_ins
+    pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
+    left = [student for student, _ in plan.pending if not selection.grades(student)]
+    if left and selection.class_files:  # before anything is graded or written
+        raise ResultsMissing(_without_current_result(left, results, grading), selection.for_what_is_missing())
+    for student, reason in plan.failures.items():
+        _write_failure(results, student, reason, source)
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
         return adjustments.apply(result, changes.get(student, []))
@@ -120,7 +162,7 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
         return _feedback(result, page_code, options.feedback)
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
-    progress.start(len(pending), reused, unreadable=sum(1 for document, _ in outcomes.values() if document is None))
+    progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
     fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
     grading_now = grade_all(pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only)
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
@@ -152,48 +194,99 @@ def run_batch(source: Path, out: Path, options: BatchOptions, progress: Progress
             else:
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
+    warnings: list[str] = list(roster.warnings) if roster is not None else []
+    if not selection.class_files:
+        records = _records(read_now, None, outcomes)
+        return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
     records = _records(discovery, roster, outcomes)
     written = _write_class_files(out, records, points, options)
-    warnings: list[str] = list(roster.warnings) if roster is not None else []
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
         written.append(options.nbgrader_db)
-    return BatchResult(records, len(pending), reused, written, discovery, warnings)
+    return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
 
 
 Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the reason there is none)
 
 
+@dataclass
+class _Plan:
+    """What is settled already and what is left to grade, with each hand-in read once."""
+
+    outcomes: Outcomes  # current results, and hand-ins that cannot be graded (with why)
+    pending: list[tuple[str, LoadedSubmission]]  # without a current result, in the order found
+    reused: int  # current results kept
+    hand_ins: dict[str, LoadedSubmission]  # every hand-in read
+    failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
+
+
+def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
+    """``discovery`` with only the hand-ins of the students ``chosen``."""
+    return replace(
+        discovery,
+        found=[found for found in discovery.found if chosen(found.student)],
+        conflicts={student: origins for student, origins in discovery.conflicts.items() if chosen(student)},
+    )
+
+
+def _without_current_result(students: list[str], results: store.ResultStore, grading: str) -> dict[str, list[str]]:
+    """``students``, whose results are not current, by why: none, another kit's or grading's, or a hand-in
+    changed since it was graded."""
+    why: dict[str, list[str]] = {}
+    for student in students:
+        stored = results.read(student)
+        stamp = stored.batch if stored is not None else None
+        if stored is None:
+            reason = "no result yet"
+        elif stamp is None or stamp.grading is None:
+            reason = "a result this kit cannot place (from an older kit, or its hand-in changed since)"
+        elif stamp.kit != __version__:
+            reason = f"graded by kit {stamp.kit} (this is {__version__})"
+        elif stamp.grading != grading:
+            reason = "graded with other tests, reference, limits, parts, course secret or cage than this run's"
+        else:
+            reason = "changed since it was graded"
+        why.setdefault(reason, []).append(student)
+    return why
+
+
+def _students(discovery: Discovery) -> list[str]:
+    return [*(found.student for found in discovery.found), *discovery.conflicts]
+
+
 def _plan(
-    discovery: Discovery, results: store.ResultStore, grading: str, source: Path, *, force: bool, limits: HandinLimits
-) -> tuple[Outcomes, list[tuple[str, LoadedSubmission]], int, dict[str, LoadedSubmission]]:
-    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade.
+    discovery: Discovery,
+    results: store.ResultStore,
+    grading: str,
+    *,
+    regrade: Callable[[str], bool],
+    limits: HandinLimits,
+) -> _Plan:
+    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
+    a student ``regrade`` names is left to grade even where their result is current.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
-    outcomes: Outcomes = {}
-    pending: list[tuple[str, LoadedSubmission]] = []
-    hand_ins: dict[str, LoadedSubmission] = {}
-    reused = 0
+    plan = _Plan({}, [], 0, {}, {})
     for found in discovery.found:
         try:
             loaded = found.load(limits)
         except SubmissionError as error:
-            outcomes[found.student] = (None, str(error))
-            _write_failure(results, found.student, str(error), source)
+            plan.outcomes[found.student] = (None, str(error))
+            plan.failures[found.student] = str(error)
             continue
-        hand_ins[found.student] = loaded
-        current = None if force else results.current(found.student, fingerprint(loaded, grading))
+        plan.hand_ins[found.student] = loaded
+        current = None if regrade(found.student) else results.current(found.student, fingerprint(loaded, grading))
         if current is not None:
-            outcomes[found.student] = (current, "")
-            reused += 1
+            plan.outcomes[found.student] = (current, "")
+            plan.reused += 1
         else:
-            pending.append((found.student, loaded))
+            plan.pending.append((found.student, loaded))
     for student, origins in discovery.conflicts.items():
         reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
-        outcomes[student] = (None, reason)
-        _write_failure(results, student, reason, source)
-    return outcomes, pending, reused, hand_ins
+        plan.outcomes[student] = (None, reason)
+        plan.failures[student] = reason
+    return plan
 
 
 def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str) -> GradeResult:
@@ -207,6 +300,8 @@ def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student
         similarity_version=similarity.VERSION,
         imports=tuple(measured.imports),
         builds_code=tuple(measured.builds_code),
+        kit=__version__,
+        grading=grading,
     )
     return replace(result, batch=stamp)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from autograder.atomic_files import TEMP_PREFIX, write_atomically
@@ -28,14 +29,15 @@ class ResultStore:
     def folder(self, student: str) -> Path:
         return self.root / student
 
-    def sweep(self) -> int:
-        """Remove half-written files a killed batch left behind; return how many."""
+    def sweep(self, students: Iterable[str] | None = None) -> int:
+        """Remove half-written files a killed batch left behind; return how many. With ``students`` (a shard's),
+        only in their folders: other shards writing into this folder at once keep their files being written."""
+        if students is None:
+            leftovers = [*self.root.glob(f"*/{TEMP_PREFIX}*"), *self.root.glob(f"{TEMP_PREFIX}*")]
+        else:
+            leftovers = [path for student in students for path in self.folder(student).glob(f"{TEMP_PREFIX}*")]
         removed = 0
-        for leftover in self.root.glob(f"*/{TEMP_PREFIX}*"):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
-                removed += 1
-        for leftover in self.root.glob(f"{TEMP_PREFIX}*"):
+        for leftover in leftovers:
             with contextlib.suppress(OSError):
                 leftover.unlink()
                 removed += 1

@@ -84,6 +84,77 @@ def encode_words(text, vocab):
     return ids
 """,
     ),
+    "char_tokenize strips the text first": (
+        "simple_tokenizers",
+        "char_tokenize",
+        """
+def char_tokenize(text):
+    return list(text.strip())
+""",
+    ),
+    "char vocab numbered with repeated characters": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    characters = sorted("".join(texts))
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "word_tokenize drops punctuation": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+import re
+
+def word_tokenize(text):
+    return re.findall(r"\\w+", text)
+""",
+    ),
+    "word_tokenize splits on spaces and newlines only": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+def word_tokenize(text):
+    return [word for word in text.replace("\\n", " ").split(" ") if word]
+""",
+    ),
+    "word vocab sorts [UNK] in with the words": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = {word for text in texts for word in text.split()}
+    return {word: index for index, word in enumerate(sorted(words | {"[UNK]"}))}
+""",
+    ),
+    "word vocab splits on a single space": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = sorted({word for text in texts for word in text.split(" ")})
+    vocab = {word: index for index, word in enumerate(words)}
+    vocab["[UNK]"] = len(vocab)
+    return vocab
+""",
+    ),
+    "encode_words takes the last id for unknown words": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, len(vocab) - 1) for word in text.split()]
+""",
+    ),
+    "encode_words splits on a single space": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word, vocab["[UNK]"]) for word in text.split(" ")]
+""",
+    ),
     "pair counts miss the last pair": (
         "bpe",
         "get_pair_counts",
@@ -293,6 +364,94 @@ def decode(ids, vocab):
 def decode(ids, vocab):
     token_of = {i: t for t, i in vocab.items()}
     return [token_of[i] for i in ids]
+""",
+    ),
+    "merge_pair pops the tokens off the list it is given": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    merged = []
+    while tokens:
+        token = tokens.pop(0)
+        if tokens and token == pair[0] and tokens[0] == pair[1]:
+            merged.append(token + tokens.pop(0))
+        else:
+            merged.append(token)
+    return merged
+""",
+    ),
+    "merge_pair returns a tuple": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    merged = []
+    i = 0
+    while i < len(tokens):
+        if tuple(tokens[i:i + 2]) == pair:
+            merged.append(pair[0] + pair[1])
+            i += 2
+        else:
+            merged.append(tokens[i])
+            i += 1
+    return tuple(merged)
+""",
+    ),
+    "train_bpe crashes on text shorter than two characters": (
+        "bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(tokens)
+        best = max(counts, key=counts.get)
+        if counts[best] < 2:
+            break
+        tokens = merge_pair(tokens, best)
+        merges.append(best)
+    return tokens, merges
+""",
+    ),
+    "bpe vocab numbered in merge order": (
+        "bpe",
+        "build_bpe_vocab",
+        """
+def build_bpe_vocab(text, merges):
+    vocab = {}
+    for character in sorted(set(text)):
+        vocab[character] = len(vocab)
+    for first, second in merges:
+        if first + second not in vocab:
+            vocab[first + second] = len(vocab)
+    return vocab
+""",
+    ),
+    "encode takes the longest token of the vocabulary, greedily": (
+        "bpe",
+        "encode",
+        """
+def encode(text, merges, vocab):
+    ids = []
+    start = 0
+    while start < len(text):
+        end = len(text)
+        while text[start:end] not in vocab:
+            end -= 1
+        ids.append(vocab[text[start:end]])
+        start = end
+    return ids
+""",
+    ),
+    "decode looks an id up by its place in the vocabulary": (
+        "bpe",
+        "decode",
+        """
+def decode(ids, vocab):
+    tokens = list(vocab)
+    return "".join(tokens[i] for i in ids)
 """,
     ),
     # -- Part 3: word-level BPE ------------------------------------------------------------
@@ -525,6 +684,62 @@ def decode(tokens):
     return "".join(tokens).replace("</w>", " ")
 """,
     ),
+    "encode_by_rank merges the leftmost mergeable pair": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = list(word) + [END_OF_WORD]
+        merged = True
+        while merged:
+            merged = False
+            for i in range(len(symbols) - 1):
+                if (symbols[i], symbols[i + 1]) in ranks:
+                    symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+                    merged = True
+                    break
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "word train_bpe stops at a count of two": (
+        "word_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(word_freqs)
+        if not counts:
+            break
+        pair, count = counts.most_common(1)[0]
+        if count <= 2:
+            break
+        word_freqs = merge_pair(word_freqs, pair)
+        merges.append(pair)
+    return merges
+""",
+    ),
+    "pre_tokenize drops punctuation": (
+        "word_bpe",
+        "pre_tokenize",
+        """
+def pre_tokenize(text):
+    return re.findall(r"\\w+", text)
+""",
+    ),
+    "word decode puts a space between the tokens of a word": (
+        "word_bpe",
+        "decode",
+        """
+def decode(tokens):
+    return " ".join(token.replace("</w>", "") for token in tokens if token != "</w>")
+""",
+    ),
     # -- Part 4: byte-level BPE ------------------------------------------------------------
     "byte pair counts step two ids at a time": (
         "byte_bpe",
@@ -719,6 +934,65 @@ def decode_with_specials(ids, merges, special_tokens):
     return decode([i for i in ids if i not in special_tokens.values()], merges)
 """,
     ),
+    "byte train_bpe makes one merge too many": (
+        "byte_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError("vocab_size must be at least 256")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    while len(merges) <= vocab_size - 256:
+        counts = get_pair_counts(ids)
+        if not counts:
+            break
+        pair, count = counts.most_common(1)[0]
+        if count < 2:
+            break
+        new_id = 256 + len(merges)
+        ids = merge_pair(ids, pair, new_id)
+        merges[pair] = new_id
+    return merges
+""",
+    ),
+    "byte encode applies merges in the dict's order": (
+        "byte_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    for pair, new_id in merges.items():
+        ids = merge_pair(ids, pair, new_id)
+    return ids
+""",
+    ),
+    "special tokens: an empty dict splits between every character": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
+def encode_with_specials(text, merges, special_tokens):
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    pattern = "(" + "|".join(regex.escape(token) for token in longest_first) + ")"
+    ids = []
+    for chunk in regex.split(pattern, text):
+        if chunk in special_tokens:
+            ids.append(special_tokens[chunk])
+        else:
+            for piece in regex.findall(GPT2_SPLIT_PATTERN, chunk):
+                ids.extend(encode(piece, merges))
+    return ids
+""",
+    ),
+    "special-token text decoded one id at a time": (
+        "byte_bpe",
+        "decode_with_specials",
+        """
+def decode_with_specials(ids, merges, special_tokens):
+    token_of = {new_id: token for token, new_id in special_tokens.items()}
+    return "".join(token_of[i] if i in token_of else decode([i], merges) for i in ids)
+""",
+    ),
     "fast trainer breaks ties by first seen": (
         "fast_bpe",
         "train_bpe",
@@ -813,6 +1087,214 @@ def train_bpe(word_freqs, num_merges):
             merged[key] = merged.get(key, 0) + count
         words = merged
         merges.append(best)
+    return merges
+""",
+    ),
+    "fast trainer's heap pops the smallest pair on a tie": (
+        "fast_bpe",
+        "train_bpe",
+        """
+import heapq
+from collections import defaultdict
+
+def train_bpe(word_freqs, num_merges):
+    words = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = defaultdict(int)
+    holders = defaultdict(set)
+    for index, symbols in enumerate(words):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += frequency[index]
+            holders[pair].add(index)
+    heap = [(-count, pair) for pair, count in counts.items()]
+    heapq.heapify(heap)
+    merges = []
+    while heap and len(merges) < num_merges:
+        negative_count, best = heapq.heappop(heap)
+        if -negative_count != counts.get(best, 0):
+            continue  # stale
+        if -negative_count < 2:
+            break
+        merges.append(best)
+        changed = set()
+        for index in holders.pop(best):
+            symbols = words[index]
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best not in old_pairs:
+                continue
+            for pair in old_pairs:
+                counts[pair] -= frequency[index]
+            symbols = _merge(symbols, best)
+            words[index] = symbols
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += frequency[index]
+                holders[pair].add(index)
+            changed.update(old_pairs)
+            changed.update(zip(symbols, symbols[1:]))
+        counts.pop(best, None)
+        for pair in changed:
+            if counts.get(pair, 0) > 0:
+                heapq.heappush(heap, (-counts[pair], pair))
+    return merges
+""",
+    ),
+    "fast trainer forgets the end-of-word marker": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer adds a merged word's new pairs once, not by its frequency": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += 1
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer merges pairs seen only once": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 1:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = _merge(symbols, best)
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer merges across symbols with str.replace": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    spelled = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = Counter()
+    for symbols, count in zip(spelled, frequency):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for index, symbols in enumerate(spelled):
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best in old_pairs:
+                for pair in old_pairs:
+                    counts[pair] -= frequency[index]
+                symbols = " ".join(symbols).replace(" ".join(best), "".join(best)).split(" ")
+                spelled[index] = symbols
+                for pair in zip(symbols, symbols[1:]):
+                    counts[pair] += frequency[index]
+        counts = +counts  # drop the pairs no word holds any more
+    return merges
+""",
+    ),
+    "fast trainer spells the words into the table it is given": (
+        "fast_bpe",
+        "train_bpe",
+        """
+from collections import Counter
+
+def train_bpe(word_freqs, num_merges):
+    words = word_freqs  # a new name, not a new dict
+    for word in list(words):
+        words[tuple(word) + ("</w>",)] = words.pop(word)
+    counts = Counter()
+    for symbols, count in words.items():
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += count
+    merges = []
+    while len(merges) < num_merges and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for symbols in [symbols for symbols in words if best in zip(symbols, symbols[1:])]:
+            count = words.pop(symbols)
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] -= count
+            symbols = tuple(_merge(list(symbols), best))
+            words[symbols] = count
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += count
+        counts = +counts
     return merges
 """,
     ),

@@ -35,12 +35,17 @@ def hidden_points() -> SuitePoints:
     return suite_points("hidden")
 
 
-def full_marks(*modules: str, bonus: bool = True) -> str:
-    """What a perfect hand-in of these part modules (or of all) scores, as the gradebook writes it.
+@functools.cache
+def public_points() -> SuitePoints:
+    return suite_points("public")
+
+
+def full_marks(*modules: str, bonus: bool = True, suite: str = "hidden") -> str:
+    """What a perfect hand-in of these part modules (or of all) scores with ``suite``, as the gradebook writes it.
 
     Bonus points count unless ``bonus=False`` (the points possible, 100%).
     """
-    points = hidden_points()
+    points = hidden_points() if suite == "hidden" else public_points()
     chosen = [
         value
         for key, value in points.worth.items()

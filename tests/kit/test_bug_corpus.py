@@ -1,4 +1,4 @@
-"""Every known mistake loses points where it is made, and only there.
+"""Every known mistake loses points where it is made, and only there; the public suite catches most.
 
 The whole corpus is graded in one ``grade batch`` (a hand-in per mistake, each holding only the part
 it breaks, so the other parts are simply not started); each mistake is then a test of its own.
@@ -50,8 +50,8 @@ def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return graded_in(tmp_path_factory.mktemp("corpus"))
 
 
-def graded_in(root: Path) -> Path:
-    """The whole corpus graded in one batch under ``root``: its output folder."""
+def graded_in(root: Path, suite: str = "hidden") -> Path:
+    """The whole corpus graded in one batch under ``root`` with ``suite``: its output folder."""
     submissions = root / "submissions"
     for name, (module, _, source) in BUGS.items():
         folder = submissions / hand_in_id(name)
@@ -59,7 +59,7 @@ def graded_in(root: Path) -> Path:
         text = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + "\n\n" + source
         (folder / f"{module}.py").write_text(text, encoding="utf-8")
     out = root / "out"
-    process = run_batch(submissions, out, "--jobs", "2", "--limit", "call_seconds=2", timeout=900)
+    process = run_batch(submissions, out, "--jobs", "2", "--limit", "call_seconds=2", "--suite", suite, timeout=900)
     assert process.returncode == 0, process.stderr
     return out
 
@@ -76,6 +76,27 @@ def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus)
     for key, (other_score, other_most) in scores.items():
         if key not in may_suffer:
             assert other_score == other_most, f"{name}: {key[1]} lost points it did not break"
+
+
+# The share of known mistakes the students' own `grade` must catch (issue 33): the hidden suite catches all.
+PUBLIC_SHARE = 0.9
+
+
+def test_the_public_suite_catches_nine_in_ten_known_mistakes(tmp_path):
+    """A student who trusts their public score hands in few of the mistakes students make: each mistake loses
+    public points in the function where it is made, for at least PUBLIC_SHARE of the corpus."""
+    out = graded_in(tmp_path, suite="public")
+    missed = []
+    for name, (module, function, _) in BUGS.items():
+        document = json.loads((out / hand_in_id(name) / "results.json").read_text(encoding="utf-8"))
+        assert "grader error" not in outcomes(document), name
+        score, most = function_scores(document)[(module, function)]
+        if score >= most:
+            missed.append(f"{module}.{function}: {name}")
+    caught = len(BUGS) - len(missed)
+    print(f"the public suite catches {caught} of {len(BUGS)} known mistakes ({caught / len(BUGS):.0%})")
+    print("missed:\n  " + "\n  ".join(sorted(missed)))
+    assert caught >= PUBLIC_SHARE * len(BUGS), f"the public suite misses {len(missed)}: {sorted(missed)}"
 
 
 @pytest.mark.unit

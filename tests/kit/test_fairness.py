@@ -52,7 +52,10 @@ def trainer_with(rule: str, module: str) -> str:
     return source.replace(REFERENCE_CHOICE, "_choose(pair_counts)") + CHOOSER.format(rule=rule)
 
 
-def test_every_tie_rule_earns_full_marks(tmp_path: Path):
+@pytest.mark.parametrize("suite", ["hidden", "public"])
+def test_every_tie_rule_earns_full_marks(tmp_path: Path, suite: str):
+    """Graded with the hidden suite, and with the public one: a student's own check must not mark a correct
+    trainer down either."""
     submissions = tmp_path / "submissions"
     for number, rule in enumerate(TIE_RULES.values()):
         folder = submissions / f"rule{number}"
@@ -60,12 +63,13 @@ def test_every_tie_rule_earns_full_marks(tmp_path: Path):
         for module in TRAINED_PARTS:
             (folder / f"{module}.py").write_text(trainer_with(rule, module), encoding="utf-8")
     out = tmp_path / "out"
-    process = run_batch(submissions, out, "--jobs", "2", *(f"--part={module}" for module in TRAINED_PARTS))
+    parts = (f"--part={module}" for module in TRAINED_PARTS)
+    process = run_batch(submissions, out, "--jobs", "2", "--suite", suite, *parts)
     assert process.returncode == 0, process.stderr[-2000:]
     rows = gradebook_rows(out)
     for number, name in enumerate(TIE_RULES):
         row = rows[f"rule{number}"]
-        assert row["total"] == full_marks(*TRAINED_PARTS), f"ties broken by {name}: {row}"
+        assert row["total"] == full_marks(*TRAINED_PARTS, suite=suite), f"ties broken by {name} ({suite}): {row}"
 
 
 EMPTY = {"list": "[]", "dict": "{}", "Counter": "{}", "str": '""', "tuple": "([], [])"}

@@ -201,7 +201,7 @@ def test_a_file_named_after_a_part_grades_that_part_only(tmp_path):
     folder = _two_parts(tmp_path / "work")
     _, document = grade(folder / "bpe.py")
     assert {test["extra_data"]["module"] for test in document["tests"]} == {"bpe"}
-    assert document["score"] == document["max_score"] == 70
+    assert document["score"] == document["max_score"] == 71
 
 
 def test_a_single_notebook_is_graded_with_its_data_folder(tmp_path):

@@ -55,3 +55,11 @@ def test_hyp_inverts_encode(submission, train, num_merges, picks):
     ids = ref.encode(text, merges, vocab)
     got = submission.bpe.decode(ids, vocab)
     assert got == text, hint("every id maps back to exactly one token; join them all")
+
+
+@pytest.mark.points(1)
+def test_finds_each_id_whatever_order_the_vocabulary_lists_it_in(submission):
+    """decode looks each id up by its value, not by where its token stands in the vocabulary"""
+    vocab = {"ba": 4, "\n": 0, "b": 3, " ": 1, "a": 2}
+    got = submission.bpe.decode([4, 1, 2, 0, 4], vocab)
+    assert got == "ba a\nba", hint("invert vocab to {id: token}: a dict's order says nothing about its ids")

@@ -16,11 +16,18 @@ def test_known_words_get_their_ids(submission):
     assert got == [2, 0, 1], hint("look each word up in vocab")
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_unknown_words_get_the_unknown_id(submission):
     """encode_words maps a word missing from the vocabulary to the id of [UNK]"""
     got = submission.simple_tokenizers.encode_words("the dog sat", VOCAB)
     assert got == [2, 3, 1], hint('use vocab["[UNK]"] for a word the vocabulary lacks')
+
+
+@pytest.mark.points(1)
+def test_the_unknown_id_comes_from_the_vocabulary(submission):
+    """encode_words reads the id of [UNK] from the vocabulary, wherever it stands"""
+    got = submission.simple_tokenizers.encode_words("cow elk ant", {"ant": 0, "[UNK]": 1, "bee": 2, "cow": 3})
+    assert got == [3, 1, 0], hint('use vocab["[UNK]"], not the last id: [UNK] may have any id')
 
 
 @pytest.mark.points(1)

@@ -79,6 +79,11 @@ def test_a_traced_word(submission):
     assert submission.word_bpe.encode_by_rank("low newer", MERGES) == ["low</w>", "n", "e", "w", "er</w>"], hint(
         "each pre-token is a word of its own: its characters plus '</w>', merged by rank"
     )
+    # s e e </w>: (e,</w>) rank 0 stands right of (s,e) rank 1; taking the leftmost merge first gives see </w>
+    merges = ref.train_bpe("none seed seen ate", 3)  # [('e', '</w>'), ('s', 'e'), ('se', 'e')]
+    assert submission.word_bpe.encode_by_rank("see", merges) == ["se", "e</w>"], hint(
+        "the lowest rank wherever it stands in the word, not the leftmost pair that is a merge"
+    )
 
 
 @pytest.mark.points(1)

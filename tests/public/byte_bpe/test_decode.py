@@ -1,11 +1,87 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from autograder.testing.rubric import hint
+from autograder.testing.rubric import examples, hint
+
+# A small training's merges, listed on purpose out of the order they were learned in (their new ids).
+MERGES = {(32, 257): 260, (116, 104): 256, (259, 97): 261, (97, 116): 258, (256, 101): 257, (195, 167): 259}
+# The bytes each new id stands for, written out by hand.
+SPELLING = {256: b"th", 257: b"the", 258: b"at", 259: "ç".encode(), 260: b" the", 261: "ça".encode()}
+# One character of each UTF-8 length (1 to 4 bytes), a NUL, a joiner and the last code point there is.
+EVERY_KIND = "a \n\x00é€中🙂\u200d\U0010ffff"
+# Bytes that make whole characters, and bytes that only start or continue one (or are never UTF-8: 255).
+SOME_BYTES = [32, 65, 116, 195, 167, 226, 130, 172, 240, 159, 153, 255]
+
+
+@pytest.mark.points(2)
+def test_turns_merged_ids_back_into_text(submission):
+    """decode([257, 32, 99, 258]) with three merges gives back the text "the cat", as a str"""
+    merges = {(116, 104): 256, (256, 101): 257, (97, 116): 258}
+    got = submission.byte_bpe.decode([257, 32, 99, 258], merges)
+    assert isinstance(got, str), hint('return a str: bytes.decode("utf-8", errors="replace") gives one')
+    assert got == "the cat", hint("a merged id stands for the bytes of its two ids; ids below 256 are bytes")
+
+
+@pytest.mark.points(2)
+def test_builds_merged_ids_in_order_of_their_new_id(submission):
+    """decode knows an id built from other merged ids, whatever order the dict lists the merges in"""
+    assert submission.byte_bpe.decode([260, 33], MERGES) == " the!", hint(
+        "build each new id's bytes in order of the new ids: 260 needs 257, which needs 256"
+    )
+
+
+@pytest.mark.points(2)
+def test_joins_all_bytes_before_decoding(submission):
+    """decode joins the bytes of all ids first: a character may be split over two ids"""
+    assert submission.byte_bpe.decode([195, 167], {}) == "ç", hint(
+        "join the bytes of all ids, then decode once: ç is two bytes, two ids"
+    )
+    assert submission.byte_bpe.decode([226, 256], {(130, 172): 256}) == "€", hint(
+        "join the bytes of every id first, then decode the whole: each id alone is half of €"
+    )
+
+
+@pytest.mark.points(2)
+def test_bytes_that_are_not_utf8_become_the_replacement_character(submission):
+    """decode gives U+FFFD for bytes that are not valid UTF-8 (a lone lead byte, 255) instead of raising"""
+    assert submission.byte_bpe.decode([195], {}) == "\ufffd", hint('half a character: decode with errors="replace"')
+    assert submission.byte_bpe.decode([79, 75, 255], {}) == "OK\ufffd", hint(
+        '255 is never UTF-8: bytes.decode("utf-8", errors="replace") makes it U+FFFD'
+    )
 
 
 @pytest.mark.points(1)
-def test_decodes_merged_ids(submission):
-    """decode turns ids back into text"""
-    assert submission.byte_bpe.decode([256, 33], {(195, 169): 256}) == "é!", hint(
-        "join the bytes, then decode as UTF-8"
+def test_no_ids_give_the_empty_string(submission):
+    """decode([]) is the empty string"""
+    assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes: return an empty str")
+
+
+@pytest.mark.points(1)
+def test_leaves_its_arguments_as_they_were(submission):
+    """decode leaves the ids and the merges it is given unchanged"""
+    record = submission.byte_bpe.decode.call([261, 32, 258], MERGES)
+    assert record.returned == "ça at", hint("join each id's bytes, then decode")
+    assert not record.mutated, hint("build a table of your own from merges instead of editing ids or merges in place")
+
+
+@pytest.mark.points(2)
+@examples(25)
+@given(ids=st.lists(st.sampled_from(SOME_BYTES + sorted(SPELLING)), max_size=12))
+def test_hyp_decodes_any_ids_as_their_joined_bytes(submission, ids):
+    """decode on any ids: the bytes of all ids, joined, then decoded as UTF-8 with errors="replace" """
+    joined = b"".join(SPELLING.get(value) or bytes([value]) for value in ids)
+    assert submission.byte_bpe.decode(ids, MERGES) == joined.decode("utf-8", errors="replace"), hint(
+        'join the bytes of every id, then decode the whole once with errors="replace"'
+    )
+
+
+@pytest.mark.points(1)
+@examples(20)
+@given(text=st.text(alphabet=EVERY_KIND + "th", max_size=12))
+def test_hyp_round_trip_gives_back_any_string(submission, text):
+    """decode(encode(s)) == s for any string (with your own encode)"""
+    ids = submission.byte_bpe.encode(text, MERGES)
+    assert submission.byte_bpe.decode(ids, MERGES) == text, hint(
+        "join the bytes of all ids, then decode them once (this test encodes with your own encode)"
     )

@@ -1,6 +1,37 @@
-import pytest
+"""Encoding by rank gives encode's tokens, merging in each word the pair of lowest rank first.
 
-from autograder.testing.rubric import hint
+Held back for time: the hidden suite also times encode_by_rank against in-order replay (2,000 merges,
+800 words). A public copy would cost seconds of every `grade`, so an encode_by_rank that only replays
+the merges in order (right tokens, no speed) still earns every public point here.
+"""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder.testing.rubric import examples, hint
+
+# Merges that training makes (ties taken first seen), and a word each where the lowest rank is not the leftmost
+# merge or not the newest. train_bpe("on too on mood", 3): in "moon", o o (rank 2) stands left of o n (rank 0).
+MOON = [("o", "n"), ("on", "</w>"), ("o", "o")]
+# train_bpe("one one nod a no", 4): in "none", n o (rank 3) stands left of o n (rank 0).
+NONE = [("o", "n"), ("on", "e"), ("one", "</w>"), ("n", "o")]
+# train_bpe("hat tea tee bee", 2): in "ate", t e (rank 0) was learned before e </w> (rank 1).
+TEA = [("t", "e"), ("e", "</w>")]
+
+
+@st.composite
+def learned_merges(draw: st.DrawFn) -> list[tuple[str, str]]:
+    """Merges as training makes them: each glues two tokens made before it into a token not seen before. The
+    pairs of single letters come first, in any order, so that a word holds merges of many ranks at once."""
+    made = draw(st.permutations([("a", "a"), ("a", "b"), ("b", "a"), ("b", "b")]))[: draw(st.integers(2, 4))]
+    inside, ends = ["a", "b", *(first + second for first, second in made)], ["</w>"]
+    for _ in range(draw(st.integers(0, 3))):
+        first, second = draw(st.sampled_from(inside)), draw(st.sampled_from(inside + ends))
+        if first + second not in inside + ends:
+            (ends if second in ends else inside).append(first + second)
+            made.append((first, second))
+    return made
 
 
 @pytest.mark.points(1)
@@ -10,4 +41,75 @@ def test_merges_the_lowest_rank_first(submission):
     got = submission.word_bpe.encode_by_rank("lower lo", merges)
     assert got == ["low", "er</w>", "lo", "</w>"], hint(
         "per word: take the adjacent pair with the smallest index in merges, merge it, look again"
+    )
+
+
+@pytest.mark.points(2)
+def test_takes_the_lowest_rank_not_the_leftmost_pair(submission):
+    """encode_by_rank takes the pair of lowest rank wherever it stands in the word, not the leftmost merge"""
+    assert submission.word_bpe.encode_by_rank("moon", MOON) == ["m", "o", "on</w>"], hint(
+        "o n (rank 0) comes before o o (rank 2), though o o stands further left: compare ranks, not places"
+    )
+    assert submission.word_bpe.encode_by_rank("none", NONE) == ["n", "one</w>"], hint(
+        "among the word's pairs that are merges, take the one with the smallest index in merges"
+    )
+
+
+@pytest.mark.points(1)
+def test_takes_the_oldest_merge_not_the_newest(submission):
+    """encode_by_rank takes the merge learned first, not the one learned last"""
+    got = submission.word_bpe.encode_by_rank("ate", TEA)
+    assert got == ["a", "te", "</w>"], hint(
+        "the lowest rank is the smallest index in merges, the merge learned first: take the min, not the max"
+    )
+
+
+@pytest.mark.points(1)
+def test_merges_until_no_pair_is_a_merge(submission):
+    """encode_by_rank keeps merging a word until none of its adjacent pairs is a merge"""
+    merges = [("e", "e"), ("ee", "</w>"), ("t", "ee</w>")]  # train_bpe("tee tee ee", 5)
+    got = submission.word_bpe.encode_by_rank("tee", merges)
+    assert got == ["tee</w>"], hint("after each merge, look at the word's pairs again: loop until none is a merge")
+
+
+@pytest.mark.points(1)
+def test_merges_the_pair_wherever_it_occurs_in_the_word(submission):
+    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right"""
+    got = submission.word_bpe.encode_by_rank("eeeee", [("e", "e"), ("ee", "ee")])  # train_bpe("eeee eeee", 2)
+    assert got == ["eeee", "e", "</w>"], hint(
+        "merge the chosen pair all along the word, left to right, skipping past each merge, as merge_pair does"
+    )
+
+
+@pytest.mark.points(1)
+def test_no_merges_and_no_words(submission):
+    """encode_by_rank with no merges spells every word out, and gives [] for blank text"""
+    got = submission.word_bpe.encode_by_rank("ok, go", [])
+    assert got == ["o", "k", "</w>", ",", "</w>", "g", "o", "</w>"], hint(
+        "with no merges, each pre-token stays its characters plus '</w>'"
+    )
+    assert submission.word_bpe.encode_by_rank("", MOON) == [], hint("no pre-tokens, no tokens: return []")
+
+
+@pytest.mark.points(1)
+def test_does_not_change_the_merges(submission):
+    """encode_by_rank answers right and leaves the list of merges it is given unchanged"""
+    record = submission.word_bpe.encode_by_rank.call("none no", NONE)
+    assert record.returned == ["n", "one</w>", "no", "</w>"], hint("merge by rank in each word")
+    assert not record.mutated, hint("build a dict of ranks from merges; do not sort or edit the list itself")
+
+
+@pytest.mark.points(2)
+@examples(20)
+@given(words=st.lists(st.text(alphabet="ab", min_size=3, max_size=7), min_size=1, max_size=3), merges=learned_merges())
+def test_hyp_same_tokens_as_merging_in_order(submission, words, merges):
+    """encode_by_rank gives the tokens of replaying the merges in order, with merges as training makes them"""
+    table = {(*word, "</w>"): 1 for word in words}
+    for pair in merges:  # one merge_pair call per merge for all the words: yours, which encode_by_rank may use
+        table = submission.word_bpe.merge_pair(table, pair)
+    spelled = {"".join(symbols): symbols for symbols in table}  # merging never changes a word's letters
+    in_order = [token for word in words for token in spelled[word + "</w>"]]
+    assert submission.word_bpe.encode_by_rank(" ".join(words), merges) == in_order, hint(
+        "per word, merge the pair of lowest rank wherever it occurs, then look again, until no adjacent pair is "
+        "a merge (if merge_pair fails its own tests, fix it first)"
     )

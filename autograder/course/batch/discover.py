@@ -40,6 +40,9 @@ MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<fi
 LMS_PATTERNS = {"Canvas": CANVAS, "Moodle": MOODLE}
 # Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
+# nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
+TIMESTAMP = "timestamp.txt"
+TIMESTAMP_BYTES = 100
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 
 
@@ -56,6 +59,7 @@ class Found:
     reader: Callable[[HandinLimits], LoadedSubmission]
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
+    timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
 
     def load(self, limits: HandinLimits) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
@@ -226,13 +230,32 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
         else:
             names = ", ".join(entry.name for entry in assignments)
             raise DiscoveryError(f"{student}: holds assignments {names}; choose one with --assignment NAME")
-        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen), raw_name=student.name))
+        candidates.append(
+            Found(
+                student_id(student.name),
+                str(chosen),
+                _loader(chosen),
+                raw_name=student.name,
+                timestamp=_timestamp(chosen / TIMESTAMP),
+            )
+        )
     if not candidates:
         raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
     discovery = _collect("nbgrader submitted/", candidates, ignored)
     chosen_names = {Path(candidate.origin).name for candidate in candidates}
     discovery.assignment = assignment or (chosen_names.pop() if len(chosen_names) == 1 else "")
     return discovery
+
+
+def _timestamp(path: Path) -> str:
+    """nbgrader's ``timestamp.txt`` (written by ``nbgrader submit``, read by its autograde), as it says the time,
+    or "" where there is none. Read here, unlike the hand-in, because it is one short line, and read only so far."""
+    try:
+        with path.open("rb") as stream:
+            text = stream.read(TIMESTAMP_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return " ".join(text.split())
 
 
 # -- LMS bulk downloads ------------------------------------------------------------

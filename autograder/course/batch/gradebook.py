@@ -40,6 +40,7 @@ class StudentRecord:
     origin: str = ""
     result: GradeResult | None = None
     roster_row: dict[str, str] | None = None
+    timestamp: str = ""  # when it was handed in, where the hand-in says (nbgrader's timestamp.txt)
 
 
 def reason_for(record: StudentRecord) -> str:

@@ -19,6 +19,7 @@ ID_COLUMNS = ("id", "student_id", "student id", "sis user id", "sis login id", "
 NAME_COLUMNS = ("name", "full name", "student name", "student")
 FIRST_COLUMNS = ("first name", "first", "given name")
 LAST_COLUMNS = ("last name", "last", "surname", "family name")
+EMAIL_COLUMNS = ("email", "email address", "e-mail", "mail")
 
 
 class RosterError(Exception):
@@ -30,6 +31,12 @@ class Student:
     id: str
     name: str
     row: dict[str, str]  # every column, for exports that need more (Canvas's SIS ids, sections)
+
+
+def email_of(row: dict[str, str]) -> str:
+    """The student's email from their roster row (``EMAIL_COLUMNS``, any case), or "" where it has none."""
+    by_name = {key.strip().lower(): value for key, value in row.items()}
+    return next((by_name[name] for name in EMAIL_COLUMNS if by_name.get(name)), "")
 
 
 class Roster(dict[str, Student]):

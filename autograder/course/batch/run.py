@@ -347,6 +347,7 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     origins = {found.student: found.origin for found in discovery.found}
     origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
     hints = {found.student: found.name_hint for found in discovery.found}
+    times = {found.student: found.timestamp for found in discovery.found}
     naming = discovery.notes()
     records: list[StudentRecord] = []
     for student in sorted(set(outcomes) | set(roster or {})):
@@ -361,7 +362,11 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
             continue
         document, reason = outcomes[student]
         status = GRADED if document is not None else CANNOT_GRADE
-        records.append(StudentRecord(student, name, status, reason, note, origins.get(student, ""), document, row))
+        records.append(
+            StudentRecord(
+                student, name, status, reason, note, origins.get(student, ""), document, row, times.get(student, "")
+            )
+        )
     return records
 
 

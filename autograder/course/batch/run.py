@@ -22,7 +22,7 @@ from autograder.course.batch import adjustments, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
-from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
+MOODLE = "moodle.csv"  # the roster's Moodle grading worksheet, graded: written where the roster is one
 SUMMARY = "summary"
 
 
@@ -199,6 +200,8 @@ def run_batch(
         records = _records(read_now, None, outcomes)
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
     records = _records(discovery, roster, outcomes)
+    if roster is not None:
+        warnings += gradebook.roster_warnings(records)
     written = _write_class_files(out, records, points, options)
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
@@ -381,6 +384,8 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
+    if options.roster is not None and is_moodle_worksheet(options.roster):
+        write(out / MOODLE, gradebook.moodle_csv(options.roster.read_text(encoding="utf-8-sig"), records))
     sections = class_summary.build_sections(summarize(records, stubs=_stub_code()))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None

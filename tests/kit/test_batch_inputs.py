@@ -474,3 +474,45 @@ def test_a_moodle_grading_worksheet_is_the_roster_and_comes_back_graded(tmp_path
     for got, given in zip(back[1:], sent[1:], strict=True):
         assert got[:grade] + got[grade + 1 :] == given[:grade] + given[grade + 1 :], "all but Grade as it came"
 
+
+def test_canvas_late_marks_are_kept_in_the_gradebook_with_no_penalty(tmp_path):
+    """Canvas puts LATE (or late) in the name of a file handed in after the due date: the gradebook's late
+    column says so, and the total is the tests' (no late rule is applied yet)."""
+    download = _folder(
+        tmp_path / "download",
+        {
+            "lovelaceada_1001_5001_simple_tokenizers.py": TOKENIZERS,
+            "beebea_LATE_1002_5003_simple_tokenizers.py": TOKENIZERS,
+            "ceecyd_late_1003_5004_simple_tokenizers.py": TOKENIZERS,
+        },
+    )
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert {student: row["late"] for student, row in rows.items()} == {"1001": "", "1002": "late", "1003": "late"}
+    assert {row["total"] for row in rows.values()} == {full_marks("simple_tokenizers")}
+
+
+@pytest.mark.parametrize("why", ["no hand-in", "a hand-in that cannot be graded"])
+def test_an_adjustment_with_no_grade_to_adjust_is_refused_before_grading(tmp_path, why):
+    """An adjustment is never held out of sight, to land on top of a grade later: one for a roster student
+    who handed nothing in, or whose hand-in cannot be graded (two for one student), stops the batch before
+    anything is graded, naming the line and the fix."""
+    submissions = _folder(tmp_path / "class", {"ada/simple_tokenizers.py": TOKENIZERS, "bea.py": TOKENIZERS})
+    if why != "no hand-in":
+        (submissions / "bea").mkdir()
+        (submissions / "bea" / "simple_tokenizers.py").write_bytes(TOKENIZERS)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nada,Ada\nbea,Bea\ncyd,Cyd\n", encoding="utf-8")
+    student = "cyd" if why == "no hand-in" else "bea"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "adjustments.csv").write_text(
+        f"student,part_or_test,points,comment\nada,,1,bonus\n{student},,100,manual total\n", encoding="utf-8"
+    )
+    process = run_batch(submissions, out, "--part", "simple_tokenizers", "--roster", str(roster))
+    assert process.returncode == 2, process.stderr[-2000:]
+    (line,) = [line for line in process.stderr.splitlines() if "adjustments.csv" in line]
+    assert f"line 3: {student}" in line and "delete the line" in line, line
+    assert not (out / "ada").exists() and not (out / "gradebook.csv").exists(), "nothing was graded"

@@ -106,6 +106,7 @@ def test_formgrader_shows_the_batchs_grades_adjustments_and_class_as_the_gradebo
     assert process.returncode == 0, process.stderr[-3000:]
     totals = {student: row["total"] for student, row in gradebook_rows(out).items() if row["total"]}
     assert totals == {"alice": f"{float(full_marks('simple_tokenizers')) - 2:g}", "bob": "4.5"}, totals
+    assert gradebook_rows(out)["alice"]["late"] == "2026-11-20 10:15:00.000000 UTC", "nbgrader's timestamp.txt"
     with api.Gradebook(f"sqlite:///{database}") as book:
         view = {entry["student"]: entry for entry in book.submission_dicts("ps1")}
         assert {student: f"{entry['score']:g}" for student, entry in view.items()} == totals

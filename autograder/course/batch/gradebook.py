@@ -43,6 +43,13 @@ class StudentRecord:
     result: GradeResult | None = None
     roster_row: dict[str, str] | None = None
     timestamp: str = ""  # when it was handed in, where the hand-in says (nbgrader's timestamp.txt)
+    late: bool = False  # the LMS marked the hand-in late (Canvas)
+
+    @property
+    def lateness(self) -> str:
+        """The gradebook's late column: "late" where the LMS marked it so, else the hand-in's time where it
+        has one (nbgrader's timestamp.txt: the kit has no due date yet to compare it with), else ""."""
+        return "late" if self.late else self.timestamp
 
 
 def reason_for(record: StudentRecord) -> str:
@@ -55,7 +62,8 @@ def reason_for(record: StudentRecord) -> str:
 
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many;
-    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests').
+    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests');
+    ``late`` is ``StudentRecord.lateness``: said, never taken off (no late rule is applied).
 
     Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
     """
@@ -69,7 +77,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         for part in graded_parts
         for function in part.functions
     ]
-    header += ["status", "reason", "note"]
+    header += ["late", "status", "reason", "note"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -91,7 +99,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         else:
             blank = 3 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
             row += ["", points_number(points.full_marks), *[""] * blank]
-        row += [record.status, reason_for(record), record.note]
+        row += [record.lateness, record.status, reason_for(record), record.note]
         writer.writerow(map(spreadsheet_cell, row))
     return buffer.getvalue()
 

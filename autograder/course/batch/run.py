@@ -128,7 +128,8 @@ def run_batch(
     points = _points(options.suite).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
     out.mkdir(parents=True, exist_ok=True)
-    changes = adjustments.read(adjustments.ensure_file(out), students=students, points=points)  # before grading
+    changes_path = adjustments.ensure_file(out)
+    changes = adjustments.read(changes_path, students=students, points=points)  # before grading
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
@@ -145,6 +146,9 @@ def run_batch(
         # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
+    )
+    adjustments.refuse_without_grade(
+        changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
     outcomes, hand_ins = plan.outcomes, plan.hand_ins
     pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
@@ -196,6 +200,7 @@ def run_batch(
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     if not selection.class_files:
         records = _records(read_now, None, outcomes)
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
@@ -351,6 +356,7 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
     hints = {found.student: found.name_hint for found in discovery.found}
     times = {found.student: found.timestamp for found in discovery.found}
+    late = {found.student for found in discovery.found if found.late}
     naming = discovery.notes()
     records: list[StudentRecord] = []
     for student in sorted(set(outcomes) | set(roster or {})):
@@ -367,7 +373,16 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
         status = GRADED if document is not None else CANNOT_GRADE
         records.append(
             StudentRecord(
-                student, name, status, reason, note, origins.get(student, ""), document, row, times.get(student, "")
+                student,
+                name,
+                status,
+                reason,
+                note,
+                origins.get(student, ""),
+                document,
+                row,
+                times.get(student, ""),
+                student in late,
             )
         )
     return records

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.course.batch.gradebook import StudentRecord
+from autograder.course.batch.roster import email_of
 from autograder.parts import PARTS
+from autograder.scoring.grade_result import AdjustmentEntry
 from autograder.scoring.scoring import function_scores
 
 if TYPE_CHECKING:
@@ -48,7 +50,17 @@ def ensure_possible(database: Path, assignment: str) -> None:
 
 
 def export(database: Path, assignment: str, records: Iterable[StudentRecord], points: SuitePoints) -> list[str]:
-    """Write every graded student's scores; return warnings (grade cells no function matches)."""
+    """Write the class into the gradebook as nbgrader's own autograde and formgrader would leave it; return
+    warnings (grade cells no function matches, adjustments with no cell to go in, timestamps nbgrader cannot read).
+
+    Every roster student is a student of the course, with their email, so formgrader lists who handed nothing in;
+    each graded hand-in is a submission with its time (``timestamp.txt``), for nbgrader's late penalty. An
+    autograded cell needs no manual grade, as ``nbgrader autograde`` leaves it; the instructor's adjustments
+    are what a grader types into formgrader: a manual score in place of the cell's autograded score, extra
+    credit past its points (or, below 0, taken off as negative extra credit). So each total is the gradebook's.
+    The kit owns the cells it fills: a manual score typed into formgrader there is replaced at the next export
+    (manual points go in adjustments.csv, which every output reads).
+    """
     from nbgrader.api import Gradebook, MissingEntry
 
     warnings: list[str] = []
@@ -59,23 +71,90 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord], po
             _create_assignment(book, assignment, points)
         cells = _cells_by_function(book.find_assignment(assignment), warnings)
         for record in records:
+            _add_student(book, record)
             if record.result is None:
                 continue
-            first, _, last = record.name.partition(" ")
-            book.update_or_create_student(record.id, first_name=first or None, last_name=last or None)
             book.update_or_create_submission(assignment, record.id)
+            _add_timestamp(book, assignment, record, warnings)
             scores = function_scores(record.result)
+            changes = _adjustments_by_cell(record.id, record.result.adjustments or (), cells, warnings)
             for key, (notebook, cell, cell_points) in cells.items():
                 earned, worth = scores.get(key, (0.0, 0.0))
                 grade = book.find_grade(cell, notebook, assignment, record.id)
+                change = changes.get(key, 0.0)
+                # filled by the autograder, as nbgrader autograde leaves a cell it scored: nothing to grade by hand
+                grade.needs_manual_grade = False
+                grade.manual_score, grade.extra_credit = None, None
                 if key in points.bonus:
                     # nbgrader's own extra credit, on top of the cell's 0 points; it counts only
                     # beside an auto_score, so that is set too
-                    grade.auto_score, grade.extra_credit = 0.0, earned
+                    grade.auto_score, grade.extra_credit = 0.0, earned + change
                     continue
                 grade.auto_score = round(earned / worth * cell_points, 4) if worth else 0.0
+                if change:
+                    wanted = grade.auto_score + change
+                    grade.manual_score = min(max(wanted, 0.0), cell_points)
+                    grade.extra_credit = round(wanted - grade.manual_score, 4) or None
             book.db.commit()
     return warnings
+
+
+def _add_student(book: object, record: StudentRecord) -> None:
+    """The student, named and with the roster's email, whether or not they handed in."""
+    first, _, last = record.name.partition(" ")
+    details: dict[str, str | None] = {"first_name": first or None, "last_name": last or None}
+    email = email_of(record.roster_row or {})
+    if email:
+        details["email"] = email
+    book.update_or_create_student(record.id, **details)  # type: ignore[attr-defined]
+
+
+def _add_timestamp(book: object, assignment: str, record: StudentRecord, warnings: list[str]) -> None:
+    """The hand-in's time, read as nbgrader reads its own timestamp.txt; one it cannot read is said, not written."""
+    if not record.timestamp:
+        return
+    from nbgrader.utils import parse_utc
+
+    try:
+        parse_utc(record.timestamp)
+    except (ValueError, OverflowError):
+        warnings.append(
+            f"nbgrader: {record.id}'s timestamp.txt says {record.timestamp!r}, not a time: left out; "
+            "write it as nbgrader submit does (2026-11-20 10:15:00 UTC)"
+        )
+        return
+    book.update_or_create_submission(assignment, record.id, timestamp=record.timestamp)  # type: ignore[attr-defined]
+
+
+def _adjustments_by_cell(
+    student: str,
+    adjustments: Iterable[AdjustmentEntry],
+    cells: dict[tuple[str, str], tuple[str, str, float]],
+    warnings: list[str],
+) -> dict[tuple[str, str], float]:
+    """The points the instructor's adjustments add to each function's cell. One about a function (or a test of
+    it) goes in that function's cell; one about a part, in the part's first cell; one about the whole grade, in
+    the assignment's first cell: nbgrader has no score outside a cell."""
+    changes: dict[tuple[str, str], float] = {}
+    for entry in adjustments:
+        key = _cell_for(entry.target.partition("::")[0], cells)
+        if key is None:
+            warnings.append(
+                f"nbgrader: {student}'s adjustment of {entry.points:g} to {entry.target} has no grade cell "
+                "in the assignment: not written there (the gradebook has it)"
+            )
+            continue
+        changes[key] = changes.get(key, 0.0) + entry.points
+    return changes
+
+
+def _cell_for(target: str, cells: dict[tuple[str, str], tuple[str, str, float]]) -> tuple[str, str] | None:
+    module, dot, function = target.partition(".")
+    if dot:
+        return (module, function) if (module, function) in cells else None
+    part = next((part for part in PARTS if target in (part.module, f"Part {part.number}")), None)
+    in_part = [key for key in cells if part is None or key[0] == part.module]
+    return in_part[0] if in_part else None
 
 
 def _create_assignment(book: object, assignment: str, points: SuitePoints) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -26,6 +27,11 @@ from autograder.scoring.points import SuitePoints
 
 BPE = (SOLUTIONS / "bpe.py").read_bytes()
 TOKENIZERS = (SOLUTIONS / "simple_tokenizers.py").read_bytes()
+# Moodle's offline grading worksheet (assignfeedback_offline) with the online text and feedback comments plugins
+MOODLE_HEADER = (
+    "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,"
+    "Last modified (submission),Online text,Last modified (grade),Feedback comments"
+)
 
 
 @pytest.mark.unit
@@ -344,6 +350,7 @@ def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
         ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
         ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
         ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
+        (MOODLE_HEADER + "\nParticipant 201,Ada Lovelace,ada@uni.edu,,,100.00,Yes,-,,-,\n", {"201": "Ada Lovelace"}),
     ],
 )
 @pytest.mark.unit
@@ -425,3 +432,87 @@ def test_a_roster_that_names_no_hand_in_stops_the_batch_before_grading(tmp_path)
     assert process.returncode == 2
     assert "none of its 1 ids names a hand-in" in process.stderr and "'Participant_201'" in process.stderr
     assert not (tmp_path / "out" / "201").exists(), "nothing was graded"
+
+
+def test_a_moodle_grading_worksheet_is_the_roster_and_comes_back_graded(tmp_path):
+    """Moodle's offline grading worksheet, as it comes: `Participant 201` is the download's 201; moodle.csv is
+    the same worksheet with Grade filled in, every row kept (feedback and times as they were), and the ids the
+    two do not share are said, one line each kind."""
+    download = _folder(
+        tmp_path / "download",
+        {
+            "Ada Lovelace_201_assignsubmission_file_/simple_tokenizers.py": TOKENIZERS,
+            "Bea Bee_202_assignsubmission_file_/simple_tokenizers.py": (TEMPLATE / "simple_tokenizers.py").read_bytes(),
+            "Zed Zero_209_assignsubmission_file_/simple_tokenizers.py": TOKENIZERS,
+        },
+    )
+    worksheet = tmp_path / "worksheet.csv"
+    rows = [
+        'Participant 201,Ada Lovelace,ada@uni.edu,Submitted for grading,,100.00,Yes,"Friday, 20 November 2026, 10:15 AM",,-,',
+        'Participant 202,Bea Bee,bea@uni.edu,Submitted for grading,,100.00,Yes,"Friday, 20 November 2026, 9:00 AM",,-,"Tidy, well named"',
+        "Participant 203,Cyd Cole,cyd@uni.edu,No submission,,100.00,Yes,-,,-,",
+    ]
+    worksheet.write_text("\n".join([MOODLE_HEADER, *rows]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers", "--roster", str(worksheet))
+    assert process.returncode == 0, process.stderr[-2000:]
+    graded = gradebook_rows(out)
+    assert graded["201"]["name"] == "Ada Lovelace" and graded["201"]["total"] == full_marks("simple_tokenizers")
+    assert graded["203"]["status"] == gradebook.NO_SUBMISSION
+    warned = [line for line in process.stderr.splitlines() if "209" in line or "203" in line]
+    assert len(warned) == 2, process.stderr
+    assert any("not on the roster" in line and "209" in line for line in warned), warned
+    assert any("no submission" in line and "203" in line for line in warned), warned
+
+    with (out / "moodle.csv").open(encoding="utf-8", newline="") as stream:
+        back = list(csv.reader(stream))
+    with worksheet.open(encoding="utf-8", newline="") as stream:
+        sent = list(csv.reader(stream))
+    assert back[0] == sent[0], "Moodle's importer finds Identifier, Grade and Last modified (grade) by name"
+    grade = sent[0].index("Grade")
+    assert [row[grade] for row in back[1:]] == [full_marks("simple_tokenizers"), "0", ""]
+    for got, given in zip(back[1:], sent[1:], strict=True):
+        assert got[:grade] + got[grade + 1 :] == given[:grade] + given[grade + 1 :], "all but Grade as it came"
+
+
+def test_canvas_late_marks_are_kept_in_the_gradebook_with_no_penalty(tmp_path):
+    """Canvas puts LATE (or late) in the name of a file handed in after the due date: the gradebook's late
+    column says so, and the total is the tests' (no late rule is applied yet)."""
+    download = _folder(
+        tmp_path / "download",
+        {
+            "lovelaceada_1001_5001_simple_tokenizers.py": TOKENIZERS,
+            "beebea_LATE_1002_5003_simple_tokenizers.py": TOKENIZERS,
+            "ceecyd_late_1003_5004_simple_tokenizers.py": TOKENIZERS,
+        },
+    )
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert {student: row["late"] for student, row in rows.items()} == {"1001": "", "1002": "late", "1003": "late"}
+    assert {row["total"] for row in rows.values()} == {full_marks("simple_tokenizers")}
+
+
+@pytest.mark.parametrize("why", ["no hand-in", "a hand-in that cannot be graded"])
+def test_an_adjustment_with_no_grade_to_adjust_is_refused_before_grading(tmp_path, why):
+    """An adjustment is never held out of sight, to land on top of a grade later: one for a roster student
+    who handed nothing in, or whose hand-in cannot be graded (two for one student), stops the batch before
+    anything is graded, naming the line and the fix."""
+    submissions = _folder(tmp_path / "class", {"ada/simple_tokenizers.py": TOKENIZERS, "bea.py": TOKENIZERS})
+    if why != "no hand-in":
+        (submissions / "bea").mkdir()
+        (submissions / "bea" / "simple_tokenizers.py").write_bytes(TOKENIZERS)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nada,Ada\nbea,Bea\ncyd,Cyd\n", encoding="utf-8")
+    student = "cyd" if why == "no hand-in" else "bea"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "adjustments.csv").write_text(
+        f"student,part_or_test,points,comment\nada,,1,bonus\n{student},,100,manual total\n", encoding="utf-8"
+    )
+    process = run_batch(submissions, out, "--part", "simple_tokenizers", "--roster", str(roster))
+    assert process.returncode == 2, process.stderr[-2000:]
+    (line,) = [line for line in process.stderr.splitlines() if "adjustments.csv" in line]
+    assert f"line 3: {student}" in line and "delete the line" in line, line
+    assert not (out / "ada").exists() and not (out / "gradebook.csv").exists(), "nothing was graded"

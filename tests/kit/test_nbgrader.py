@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from classroom import SOLUTIONS, TEMPLATE
 from commands import run_batch
 from results import full_marks, gradebook_rows
 
@@ -68,3 +69,55 @@ def test_nbgrader_round_trip(tmp_path):
     with api.Gradebook(database) as book:  # the kit's export adds the bonus as nbgrader's extra credit
         assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_grade("test_merge_pair", "bpe", "bpe", "bob").auto_score == 0
+
+
+def test_formgrader_shows_the_batchs_grades_adjustments_and_class_as_the_gradebook_does(tmp_path):
+    """Through nbgrader's own API, as formgrader reads it: nothing left to grade by hand, each total the
+    gradebook's (the instructor's adjustments in nbgrader's manual score and extra credit), the hand-in's
+    time from timestamp.txt, the roster's emails, and a roster student who handed nothing in."""
+    api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
+    course = tmp_path / "course"
+    hand_ins = {"alice": SOLUTIONS / "simple_tokenizers.py", "bob": TEMPLATE / "simple_tokenizers.py"}
+    for student, module in hand_ins.items():
+        folder = course / "submitted" / student / "ps1"
+        folder.mkdir(parents=True)
+        shutil.copy(module, folder / "simple_tokenizers.py")
+    (course / "submitted" / "alice" / "ps1" / "timestamp.txt").write_text(
+        "2026-11-20 10:15:00.000000 UTC", encoding="utf-8"
+    )
+    roster = tmp_path / "roster.csv"
+    roster.write_text(
+        "id,name,email\nalice,Alice Liddell,alice@uni.edu\nbob,Bob Ross,bob@uni.edu\ncarol,Carol Ann,carol@uni.edu\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "graded"
+    out.mkdir()
+    (out / "adjustments.csv").write_text(
+        "student,part_or_test,points,comment\n"
+        "alice,simple_tokenizers.char_tokenize,-2,copied the docstring's example\n"
+        "bob,simple_tokenizers.word_tokenize,3,right idea\n"
+        "bob,,1.5,came to office hours\n",
+        encoding="utf-8",
+    )
+    database = course / "gradebook.db"
+    process = run_batch(
+        course, out, "--part", "simple_tokenizers", "--roster", str(roster), "--nbgrader-db", str(database)
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    totals = {student: row["total"] for student, row in gradebook_rows(out).items() if row["total"]}
+    assert totals == {"alice": f"{float(full_marks('simple_tokenizers')) - 2:g}", "bob": "4.5"}, totals
+    assert gradebook_rows(out)["alice"]["late"] == "2026-11-20 10:15:00.000000 UTC", "nbgrader's timestamp.txt"
+    with api.Gradebook(f"sqlite:///{database}") as book:
+        view = {entry["student"]: entry for entry in book.submission_dicts("ps1")}
+        assert {student: f"{entry['score']:g}" for student, entry in view.items()} == totals
+        assert not any(entry["needs_manual_grade"] for entry in view.values()), view
+        assert not any(grade.needs_manual_grade for grade in book.db.query(api.Grade)), "no cell left to grade"
+        assert book.find_submission("ps1", "alice").timestamp.isoformat() == "2026-11-20T10:15:00"
+        assert book.find_submission("ps1", "bob").timestamp is None
+        students = {student.id: student for student in book.students}
+        assert set(students) == {"alice", "bob", "carol"}, "a roster student without a hand-in is in the class"
+        assert students["carol"].email == "carol@uni.edu" and students["carol"].last_name == "Ann"
+        with pytest.raises(api.MissingEntry):
+            book.find_submission("ps1", "carol")
+        cut = book.find_grade("test_char_tokenize", "simple_tokenizers", "ps1", "alice")
+        assert (cut.auto_score - cut.manual_score, cut.extra_credit) == (2, None), cut.to_dict()

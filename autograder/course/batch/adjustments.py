@@ -7,6 +7,12 @@ instructor's: the batch writes it once, with only its header, and never
 again; every run reads it and applies it to the gradebook, the LMS file,
 the summary and each feedback page. So no resume, regrade or ``--force``
 can lose it, and deleting a row takes the change back at the next run.
+
+A row has a grade to change or it is refused: one for a student who handed
+nothing in, or whose hand-in cannot be graded, stops the batch before any
+grading (held out of sight, it would land on top of the grade once the
+hand-in grades); one for a hand-in that failed while being graded is listed
+in the batch's warnings, and applies once it grades.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ class Adjustment:
     target: str  # as written: "" for the whole grade
     points: float
     comment: str
+    line: int = 0  # its line in the file, for messages
 
     def as_data(self) -> AdjustmentEntry:
         return AdjustmentEntry(target=self.target or "the whole grade", points=self.points, comment=self.comment)
@@ -100,8 +107,42 @@ def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, li
             value = math.nan
         if not math.isfinite(value):
             raise AdjustmentsError(f"{where}: points {amount!r} is not a number; write e.g. 2 or -1.5")
-        found.setdefault(student, []).append(Adjustment(student, target, value, comment))
+        found.setdefault(student, []).append(Adjustment(student, target, value, comment, number))
     return found
+
+
+def refuse_without_grade(
+    path: Path, found: dict[str, list[Adjustment]], *, no_hand_in: set[str], cannot_grade: dict[str, str]
+) -> None:
+    """Raise AdjustmentsError, naming the first line and the fix, on an adjustment with no grade to change:
+    its student handed nothing in (``no_hand_in``), or their hand-in cannot be graded (``cannot_grade``: why)."""
+    for student, rows in sorted(found.items()):
+        where = f"{path}: line {rows[0].line}: {student}"
+        if student in no_hand_in:
+            raise AdjustmentsError(
+                f"{where} handed nothing in, so there is no grade to adjust; delete the line (or add their hand-in)"
+            )
+        if student in cannot_grade:
+            why = _cut(cannot_grade[student])
+            raise AdjustmentsError(
+                f"{where}'s hand-in cannot be graded ({why}), so there is no grade to adjust; settle the hand-in "
+                "and run again, or delete the line"
+            )
+
+
+def held(path: Path, found: dict[str, list[Adjustment]], failed: set[str]) -> list[str]:
+    """One line for each adjustment not applied because its student's hand-in failed while being graded."""
+    return [
+        f"{path}: line {row.line}: {student}'s hand-in could not be graded, so this adjustment of {row.points:g} "
+        "is not applied yet; it applies once the hand-in grades (delete the line if it stood for the whole grade)"
+        for student in sorted(failed & set(found))
+        for row in found[student]
+    ]
+
+
+def _cut(text: str, limit: int = 120) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _targets(points: SuitePoints) -> set[str]:

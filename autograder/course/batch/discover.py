@@ -32,14 +32,18 @@ from autograder.handin.uploads import merged_uploads, unpack_uploads
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
-# Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>
-CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?:_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
+# Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>; LATE (or late) marks a file Canvas
+# received after the due date
+CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?P<late>_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
 # Moodle: <Full Name>_<participant id>_assignsubmission_<plugin>_[<original name>]
 MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<file>.*)$")
 # What each LMS's download looks like; one of them is chosen for a whole download, never file by file.
 LMS_PATTERNS = {"Canvas": CANVAS, "Moodle": MOODLE}
 # Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
+# nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
+TIMESTAMP = "timestamp.txt"
+TIMESTAMP_BYTES = 100
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 
 
@@ -56,6 +60,8 @@ class Found:
     reader: Callable[[HandinLimits], LoadedSubmission]
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
+    timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
+    late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
 
     def load(self, limits: HandinLimits) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
@@ -226,7 +232,15 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
         else:
             names = ", ".join(entry.name for entry in assignments)
             raise DiscoveryError(f"{student}: holds assignments {names}; choose one with --assignment NAME")
-        candidates.append(Found(student_id(student.name), str(chosen), _loader(chosen), raw_name=student.name))
+        candidates.append(
+            Found(
+                student_id(student.name),
+                str(chosen),
+                _loader(chosen),
+                raw_name=student.name,
+                timestamp=_timestamp(chosen / TIMESTAMP),
+            )
+        )
     if not candidates:
         raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
     discovery = _collect("nbgrader submitted/", candidates, ignored)
@@ -235,9 +249,20 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
     return discovery
 
 
+def _timestamp(path: Path) -> str:
+    """nbgrader's ``timestamp.txt`` (written by ``nbgrader submit``, read by its autograde), as it says the time,
+    or "" where there is none. Read here, unlike the hand-in, because it is one short line, and read only so far."""
+    try:
+        with path.open("rb") as stream:
+            text = stream.read(TIMESTAMP_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return " ".join(text.split())
+
+
 # -- LMS bulk downloads ------------------------------------------------------------
-def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str] | None:
-    """(id, name hint, original file name) from a file or folder name of a download in ``pattern``'s shape."""
+def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str, bool] | None:
+    """(id, name hint, original file name, marked late) from a name of a download in ``pattern``'s shape."""
     match = pattern.match(name)
     if match is None:
         return None
@@ -245,7 +270,7 @@ def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str] | Non
     resubmitted = RESUBMITTED.match(original)
     if resubmitted and resubmitted.group("stem") in MODULES:
         original = resubmitted.group("stem") + resubmitted.group("suffix")
-    return match.group("id"), match.group("slug").replace("_", " "), original
+    return match.group("id"), match.group("slug").replace("_", " "), original, bool(match.groupdict().get("late"))
 
 
 def lms_pattern(names: list[str], where: Path) -> str | None:
@@ -270,31 +295,35 @@ def lms_pattern(names: list[str], where: Path) -> str | None:
 
 def _lms_groups(
     items: list[tuple[str, str]], lms: str, unfit: list[str]
-) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+) -> tuple[dict[str, dict[str, str]], dict[str, str], set[str]]:
     """Group (item, the name that carries the id) pairs by student, every name read in ``lms``'s shape.
 
     Returns, per student id, each item with its name inside the submission,
-    and the name the LMS put in the file names; items whose names do not fit
-    go to ``unfit``.
+    and the name the LMS put in the file names; and the ids with a file the
+    LMS marked late. Items whose names do not fit go to ``unfit``.
     """
     groups: dict[str, dict[str, str]] = defaultdict(dict)
     hints: dict[str, str] = {}
+    late: set[str] = set()
     for item, head in items:
         parsed = _lms_name(head, LMS_PATTERNS[lms])
         if parsed is None:
             unfit.append(item)
             continue
-        student, hint, original = parsed
+        student, hint, original, marked = parsed
         inner = PurePosixPath(item).relative_to(head).as_posix() if item != head else ""
         groups[student][item] = inner or original
         hints[student] = hint
-    return groups, hints
+        if marked:
+            late.add(student)
+    return groups, hints, late
 
 
 def _lms_candidates(
     source: Path,
     groups: dict[str, dict[str, str]],
     hints: dict[str, str],
+    late: set[str],
     loader: Callable[[str, dict[str, str]], Callable[[HandinLimits], LoadedSubmission]],
 ) -> list[Found]:
     return [
@@ -303,6 +332,7 @@ def _lms_candidates(
             f"{source} ({len(members)} file(s) of {student})",
             loader(student, members),
             hints[student],
+            late=student in late,
         )
         for student, members in groups.items()
     ]
@@ -311,13 +341,13 @@ def _lms_candidates(
 def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     usable = [entry for entry in entries if not entry.is_symlink()]
     unfit: list[str] = []
-    groups, hints = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
+    groups, hints, late = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
     ignored = [entry.name for entry in entries if entry.is_symlink()]
 
     def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
-    discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, loader), ignored)
+    discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, late, loader), ignored)
     discovery.unfit = unfit
     return discovery
 
@@ -361,12 +391,14 @@ def _lms_zip(archive_path: Path) -> Discovery:
             "unzip it and give the folder instead"
         )
     unfit: list[str] = []
-    groups, hints = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
+    groups, hints, late = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
 
     def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
         return _zip_group_loader(archive_path, student, members)
 
-    discovery = _collect(f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, loader), [])
+    discovery = _collect(
+        f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, late, loader), []
+    )
     discovery.unfit = unfit
     return discovery
 

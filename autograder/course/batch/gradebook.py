@@ -25,6 +25,8 @@ GRADED = "graded"
 NO_SUBMISSION = "no submission"
 CANNOT_GRADE = "could not grade"
 NOT_ON_ROSTER = "not on the roster"
+MOODLE_GRADE = "Grade"  # the worksheet's column Moodle's importer reads the grade from (by this name)
+NAMED_AT_MOST = 20  # ids a warning names before it counts the rest
 NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, and why
 
 
@@ -40,6 +42,14 @@ class StudentRecord:
     origin: str = ""
     result: GradeResult | None = None
     roster_row: dict[str, str] | None = None
+    timestamp: str = ""  # when it was handed in, where the hand-in says (nbgrader's timestamp.txt)
+    late: bool = False  # the LMS marked the hand-in late (Canvas)
+
+    @property
+    def lateness(self) -> str:
+        """The gradebook's late column: "late" where the LMS marked it so, else the hand-in's time where it
+        has one (nbgrader's timestamp.txt: the kit has no due date yet to compare it with), else ""."""
+        return "late" if self.late else self.timestamp
 
 
 def reason_for(record: StudentRecord) -> str:
@@ -52,7 +62,8 @@ def reason_for(record: StudentRecord) -> str:
 
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many;
-    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests').
+    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests');
+    ``late`` is ``StudentRecord.lateness``: said, never taken off (no late rule is applied).
 
     Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
     """
@@ -66,7 +77,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         for part in graded_parts
         for function in part.functions
     ]
-    header += ["status", "reason", "note"]
+    header += ["late", "status", "reason", "note"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -88,7 +99,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         else:
             blank = 3 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
             row += ["", points_number(points.full_marks), *[""] * blank]
-        row += [record.status, reason_for(record), record.note]
+        row += [record.lateness, record.status, reason_for(record), record.note]
         writer.writerow(map(spreadsheet_cell, row))
     return buffer.getvalue()
 
@@ -128,3 +139,55 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
             )
         )
     return buffer.getvalue()
+
+
+def moodle_csv(worksheet: str, records: Iterable[StudentRecord]) -> str:
+    """Moodle's grading worksheet ``worksheet`` (its text, as downloaded) with each graded student's total in
+    Grade, ready to upload (Upload grading worksheet).
+
+    Every row and column stays as it came, Grade aside: Moodle's importer finds its columns by name
+    (Identifier, Grade, Last modified (grade), the feedback plugins' columns) and skips a row whose grade
+    was changed in Moodle after the worksheet was downloaded (Last modified (grade)), or whose Grade is
+    empty. So a student without a grade here keeps the Grade the worksheet had, and their feedback comments
+    are sent back as they were.
+    """
+    from autograder.course.batch.discover import student_id
+    from autograder.course.batch.roster import MOODLE_ID_COLUMN, moodle_id
+
+    graded = {record.id: record.result.score for record in records if record.result is not None}
+    rows = list(csv.reader(io.StringIO(worksheet, newline="")))
+    if not rows:
+        return worksheet
+    header = rows[0]
+    identifier, grade = header.index(MOODLE_ID_COLUMN), header.index(MOODLE_GRADE)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows[1:]:
+        student = student_id(moodle_id(row[identifier])) if len(row) > max(identifier, grade) else None
+        if student in graded:
+            row[grade] = points_number(graded[student])
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def roster_warnings(records: Iterable[StudentRecord]) -> list[str]:
+    """One line for hand-ins whose id the roster does not have, one for roster students without a hand-in,
+    each naming them: a roster of another class, or ids in another form, shows here and not only in the files."""
+    records = list(records)
+    unknown = [record.id for record in records if NOT_ON_ROSTER in record.note.split("; ")]
+    missing = [record.id for record in records if record.status == NO_SUBMISSION]
+    lines = []
+    if unknown:
+        lines.append(
+            f"{len(unknown)} hand-in(s) {NOT_ON_ROSTER}, graded all the same: {_named(unknown)}; check the "
+            "roster is this class's and its ids are the download's"
+        )
+    if missing:
+        lines.append(f"{len(missing)} roster student(s) have {NO_SUBMISSION}: {_named(missing)}")
+    return lines
+
+
+def _named(ids: list[str]) -> str:
+    shown = ", ".join(ids[:NAMED_AT_MOST])
+    return shown if len(ids) <= NAMED_AT_MOST else f"{shown} and {len(ids) - NAMED_AT_MOST} more"

@@ -3,6 +3,10 @@
 Any CSV with a header row will do, as LMSs and registrars export them: the
 id is the first column called one of ``ID_COLUMNS``, the name comes from a
 ``NAME_COLUMNS`` column or from first and last name columns.
+
+Moodle's offline grading worksheet is read as it comes: its ``Identifier``
+column says ``Participant 201`` where the Moodle download's names say
+``201``, so the prefix is dropped (as Moodle's own importer drops it).
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ ID_COLUMNS = ("id", "student_id", "student id", "sis user id", "sis login id", "
 NAME_COLUMNS = ("name", "full name", "student name", "student")
 FIRST_COLUMNS = ("first name", "first", "given name")
 LAST_COLUMNS = ("last name", "last", "surname", "family name")
+# Moodle's grading worksheet (assignfeedback_offline): its id column and the words before each id, which
+# Moodle's importer strips by length (get_string('hiddenuser', 'assign') is "Participant ").
+MOODLE_ID_COLUMN = "Identifier"
+MOODLE_PARTICIPANT = "Participant "
+EMAIL_COLUMNS = ("email", "email address", "e-mail", "mail")
 
 
 class RosterError(Exception):
@@ -30,6 +39,28 @@ class Student:
     id: str
     name: str
     row: dict[str, str]  # every column, for exports that need more (Canvas's SIS ids, sections)
+
+
+def moodle_id(identifier: str) -> str:
+    """``Participant 201`` (a Moodle worksheet's Identifier) as the Moodle download names the student: ``201``."""
+    return identifier.strip().removeprefix(MOODLE_PARTICIPANT).strip()
+
+
+def is_moodle_worksheet(path: Path) -> bool:
+    """Whether the roster at ``path`` is Moodle's grading worksheet: its header has Identifier and Grade, which
+    are what Moodle's importer needs, with Last modified (grade)."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as stream:
+            header = next(csv.reader(stream), [])
+    except (OSError, UnicodeDecodeError):
+        return False
+    return {MOODLE_ID_COLUMN, "Grade", "Last modified (grade)"} <= set(header)
+
+
+def email_of(row: dict[str, str]) -> str:
+    """The student's email from their roster row (``EMAIL_COLUMNS``, any case), or "" where it has none."""
+    by_name = {key.strip().lower(): value for key, value in row.items()}
+    return next((by_name[name] for name in EMAIL_COLUMNS if by_name.get(name)), "")
 
 
 class Roster(dict[str, Student]):
@@ -50,6 +81,8 @@ def read_roster(path: Path) -> Roster:
     reader = csv.DictReader(text.splitlines())
     headers = {(header or "").strip().lower(): header for header in reader.fieldnames or []}
     id_column = next((headers[name] for name in ID_COLUMNS if name in headers), None)
+    if id_column is None and MOODLE_ID_COLUMN in (reader.fieldnames or []):
+        id_column = MOODLE_ID_COLUMN
     if id_column is None:
         found = ", ".join(repr(header) for header in reader.fieldnames or []) or "no header row"
         raise RosterError(f"{path}: has no id column (found {found}); name the column of student ids 'id'")
@@ -58,7 +91,9 @@ def read_roster(path: Path) -> Roster:
     last = next((headers[name] for name in LAST_COLUMNS if name in headers), None)
     rows: dict[str, list[tuple[int, str, Student]]] = defaultdict(list)  # cleaned id -> (line, raw id, student)
     for number, row in enumerate(reader, start=2):
-        raw = (row.get(id_column) or "").strip()
+        raw = (
+            moodle_id(row.get(id_column) or "") if id_column == MOODLE_ID_COLUMN else (row.get(id_column) or "").strip()
+        )
         if not raw:
             continue
         if None in row:

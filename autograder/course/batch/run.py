@@ -22,7 +22,7 @@ from autograder.course.batch import adjustments, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
-from autograder.course.batch.roster import RosterError, Student, read_roster
+from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.grading.fingerprints import fingerprint, grading_hash
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
+MOODLE = "moodle.csv"  # the roster's Moodle grading worksheet, graded: written where the roster is one
 SUMMARY = "summary"
 
 
@@ -127,7 +128,8 @@ def run_batch(
     points = _points(options.suite).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
     out.mkdir(parents=True, exist_ok=True)
-    changes = adjustments.read(adjustments.ensure_file(out), students=students, points=points)  # before grading
+    changes_path = adjustments.ensure_file(out)
+    changes = adjustments.read(changes_path, students=students, points=points)  # before grading
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
@@ -144,6 +146,9 @@ def run_batch(
         # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
+    )
+    adjustments.refuse_without_grade(
+        changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
     outcomes, hand_ins = plan.outcomes, plan.hand_ins
     pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
@@ -195,10 +200,13 @@ def run_batch(
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     if not selection.class_files:
         records = _records(read_now, None, outcomes)
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
     records = _records(discovery, roster, outcomes)
+    if roster is not None:
+        warnings += gradebook.roster_warnings(records)
     written = _write_class_files(out, records, points, options)
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
@@ -347,6 +355,8 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
     origins = {found.student: found.origin for found in discovery.found}
     origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
     hints = {found.student: found.name_hint for found in discovery.found}
+    times = {found.student: found.timestamp for found in discovery.found}
+    late = {found.student for found in discovery.found if found.late}
     naming = discovery.notes()
     records: list[StudentRecord] = []
     for student in sorted(set(outcomes) | set(roster or {})):
@@ -361,7 +371,20 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
             continue
         document, reason = outcomes[student]
         status = GRADED if document is not None else CANNOT_GRADE
-        records.append(StudentRecord(student, name, status, reason, note, origins.get(student, ""), document, row))
+        records.append(
+            StudentRecord(
+                student,
+                name,
+                status,
+                reason,
+                note,
+                origins.get(student, ""),
+                document,
+                row,
+                times.get(student, ""),
+                student in late,
+            )
+        )
     return records
 
 
@@ -376,6 +399,8 @@ def _write_class_files(
 
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
+    if options.roster is not None and is_moodle_worksheet(options.roster):
+        write(out / MOODLE, gradebook.moodle_csv(options.roster.read_text(encoding="utf-8-sig"), records))
     sections = class_summary.build_sections(summarize(records, stubs=_stub_code()))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None

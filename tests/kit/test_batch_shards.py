@@ -35,8 +35,15 @@ def a_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     submissions = root / "submissions"
     write_submission(submissions, Student("ada", "correct"))
     write_submission(submissions, Student("bea", "not started"))
-    in_parts = [name for name in sorted(BUGS) if BUGS[name][0] in PARTS_GRADED[1::2]]
-    for number, name in enumerate(in_parts[:3]):
+    # Three named mistakes. Not any three: a property's shrunk example can depend on the hand-ins its grader
+    # graded before (replayed examples), so a failing property's feedback may differ between one batch and
+    # shards; that is a defect of its own (noted for the team), which this test must not stand in for.
+    in_parts = [
+        "bpe vocab numbers a repeated token twice",
+        "bpe vocab sorted alphabetically",
+        "char vocab ids start at 1",
+    ]
+    for number, name in enumerate(in_parts):
         write_submission(submissions, Student(f"bug{number}", "buggy", BUGS[name]))
     renamed_copy(SOLUTIONS, submissions / "ren")  # ada's code, every name changed and functions reordered
     (submissions / "hal.zip").write_bytes(b"not a zip")

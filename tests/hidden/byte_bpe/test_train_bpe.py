@@ -20,7 +20,7 @@ def trained_problem(text: str, vocab_size: int, merges: object) -> str:
         return "the new ids must be 256, 257, ... in the order the merges were made"
     if 256 + len(ordered) > vocab_size:
         return f"made {len(ordered)} merges, but vocab_size {vocab_size} leaves room for {vocab_size - 256}"
-    problem, _ = training_problem(
+    return training_problem(
         ids,
         [pair for pair, _ in ordered],
         [f"merge {pair!r} -> {new_id}" for pair, new_id in ordered],
@@ -28,8 +28,7 @@ def trained_problem(text: str, vocab_size: int, merges: object) -> str:
         count_pairs=ref.get_pair_counts,
         counted=" in the UTF-8 bytes",
         merge=lambda ids, pair, step: ref.merge_pair(ids, pair, 256 + step),
-    )
-    return problem
+    ).problem
 
 
 @pytest.mark.points(2)

@@ -26,7 +26,7 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
     def count_inside(pieces: list[list[int]]) -> Counter[tuple[int, int]]:
         return sum((ref.get_pair_counts(piece) for piece in pieces), Counter())
 
-    problem, _ = training_problem(
+    return training_problem(
         pieces,
         [pair for pair, _ in ordered],
         [f"merge {pair!r} -> {new_id}" for pair, new_id in ordered],
@@ -34,8 +34,7 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
         count_pairs=count_inside,
         counted=" inside the pieces (pairs that span two pieces do not count)",
         merge=lambda pieces, pair, step: [ref.merge_pair(piece, pair, 256 + step) for piece in pieces],
-    )
-    return problem
+    ).problem
 
 
 @pytest.mark.points(1)

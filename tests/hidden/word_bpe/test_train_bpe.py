@@ -16,7 +16,7 @@ def trained_problem(text: str, num_merges: int, merges: object) -> str:
         return "merges must be a list of (str, str) tuples"
     if len(merges) > num_merges:
         return f"made {len(merges)} merges, but num_merges is {num_merges}"
-    problem, _ = training_problem(
+    return training_problem(
         ref.word_frequencies(text),
         merges,
         [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
@@ -24,8 +24,7 @@ def trained_problem(text: str, num_merges: int, merges: object) -> str:
         count_pairs=ref.get_pair_counts,
         merge=lambda table, pair, _: ref.merge_pair(table, pair),
         counted=" (counting each word's frequency)",
-    )
-    return problem
+    ).problem
 
 
 @pytest.mark.points(2)

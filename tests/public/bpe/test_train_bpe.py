@@ -10,14 +10,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, raised, training_problem
+from autograder.testing.rubric import Fault, examples, hint, raised, training_problem
+
+# The fix that goes with each kind of wrong training.
+FIXES: dict[Fault | None, str] = {
+    Fault.NOT_MOST_FREQUENT: ": count the pairs again after every merge and merge a most frequent one",
+    Fault.STOPPED_EARLY: ": stop early only when the best count is below 2",
+}
 
 
 def training_verdict(bpe, text: str, num_merges: int) -> str:
     """What is wrong with ``bpe.train_bpe(text, num_merges)`` and how to fix it, or "" when nothing is.
 
-    The replay calls the hand-in's own get_pair_counts and merge_pair. When something is wrong, train_bpe is
-    called once more, so that the call a report shows is the one judged, not the replay's last call.
+    The replay calls the hand-in's own get_pair_counts and merge_pair.
     """
     final_tokens, merges = bpe.train_bpe(text, num_merges)
     problem = ""
@@ -31,7 +36,7 @@ def training_verdict(bpe, text: str, num_merges: int) -> str:
             " stop early only when the best count is below 2"
         )
     else:
-        problem, replayed = training_problem(
+        replayed = training_problem(
             list(text),
             merges,
             [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
@@ -39,14 +44,9 @@ def training_verdict(bpe, text: str, num_merges: int) -> str:
             count_pairs=bpe.get_pair_counts,
             merge=lambda tokens, pair, _: bpe.merge_pair(tokens, pair),
         )
-        if "but the most frequent pair" in problem:
-            problem += ": count the pairs again after every merge and merge a most frequent one"
-        elif problem.startswith("stopped after"):
-            problem += ": stop early only when the best count is below 2"
-        elif not problem and final_tokens != replayed:
+        problem = replayed.problem + FIXES.get(replayed.fault, "")
+        if not problem and final_tokens != replayed.state:
             problem = "the final tokens are not the text after your merges: return the tokens of the last merge"
-    if problem:
-        bpe.train_bpe(text, num_merges)
     return problem
 
 

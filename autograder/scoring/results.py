@@ -114,7 +114,7 @@ def feedback_text(outcome: TestOutcome) -> str:
             lines.append(f"example:  {outcome.example}")
         if outcome.expected and not (outcome.example and outcome.expected in ("''", '""')):
             lines.append(f"expected: {outcome.expected}")
-        if outcome.got or not outcome.detail:
+        if outcome.got:  # none where the call raised instead of answering (the hint names the error)
             lines.append(f"got:      {outcome.got}")
         if outcome.detail:  # what was seen where no single answer stands for it (two answers to one input)
             lines.append(f"seen:     {outcome.detail}")

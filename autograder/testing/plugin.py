@@ -325,7 +325,8 @@ class GradingPlugin:
                 got, expected = self._compared
                 shown = {"got": short_repr(got), "expected": short_repr(expected)}
             else:
-                shown = {"got": short_repr(last.returned) if last else "", "expected": ""}
+                # A call that raised has no answer to show: the hint says what it raised (rubric.raised).
+                shown = {"got": short_repr(last.returned) if last and last.answered else "", "expected": ""}
             example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
             return TestOutcome(
                 outcome=Outcome.FAILED, hint=self.notes.hint, example=example, **shown, **base, **context

@@ -193,6 +193,7 @@ class CallRecord:
     args_after: tuple[Any, ...] | None = None
     kwargs_after: dict[str, Any] | None = None
     output: str = ""
+    answered: bool = False  # it returned (``returned`` is its answer), rather than raised or never ended
 
     @property
     def text(self) -> str:
@@ -355,7 +356,7 @@ class GradingSession:
                 kwargs_after = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
             except codec.CodecError as error:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
-            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output)
+            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output, True)
             self.calls[-1] = record
             wrong = type_problem(module, function, returned)
             if wrong is not None:

@@ -85,3 +85,24 @@ def test_a_training_verdict_shows_the_trainers_call_and_answer_and_says_the_prob
         assert "expected:" not in output, output
         assert re.search(r"^call:     train_(bpe|on_pieces)\(", output, re.MULTILINE), output
         assert "got:      " in output, output
+
+
+def test_a_call_that_raised_shows_no_answer_it_never_gave(tmp_path):
+    """A test that checks a call does not raise (``rubric.raised``) names the error in its hint; the call
+    returned nothing, so there is no ``got:`` line (it read ``got: None``)."""
+    from bug_corpus import BUGS
+    from classroom import Student, write_submission
+
+    folder = write_submission(
+        tmp_path, Student("x", "buggy", BUGS["train_bpe crashes on text shorter than two characters"])
+    )
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "bpe", "--suite", "public", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    outputs = [test["output"] for test in json.loads(process.stdout)["tests"] if "raised ValueError" in test["output"]]
+    assert outputs, process.stdout[-2000:]
+    for output in outputs:
+        assert "got:" not in output, output

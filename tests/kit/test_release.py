@@ -168,7 +168,14 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize("where", ["a solution line in a public test", "a hidden test's statement in a notebook"])
+@pytest.mark.parametrize(
+    "where",
+    [
+        "a solution line in a public test",
+        "a hidden test's statement in a notebook",
+        "a hidden test's statement in a public test",
+    ],
+)
 def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
     kit = tmp_path / "kit"
     for part in ("autograder", "solutions", "tests/public", "tests/hidden", "exercises", "docs", "pyproject.toml"):
@@ -178,6 +185,11 @@ def test_the_release_build_fails_on_a_leak_by_content(where, tmp_path):
         target = kit / "tests" / "public" / "bpe" / "test_merge_pair.py"
         with target.open("a", encoding="utf-8") as stream:
             stream.write(f"\n\ndef helper_copied_from_elsewhere():\n    {sorted(solution_lines())[0]}\n")
+        shown = "tests/public/bpe/test_merge_pair.py"
+    elif where.endswith("in a public test"):  # a hidden input reused in the public suite ships with it
+        target = kit / "tests" / "public" / "bpe" / "test_merge_pair.py"
+        with target.open("a", encoding="utf-8") as stream:
+            stream.write(f"\n\ndef test_borrowed(submission):\n    {sorted(hidden_test_lines())[0]}\n")
         shown = "tests/public/bpe/test_merge_pair.py"
     else:
         target = kit / "exercises" / "bpe.ipynb"

@@ -442,9 +442,16 @@ def test_an_upload_named_in_another_lms_shape_stays_with_its_uploader(tmp_path):
     assert "'notes from the TA.txt' does not fit" in process.stderr
 
 
-def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_reported(tmp_path):
+@pytest.mark.parametrize(
+    "other_name",
+    [
+        "alice\n",
+        "Alice",  # one folder on a case-insensitive disk (macOS, Windows): OUT/alice and OUT/Alice would merge
+    ],
+)
+def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_reported(tmp_path, other_name):
     submissions = tmp_path / "submissions"
-    for name, code in (("alice", (SOLUTIONS / "simple_tokenizers.py").read_bytes()), ("alice\n", BROKEN_TOKENIZERS)):
+    for name, code in (("alice", (SOLUTIONS / "simple_tokenizers.py").read_bytes()), (other_name, BROKEN_TOKENIZERS)):
         (submissions / name).mkdir(parents=True)
         (submissions / name / "simple_tokenizers.py").write_bytes(code)
     out = tmp_path / "out"
@@ -453,9 +460,12 @@ def test_two_names_that_clean_to_one_id_are_both_graded_and_the_collision_report
     rows = gradebook_rows(out)
     assert len(rows) == 2 and {row["status"] for row in rows.values()} == {gradebook.GRADED}, rows
     other = next(student for student in rows if student != "alice")
-    assert other.startswith("alice-")
+    assert other.casefold().startswith("alice-"), "two ids one folder apart only by case"
+    assert len({path.name.casefold() for path in out.iterdir() if path.is_dir()}) == len(
+        [path for path in out.iterdir() if path.is_dir()]
+    ), sorted(out.iterdir())
     assert rows["alice"]["percent"] == "100.0" and rows[other]["percent"] != "100.0", "each keeps its own grade"
-    assert "'alice\\n'" in rows[other]["note"] and other in rows["alice"]["note"]
+    assert repr(other_name) in rows[other]["note"] and other in rows["alice"]["note"]
     assert f"graded as {other}" in process.stderr
     # The same ids in every run: a second run finds both results and grades nothing again.
     again = run_batch(submissions, out, "--part", "simple_tokenizers")

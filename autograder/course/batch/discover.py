@@ -158,24 +158,28 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
 
 
 def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str, str]]]) -> list[Found]:
-    """Give different names that clean to one id (``alice`` and ``alice`` plus a newline) ids of their own.
+    """Give different names that clean to one id (``alice`` and ``alice`` plus a newline), or to ids apart only
+    by case (``alice`` and ``Alice``, one folder on a case-insensitive disk), ids of their own.
 
-    The name that is already clean (or, failing that, the first in sorted order) keeps the id; each other
-    gets the id plus a digest of its raw name, the same in every run, so a resumed batch finds its results.
+    The name that is already clean (lower case first, then the first in sorted order; failing that, the first
+    name in sorted order) keeps its id; each other
+    gets its id plus a digest of its raw name, the same in every run, so a resumed batch finds its results.
     Entries of one raw name (``alice/`` and ``alice.zip``) stay together: that is a conflict, not a collision.
     """
-    names_by_id: dict[str, set[str]] = defaultdict(set)
+    names_by_folder: dict[str, dict[str, str]] = defaultdict(dict)  # folder key -> raw name -> its id
     for candidate in candidates:
-        names_by_id[candidate.student].add(candidate.raw_name or candidate.student)
+        names_by_folder[candidate.student.casefold()][candidate.raw_name or candidate.student] = candidate.student
     renamed: dict[tuple[str, str], str] = {}
-    for student, names in names_by_id.items():
+    for names in names_by_folder.values():
         if len(names) < 2:
             continue
-        keeper = student if student in names else min(names)
-        for name in sorted(names - {keeper}):
+        clean = sorted((name for name, student in names.items() if name == student), key=lambda n: (n != n.lower(), n))
+        keeper = clean[0] if clean else min(names)
+        for name in sorted(set(names) - {keeper}):
+            student = names[name]
             digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
             renamed[(student, name)] = f"{student}-{digest}"
-            collisions.setdefault(student, []).append((name, renamed[(student, name)]))
+            collisions.setdefault(names[keeper], []).append((name, renamed[(student, name)]))
     return [
         replace(
             candidate,

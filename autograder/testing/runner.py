@@ -61,8 +61,11 @@ def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: 
     stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
     if stray:
         from_code.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))
-    notes.extend(from_code)
     outcomes = list(plugin.outcomes)
+    # A cell whose failure is a test's error (the functions it defines) is said there: once is enough.
+    said = {outcome.detail for outcome in outcomes if outcome.outcome is Outcome.ERROR}
+    from_code = [note for note in from_code if note not in said]
+    notes.extend(from_code)
     for error in errors:
         outcomes.append(
             TestOutcome(

@@ -40,6 +40,7 @@ def test_a_cell_that_does_not_compile_is_an_error_naming_the_cell_and_line(tmp_p
     text = subprocess.run([*command, "--format", "markdown"], capture_output=True, text=True, timeout=300).stdout
     assert "a notebook cell does not run" in text and "never closed" in text and "line 2" in text, text
     assert "char_tokenize scored 0" in text and "not started" not in text, text
+    assert text.count("was never closed") == 1, f"the cell's error is said once, where it is an error: {text}"
 
 
 def test_the_batch_counts_a_broken_cell_as_an_error_not_as_not_started(tmp_path):

@@ -33,6 +33,7 @@ from typing import Any
 
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
 from autograder.kit_root import KIT_ROOT
+from autograder.testing.example_store import STORE_VARIABLE
 from autograder.testing.reference import reference
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
@@ -99,7 +100,8 @@ def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool =
         str(jobs),
         "--quiet",
     ]
-    environment = dict(os.environ)
+    # A course's first batch: no example drawn before (example_store), so every set is drawn once here.
+    environment = {**os.environ, STORE_VARIABLE: str(out.with_name(out.name + "-examples"))}
     if process_cage:
         command.append(UNCAGED_FLAG)
         environment[FORCE_VARIABLE] = FORCE_PROCESS_CAGE

@@ -44,6 +44,7 @@ class Grader:
         """Run ``suite`` (or its files ``only``) with ``plugin``, collecting it only if it was not collected
         last with the same files as they are now; return collection errors (ours)."""
         from autograder.testing.collected import CollectedSuite, suite_stamp
+        from autograder.testing.example_store import ExampleStore
         from autograder.testing.rubric import taking
 
         stamp = (suite.resolve(), suite_stamp(suite))
@@ -57,6 +58,7 @@ class Grader:
             self._forget_suite()
         if self._collected is None:
             self._collected = (key, CollectedSuite(suite, only))
+            self.examples.store = ExampleStore.for_suite(suite)  # named by the suite as it is now
         collected = self._collected[1]
         try:
             with taking(plugin.notes):

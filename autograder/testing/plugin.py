@@ -184,14 +184,15 @@ class GradingPlugin:
         if not replay.replayable(getattr(item, "obj", None)):
             return (yield)
         key, test = self._replay_key(item), getattr(item, "obj", None)
-        self.recorded.begin(key, test)
+        lasting = self.examples is not None  # an example set's draw, the same in every process: kept (example_store)
+        self.recorded.begin(key, test, lasting=lasting)
         try:
             with self._seeded(item, shrink=shrink):
                 result = yield
         except BaseException:
-            self.recorded.end(key, test, passed=False)
+            self.recorded.end(key, test, passed=False, lasting=lasting)
             raise
-        self.recorded.end(key, test, passed=True)
+        self.recorded.end(key, test, passed=True, lasting=lasting)
         return result
 
     def _replay_key(self, item: pytest.Item) -> str:

@@ -29,7 +29,10 @@ from __future__ import annotations
 import inspect
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograder.testing.example_store import ExampleStore
 
 
 def install(test: Any) -> None:
@@ -57,20 +60,29 @@ def replayable(test: Any) -> bool:
 
 
 class Recorded:
-    """The examples each property drew, by replay key (its test and its example set), for one grader."""
+    """The examples each property drew, by replay key (its test and its example set), for one grader; those of
+    an example set also kept in ``store`` (example_store), where the grader has one, for other processes."""
 
     def __init__(self) -> None:
         self.examples: dict[str, list[bytes]] = {}
+        self.store: ExampleStore | None = None
 
-    def begin(self, key: str, test: Any) -> None:
-        """Record what ``test`` draws from now on, unless its examples for ``key`` are known already."""
+    def begin(self, key: str, test: Any, *, lasting: bool = False) -> None:
+        """Record what ``test`` draws from now on, unless its examples for ``key`` are known already, here or,
+        ``lasting`` (an example set's), in the store."""
+        if key not in self.examples and lasting and self.store is not None:
+            kept = self.store.load(key)
+            if kept is not None:
+                self.examples[key] = kept
         test.hypothesis.inner_test.into = [] if key not in self.examples else None
 
-    def end(self, key: str, test: Any, passed: bool) -> None:
+    def end(self, key: str, test: Any, passed: bool, *, lasting: bool = False) -> None:
         """Keep what was recorded when the property passed: then it drew every example it draws."""
         wrapper = test.hypothesis.inner_test
         if wrapper.into is not None and passed:
             self.examples[key] = wrapper.into
+            if lasting and self.store is not None:
+                self.store.save(key, wrapper.into)
         wrapper.into = None
 
     def replay(

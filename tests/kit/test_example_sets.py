@@ -12,8 +12,10 @@ from classroom import SOLUTIONS
 from autograder.cage.limits import CageLimits
 from autograder.grading.hand_in import grade_loaded
 from autograder.handin.loading import load
+from autograder.scoring.grade_result import GradeResult
 from autograder.testing import example_sets
 from autograder.testing.grader import Grader
+from autograder.testing.replay import Recorded
 from autograder.testing.suites import suite_path
 
 
@@ -83,3 +85,57 @@ def test_the_speed_tests_inputs_follow_the_hand_ins_draw_too():
         made = getattr(module, make)
         one, other = example_sets.seed(b"a course", 0), example_sets.seed(b"a course", 1)
         assert made(0, one) == made(0, one) and made(0, one) != made(0, other) and made(0, one) != made(1, one)
+
+
+def test_a_draw_is_kept_for_the_next_process_and_gives_the_same_grade(tmp_path, monkeypatch):
+    """Each example set is drawn once a course: a second grader (another process, a later batch) replays what
+    the first drew from the store, draws nothing, and grades alike; a store that is not sound is drawn anew."""
+    from autograder.testing import example_store
+
+    monkeypatch.setenv(example_store.STORE_VARIABLE, str(tmp_path / "store"))
+
+    def graded() -> tuple[Grader, GradeResult]:
+        with Grader() as grader:
+            hidden = suite_path("hidden")
+            result = grade_loaded(load(SOLUTIONS), hidden, limits=CageLimits(), grader=grader, only=(hidden / "bpe",))
+        return grader, result
+
+    first, result = graded()
+    kept = sorted((tmp_path / "store").iterdir())
+    assert kept and len(kept) == len(first.examples.examples), "every property's draw is kept"
+    assert all(path.stat().st_mode & 0o077 == 0 for path in [tmp_path / "store", *kept]), "the grader's alone"
+
+    recorded: list[str] = []
+    monkeypatch.setattr(Recorded, "end", recording_ends(Recorded.end, recorded))
+    second, again = graded()
+    assert recorded == [], "nothing drawn again"
+    assert second.examples.examples == first.examples.examples and again.tests == result.tests
+
+    for path in kept:  # not a store's file any more: ignored, drawn again, written anew
+        path.write_bytes(b"\x00 not marshal")
+    third, once_more = graded()
+    assert len(recorded) == len(kept) and once_more.tests == result.tests
+    assert third.examples.examples == first.examples.examples
+
+
+def recording_ends(end, recorded: list[str]):
+    """``Recorded.end``, noting each key whose examples it keeps from a draw."""
+
+    def noting(self, key, test, passed, *, lasting=False):
+        if passed and test.hypothesis.inner_test.into is not None:
+            recorded.append(key)
+        return end(self, key, test, passed, lasting=lasting)
+
+    return noting
+
+
+@pytest.mark.unit
+def test_no_store_for_the_public_suite_or_a_secret_from_the_environment(tmp_path, monkeypatch):
+    from autograder.testing import example_store
+
+    monkeypatch.delenv(example_store.STORE_VARIABLE, raising=False)
+    assert example_store.store_folder(tmp_path) is None, "the kit's tests (a secret in the environment) keep none"
+    monkeypatch.delenv(example_sets.SECRET_VARIABLE)
+    assert example_store.store_folder(tmp_path) == tmp_path / example_store.STORE_FOLDER
+    monkeypatch.setenv(example_store.STORE_VARIABLE, str(tmp_path / "named"))
+    assert example_store.ExampleStore.for_suite(suite_path("public")) is None, "students' examples are fixed"

@@ -516,3 +516,30 @@ def test_an_adjustment_with_no_grade_to_adjust_is_refused_before_grading(tmp_pat
     (line,) = [line for line in process.stderr.splitlines() if "adjustments.csv" in line]
     assert f"line 3: {student}" in line and "delete the line" in line, line
     assert not (out / "ada").exists() and not (out / "gradebook.csv").exists(), "nothing was graded"
+
+
+@pytest.mark.parametrize("beside", ["a Moodle download", "students' own hand-ins"])
+def test_a_whole_class_download_among_the_entries_is_the_instructors_to_split(tmp_path, beside):
+    """A Canvas download's .zip put in SUBMISSIONS beside a Moodle download's folder (or beside one student's
+    hand-in each) is not a student's hand-in that holds nothing gradable: the batch says what the instructor
+    put there and how to grade each download, and grades nothing."""
+    submissions = tmp_path / "submissions"
+    canvas = {"lovelaceada_1001_5001_bpe.py": BPE, "beebea_1002_5003_bpe.py": BPE}
+    (submissions).mkdir()
+    (submissions / "canvas-download.zip").write_bytes(_zipped(canvas))
+    if beside == "a Moodle download":
+        _folder(
+            submissions / "moodle-download",
+            {"Ada Lovelace_201_assignsubmission_file_bpe.py": BPE, "Bea Bee_202_assignsubmission_file_bpe.py": BPE},
+        )
+    else:
+        _folder(submissions, {"ada/bpe.py": BPE, "bea/bpe.py": BPE})
+    out = tmp_path / "out"
+    process = run_batch(submissions, out)
+    assert process.returncode == 2, process.stderr[-2000:]
+    (said,) = process.stderr.splitlines()
+    assert "canvas-download.zip" in said and "Canvas" in said and "hand in" not in said, said
+    assert f"grade batch {submissions / 'canvas-download.zip'} -o" in said, said
+    if beside == "a Moodle download":
+        assert "moodle-download" in said and "Moodle" in said, said
+    assert not out.exists(), "nothing was graded"

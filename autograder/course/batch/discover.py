@@ -191,6 +191,7 @@ def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str,
 
 # -- one entry per student ------------------------------------------------------
 def _per_student(folder: Path, entries: list[Path]) -> Discovery:
+    _refuse_class_downloads(folder, entries)
     candidates: list[Found] = []
     ignored: list[str] = []
     for entry in entries:
@@ -204,6 +205,48 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
     if not candidates:
         raise DiscoveryError(f"{folder}: holds no submissions; put one folder, notebook, .py or .zip per student in it")
     return _collect("one entry per student", candidates, ignored)
+
+
+def _refuse_class_downloads(folder: Path, entries: list[Path]) -> None:
+    """Refuse a folder of hand-ins that holds a whole class's LMS download (a Canvas .zip beside a Moodle
+    folder, or among the students' own entries): the instructor's mistake, said as such with its fix, rather
+    than graded as a student's hand-in that holds nothing gradable."""
+    downloads = [(entry, lms) for entry in entries if not entry.is_symlink() and (lms := _class_download(entry))]
+    if not downloads:
+        return
+    shown = " and ".join(f"{entry.name}{'/' if entry.is_dir() else ''} ({lms})" for entry, lms in downloads)
+    if len(downloads) > 1:
+        runs = ", then ".join(f"grade batch {entry} -o OUT-{number}" for number, (entry, _) in enumerate(downloads, 1))
+        raise DiscoveryError(
+            f"{folder}: {shown} are each a whole class's LMS download, not one student's hand-in; grade each on "
+            f"its own, into an output folder of its own: {runs}"
+        )
+    entry = downloads[0][0]
+    where = f"move it out of {folder} and grade it on its own" if len(entries) > 1 else "grade it on its own"
+    raise DiscoveryError(
+        f"{folder}: {shown} is a whole class's LMS download, not one student's hand-in; {where}: "
+        f"grade batch {entry} -o OUT"
+    )
+
+
+def _class_download(entry: Path) -> str | None:
+    """The LMS whose bulk download ``entry`` (a folder or a .zip) is, by its names: more than half in one
+    LMS's shape, naming two students or more (one student's own upload may carry their id); else None."""
+    try:
+        if entry.is_dir():
+            names = [item.name for item in _listing(entry)]
+        elif entry.suffix.lower() == ".zip":
+            with zipfile.ZipFile(entry) as archive:
+                names = sorted({PurePosixPath(name).parts[0] for name in archive.namelist() if name.strip("/")})
+        else:
+            return None
+        lms = lms_pattern(names, entry)
+    except (DiscoveryError, OSError, zipfile.BadZipFile, ValueError):
+        return None  # unreadable, or every name fits both LMSs: left to be graded, and said there, as a hand-in
+    if lms is None:
+        return None
+    students = {parsed[0] for name in names if (parsed := _lms_name(name, LMS_PATTERNS[lms]))}
+    return lms if len(students) > 1 else None
 
 
 def _loader(path: Path) -> Callable[[HandinLimits], LoadedSubmission]:

@@ -336,6 +336,7 @@ def batch(
     for line in guarded:
         click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.adjustments import AdjustmentsError
+    from autograder.course.batch.choices import ChoicesError
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
@@ -381,6 +382,7 @@ def batch(
         SuiteMissing,
         NbgraderExportError,
         AdjustmentsError,
+        ChoicesError,
         SelectionError,
         ResultsMissing,
     ) as error:

@@ -157,7 +157,9 @@ def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_
         "beebea_1002_5004_same.zip": _zipped({"bpe.py": BPE}),
     }
     discovery = discover(_download(tmp_path, download, members))
-    with pytest.raises(SubmissionError, match=r"^[^\n]*1001: [^\n]*bpe\.py and [^\n]*backup\.zip both hold bpe\.py"):
+    with pytest.raises(
+        SubmissionError, match=r"^[^\n]*1001: the uploads [^\n]*bpe\.py and [^\n]*backup\.zip each hold bpe\.py"
+    ):
         found_files(discovery, "1001")
     assert found_files(discovery, "1002") == {"bpe.py": BPE}, "the same file twice is one"
 
@@ -543,3 +545,58 @@ def test_a_whole_class_download_among_the_entries_is_the_instructors_to_split(tm
     if beside == "a Moodle download":
         assert "moodle-download" in said and "Moodle" in said, said
     assert not out.exists(), "nothing was graded"
+
+
+def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles_it(tmp_path):
+    """Two of a student's uploads in a Canvas download's .zip hold bpe.py, each its own: the batch names the
+    download, the uploads as the download names them, the file, and the line that chooses; that line in
+    OUT/choices.csv settles it at the next run, and the download is never touched."""
+    older = _older_bpe()
+    download = tmp_path / "canvas.zip"
+    download.write_bytes(
+        _zipped(
+            {
+                "lovelaceada_1001_5001_bpe.py": BPE,
+                "lovelaceada_1001_5002_backup.zip": _zipped({"bpe.py": older}),
+                "beebea_1002_5003_bpe.py": BPE,
+            }
+        )
+    )
+    sent = download.read_bytes()
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-2000:]
+    reason = gradebook_rows(out)["1001"]["reason"]
+    for named in (str(download), "lovelaceada_1001_5001_bpe.py", "lovelaceada_1001_5002_backup.zip", "bpe.py"):
+        assert named in reason, reason
+    assert str(tmp_path / "1001") not in reason and f"{download}/" not in reason, "no path inside the zip as on disk"
+    choices = out / "choices.csv"
+    line = "1001,bpe.py,lovelaceada_1001_5002_backup.zip"
+    assert f"{choices}" in reason and line in reason, reason
+    (warned,) = [said for said in process.stderr.splitlines() if "1001" in said]
+    assert line in warned, warned
+    assert choices.read_text(encoding="utf-8") == "student,file,upload\n", "made for the instructor to fill in"
+
+    with choices.open("a", encoding="utf-8") as stream:
+        stream.write(line + "\n")
+    settled = run_batch(download, out, "--part", "bpe")
+    assert settled.returncode == 0, settled.stderr[-2000:]
+    row = gradebook_rows(out)["1001"]
+    assert row["status"] == gradebook.GRADED and row["bpe.merge_pair (14)"] == "0", "graded from the upload chosen"
+    assert float(row["total"]) < float(full_marks("bpe"))
+    assert download.read_bytes() == sent
+
+    choices.write_text("student,file,upload\n1001,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
+    assert run_batch(download, out, "--part", "bpe").returncode == 0
+    assert gradebook_rows(out)["1001"]["total"] == full_marks("bpe"), "the other choice, graded again"
+
+    choices.write_text("student,file,upload\n1009,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
+    refused = run_batch(download, out, "--part", "bpe")
+    assert refused.returncode == 2
+    (said,) = refused.stderr.splitlines()
+    assert f"{choices}: line 2" in said and "1009" in said, said
+
+
+def _older_bpe() -> bytes:
+    """The reference's bpe.py with merge_pair not started yet: a student's older try."""
+    return BPE + b"\n\ndef merge_pair(tokens, pair):\n    raise NotImplementedError\n"

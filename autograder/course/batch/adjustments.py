@@ -17,17 +17,14 @@ in the batch's warnings, and applies once it grades.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.atomic_files import FILE_MODE, TEMP_PREFIX
+from autograder.atomic_files import create_once
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 
 if TYPE_CHECKING:
@@ -61,16 +58,7 @@ def ensure_file(out: Path) -> Path:
     Made whole, and never over a file already there: shards starting at once into one OUT each make it, and
     none may read it half-written or write over rows the instructor has added."""
     path = out / ADJUSTMENTS
-    if not path.exists():
-        handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=out)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as made:
-                made.write(",".join(HEADER) + "\n")
-            os.chmod(name, FILE_MODE)
-            with contextlib.suppress(FileExistsError):
-                os.link(name, path)  # unlike a rename, never over a file another made meanwhile
-        finally:
-            os.unlink(name)
+    create_once(path, ",".join(HEADER) + "\n")
     return path
 
 

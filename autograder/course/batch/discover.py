@@ -20,7 +20,7 @@ import hashlib
 import re
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -28,7 +28,7 @@ from autograder.handin import bounded, loading
 from autograder.handin.bounded import SKIPPED_FOLDERS
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
-from autograder.handin.uploads import merged_uploads, unpack_uploads
+from autograder.handin.uploads import Uploads, merged_uploads, unpacked
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
@@ -47,6 +47,10 @@ TIMESTAMP_BYTES = 100
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 
 
+# Reads one hand-in within the limits, each file that its uploads hold differently from the upload chosen.
+Reader = Callable[[HandinLimits, Mapping[str, str]], LoadedSubmission]
+
+
 class DiscoveryError(Exception):
     """The folder cannot be read as a batch; the message names it and the fix."""
 
@@ -57,16 +61,17 @@ class Found:
 
     student: str  # the id: a folder name under OUT, a gradebook key
     origin: str  # where it came from, for messages
-    reader: Callable[[HandinLimits], LoadedSubmission]
+    reader: Reader
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
     timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
     late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
 
-    def load(self, limits: HandinLimits) -> LoadedSubmission:
-        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
+    def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
+        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch.
+        ``chosen``: which upload each file that the student's uploads hold differently comes from."""
         try:
-            return self.reader(limits)
+            return self.reader(limits, chosen or {})
         except bounded.SubmissionError:
             raise
         except (OSError, ValueError, zipfile.BadZipFile) as error:
@@ -249,9 +254,9 @@ def _class_download(entry: Path) -> str | None:
     return lms if len(students) > 1 else None
 
 
-def _loader(path: Path) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        return loading.load(path, limits)
+def _loader(path: Path) -> Reader:
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        return loading.load(path, limits, chosen=chosen)
 
     return load
 
@@ -371,7 +376,7 @@ def _lms_candidates(
     groups: dict[str, dict[str, str]],
     hints: dict[str, str],
     late: set[str],
-    loader: Callable[[str, dict[str, str]], Callable[[HandinLimits], LoadedSubmission]],
+    loader: Callable[[str, dict[str, str]], Reader],
 ) -> list[Found]:
     return [
         Found(
@@ -391,7 +396,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     groups, hints, late = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
     ignored = [entry.name for entry in entries if entry.is_symlink()]
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Reader:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
     discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, late, loader), ignored)
@@ -399,14 +404,14 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     return discovery
 
 
-def _group_loader(
-    folder: Path, student: str, members: list[tuple[Path, str]]
-) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        uploads: list[tuple[str, dict[str, bytes]]] = []
+def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Reader:
+    """Each upload is named as the download names it, in messages and in a choice between two."""
+
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        uploads: Uploads = []
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
-                uploads.append((f"{path.name}/", loading.load(path, limits).files))
+                uploads.append((f"{path.name}/", loading.load(path, limits, chosen=chosen).files))
             elif path.suffix.lower() == ".zip":
                 uploads.append((path.name, bounded.read_zip(path, limits=limits)))
             else:
@@ -416,7 +421,7 @@ def _group_loader(
                     raise bounded.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
-        files = merged_uploads(folder / student, uploads, limits)
+        files = merged_uploads(_uploads_of(folder, student), uploads, limits, chosen=chosen)
         return loading.from_files(folder / student, files, name=student, limits=limits)
 
     return load
@@ -440,7 +445,7 @@ def _lms_zip(archive_path: Path) -> Discovery:
     unfit: list[str] = []
     groups, hints, late = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Reader:
         return _zip_group_loader(archive_path, student, members)
 
     discovery = _collect(
@@ -450,12 +455,20 @@ def _lms_zip(archive_path: Path) -> Discovery:
     return discovery
 
 
-def _zip_group_loader(
-    archive_path: Path, student: str, members: dict[str, str]
-) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        uploads = bounded.read_zip(archive_path, rename=members.get, limits=limits)
-        files = unpack_uploads(archive_path.parent / student, uploads, limits)
+def _zip_group_loader(archive_path: Path, student: str, members: dict[str, str]) -> Reader:
+    """Each upload is named as the download names it (its member's name), in messages and in a choice
+    between two; inside the hand-in it has the name the student gave it (``members``)."""
+
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        held = bounded.read_zip(archive_path, rename=lambda name: name if name in members else None, limits=limits)
+        uploads = [(item, unpacked(Path(item), members[item], content, limits)) for item, content in held.items()]
+        files = merged_uploads(_uploads_of(archive_path, student), uploads, limits, chosen=chosen)
         return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load
+
+
+def _uploads_of(download: Path, student: str) -> str:
+    """How messages name one student's uploads in an LMS download: the download as it is on disk, and the
+    student, never a path that looks like one on disk but is inside the download."""
+    return f"{download}, student {student}"

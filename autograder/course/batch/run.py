@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, gradebook, similarity, store
+from autograder.course.batch import adjustments, choices, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
@@ -30,6 +30,7 @@ from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.handin.uploads import UploadConflict
 from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
@@ -130,6 +131,7 @@ def run_batch(
     out.mkdir(parents=True, exist_ok=True)
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
+    chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
@@ -146,7 +148,11 @@ def run_batch(
         # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
+        chosen=chosen,
+        choices_path=out / choices.CHOICES,
     )
+    if plan.to_choose:
+        choices.ensure_file(out)
     adjustments.refuse_without_grade(
         changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
@@ -200,6 +206,7 @@ def run_batch(
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     if not selection.class_files:
         records = _records(read_now, None, outcomes)
@@ -226,6 +233,7 @@ class _Plan:
     reused: int  # current results kept
     hand_ins: dict[str, LoadedSubmission]  # every hand-in read
     failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
+    to_choose: list[str] = field(default_factory=list)  # uploads to choose between, for the instructor
 
 
 def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
@@ -269,16 +277,24 @@ def _plan(
     *,
     regrade: Callable[[str], bool],
     limits: HandinLimits,
+    chosen: dict[str, dict[str, str]],
+    choices_path: Path,
 ) -> _Plan:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
-    a student ``regrade`` names is left to grade even where their result is current.
+    a student ``regrade`` names is left to grade even where their result is current. ``chosen``: the
+    instructor's choices between uploads (``choices_path``), by student.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
     plan = _Plan({}, [], 0, {}, {})
     for found in discovery.found:
         try:
-            loaded = found.load(limits)
+            loaded = found.load(limits, chosen=chosen.get(found.student))
+        except UploadConflict as conflict:  # the instructor's to settle: the gradebook and the run say how
+            plan.outcomes[found.student] = (None, choices.to_make(conflict, found.student, choices_path))
+            plan.failures[found.student] = conflict.for_student
+            plan.to_choose.append(plan.outcomes[found.student][1])
+            continue
         except SubmissionError as error:
             plan.outcomes[found.student] = (None, str(error))
             plan.failures[found.student] = str(error)

@@ -183,6 +183,44 @@ def test_the_summary_page_loads_in_a_browser_with_every_student_in_the_histogram
     assert bar_blue > 500, "the histogram's bars were drawn"
 
 
+@pytest.fixture
+def axe() -> str:
+    """axe-core, found before the test starts: without it (or Selenium's driver) the skip names the test."""
+    browser.chromedriver()
+    return browser.axe_script()
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("chromium", "axe")
+def test_the_summary_and_feedback_pages_pass_an_accessibility_check(graded_class):
+    """axe-core in Chromium, WCAG 2 A and AA (text contrast 4.5:1 among them) and its best practices: the
+    class summary, and feedback of every kind (full marks, not started, failures beside code, not gradable)."""
+    _, out, _ = graded_class
+    pages = [out / "summary.html", *(out / student / "feedback.html" for student in ("ada", "bea", "bug0", "hal"))]
+    with browser.driven() as driver:
+        found = [line for page in pages for line in browser.accessibility_violations(driver, page)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("chromium")
+def test_a_feedback_pages_hint_lines_wrap_on_a_narrow_screen(graded_class):
+    """What to fix (call, expected, got, hint), and the code beside it, wrap at the page's width: nothing to
+    scroll sideways."""
+    _, out, _ = graded_class
+    with browser.driven(width=480, height=900) as driver:
+        driver.get((out / "bug0" / "feedback.html").as_uri())
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('pre')].map((pre) => [pre.textContent, pre.scrollWidth, pre.clientWidth]);"
+        )
+        page_width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth];")
+    hinted = [(text, scrolled, shown) for text, scrolled, shown in texts if "hint:" in text]
+    assert hinted and max(len(line) for text, _, _ in hinted for line in text.splitlines()) > 60, "a long hint"
+    assert all(scrolled <= shown for _, scrolled, shown in texts), [text[:80] for text, scrolled, shown in texts]
+    assert len(texts) > len(hinted), "the student's code was shown too"
+    assert page_width[0] <= page_width[1], "the page itself scrolls sideways"
+
+
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Identical code")[1].split("##")[0]

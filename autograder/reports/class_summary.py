@@ -97,7 +97,7 @@ def _functions(functions: tuple[FunctionFigures, ...], count: int) -> Section:
             [
                 figures.part,
                 Code(figures.function),
-                f"{figures.mean:.1f} / {figures.worth:g}",
+                f"{figures.mean:.1f} / {figures.worth:g}" + (" bonus" if figures.bonus else ""),
                 f"{100 * figures.full_marks / count:.0f}%",
                 f"{100 * figures.not_started / count:.0f}%",
             ]

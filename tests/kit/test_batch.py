@@ -113,6 +113,21 @@ def test_roster_names_and_mismatches(graded_class):
     assert "| ian | no submission |" in summary and "| cyd | not on the roster |" in summary
 
 
+def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class):
+    """A part's header is its share of full marks, bonus left out; bonus has columns of its own. So the part
+    headers add up to `max`, and a perfect hand-in's part columns to `max` too, its bonus beside them."""
+    _, out, _ = graded_class
+    rows = gradebook_rows(out)
+    parts = {header: re.fullmatch(r"Part \d+( bonus)? \((\d+)\)", header) for header in rows["ada"]}
+    regular = {header: float(found[2]) for header, found in parts.items() if found and not found[1]}
+    bonus = {header: float(found[2]) for header, found in parts.items() if found and found[1]}
+    assert sum(regular.values()) == float(rows["ada"]["max"]) == float(full_marks(bonus=False))
+    assert sum(bonus.values()) == float(full_marks()) - float(full_marks(bonus=False)) > 0
+    assert "Part 5 bonus (12)" in bonus and not any(header.startswith("Part 5 (") for header in regular)
+    assert {header: float(rows["ada"][header]) for header in regular} == regular, "full marks, part by part"
+    assert sum(float(rows["ada"][header]) for header in bonus) == float(rows["ada"]["bonus"])
+
+
 def test_every_output_is_written(graded_class):
     root, out, _ = graded_class
     for student in ("ada", "cyd", "fay"):

@@ -56,6 +56,7 @@ class FunctionFigures:
     worth: float
     full_marks: int  # students who passed all of its tests
     not_started: int
+    bonus: bool = False  # extra credit: its points come on top of full marks
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,7 @@ def _functions(documents: list[GradeResult]) -> tuple[FunctionFigures, ...]:
             worth=totals[0].max_score,
             full_marks=sum(1 for total in totals if total.status is Outcome.PASSED),
             not_started=sum(1 for total in totals if total.status is Outcome.NOT_STARTED),
+            bonus=totals[0].bonus,
         )
         for (part, function), totals in per_student.items()
     )

@@ -128,6 +128,15 @@ def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class
     assert sum(float(rows["ada"][header]) for header in bonus) == float(rows["ada"]["bonus"])
 
 
+def test_a_feedback_page_is_titled_with_the_students_name_where_the_roster_has_it(graded_class):
+    _, out, _ = graded_class
+    for student, heading in (("ada", "Ada Lovelace (ada)"), ("bea", "Bea Bee (bea)"), ("cyd", "cyd")):
+        page = (out / student / "feedback.html").read_text(encoding="utf-8")
+        assert f"<title>Feedback for {heading}</title>" in page and f"<h1>Feedback for {heading}</h1>" in page
+        assert (out / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {heading}\n")
+    assert results(out, "ada")["extra_data"]["submission"] == "ada", "the stored result keeps the id"
+
+
 def test_every_output_is_written(graded_class):
     root, out, _ = graded_class
     for student in ("ada", "cyd", "fay"):

@@ -162,7 +162,7 @@ def run_batch(
     if left and selection.class_files:  # before anything is graded or written
         raise ResultsMissing(_without_current_result(left, results, grading), selection.for_what_is_missing())
     for student, reason in plan.failures.items():
-        _write_failure(results, student, reason, source)
+        _write_failure(results, student, reason, source, heading=_heading(student, roster))
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
         return adjustments.apply(result, changes.get(student, []))
@@ -170,7 +170,7 @@ def run_batch(
     def feedback_of(student: str, result: GradeResult, code: Sources) -> dict[str, str]:
         """``result`` is the adjusted one: the feedback shows the adjustments."""
         page_code = similarity.shown(hand_ins[student], code, result.graded_from or {})
-        return _feedback(result, page_code, options.feedback)
+        return _feedback(result, page_code, options.feedback, heading=_heading(student, roster))
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
@@ -186,7 +186,7 @@ def run_batch(
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
-                _write_failure(results, graded.key, graded.error, source)
+                _write_failure(results, graded.key, graded.error, source, heading=_heading(graded.key, roster))
                 outcomes[graded.key] = (None, graded.error)
             progress.advance(graded.key, graded=graded.result is not None)
 
@@ -336,25 +336,32 @@ def _measured_before(result: GradeResult) -> bool:
     return result.batch is None or result.batch.similarity_version != similarity.VERSION
 
 
-def _feedback(result: GradeResult, code: Sources, mode: str) -> dict[str, str]:
-    """The student's feedback files: as much of the tests as ``mode`` shows, their own ``code`` beside what failed."""
-    shown = disclosure.view(result, mode)
+def _heading(student: str, roster: dict[str, Student] | None) -> str:
+    """Who a feedback page is for, in its title: the roster's name with the id, or the id alone."""
+    entry = (roster or {}).get(student)
+    return f"{entry.name} ({student})" if entry is not None and entry.name else student
+
+
+def _feedback(result: GradeResult, code: Sources, mode: str, *, heading: str) -> dict[str, str]:
+    """The student's feedback files, titled ``heading``: as much of the tests as ``mode`` shows, their own
+    ``code`` beside what failed."""
+    shown = replace(disclosure.view(result, mode), submission=heading)
     return {
         store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
         store.FEEDBACK_PAGE: html_report.render(shown, code),
     }
 
 
-def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path) -> None:
+def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path, *, heading: str) -> None:
     """A student whose hand-in could not be graded still gets feedback saying why, naming their files from the
-    class folder ``source`` (the instructor's own folders are not the student's to see)."""
+    class folder ``source`` (the instructor's own folders are not the student's to see), titled ``heading``."""
     for folder in {str(source.resolve()), str(source), str(source.absolute())}:
         reason = reason.replace(folder.rstrip(os.sep) + os.sep, "")
     reason = visible(reason)  # it may quote a file name the student chose
-    text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
+    text = f"# Feedback for {markdown_text(heading)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     html = html_report.page(
-        f"Feedback for {student}",
-        f"<h1>Feedback for {escape(student)}</h1>"
+        f"Feedback for {heading}",
+        f"<h1>Feedback for {escape(heading)}</h1>"
         f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre>",
     )
     with contextlib.suppress(OSError):

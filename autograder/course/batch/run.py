@@ -320,7 +320,7 @@ def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student
         student=student,
         fingerprint=fingerprint(loaded, grading),
         code_hash=measured.code_hash,
-        similarity=tuple(measured.prints),
+        similarity=tuple((part, tuple(found)) for part, found in measured.prints.items()),
         similarity_version=similarity.VERSION,
         imports=tuple(measured.imports),
         builds_code=tuple(measured.builds_code),
@@ -447,4 +447,4 @@ def _stub_code() -> StartingCode:
     except SubmissionError:
         return StartingCode()
     measured = similarity.measures(stubs)
-    return StartingCode(measured.code_hash, frozenset(measured.prints))
+    return StartingCode(measured.code_hash, {part: frozenset(found) for part, found in measured.prints.items()})

@@ -16,6 +16,7 @@ import io
 from pathlib import Path
 
 from autograder.atomic_files import create_once
+from autograder.course.batch import instructor_csv
 from autograder.handin.uploads import UploadConflict
 
 CHOICES = "choices.csv"
@@ -29,22 +30,8 @@ class ChoicesError(ValueError):
 def read(path: Path, *, students: set[str]) -> dict[str, dict[str, str]]:
     """Each student's choices (file -> upload); raise ChoicesError on the first line that cannot be one."""
     found: dict[str, dict[str, str]] = {}
-    if not path.exists():
-        return found
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet may save it with a byte order mark
-    except (OSError, UnicodeDecodeError) as error:
-        raise ChoicesError(f"{path}: cannot be read ({error}); save it as UTF-8 CSV") from None
-    rows = csv.reader(text.splitlines())
-    header = next(rows, None)
-    if header is None:
-        return found
-    if tuple(cell.strip() for cell in header) != HEADER:
-        raise ChoicesError(f"{path}: line 1 must be the header {','.join(HEADER)}; put it back")
     lines: dict[tuple[str, str], int] = {}
-    for number, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
-            continue
+    for number, row in instructor_csv.rows(path, HEADER, ChoicesError):
         where = f"{path}: line {number}"
         if len(row) != len(HEADER) or not all(cell.strip() for cell in row):
             raise ChoicesError(f"{where}: give the student's id, the file and the upload, as the batch's warning says")

@@ -17,6 +17,8 @@ comes, so a class of 500 never sits in memory at once.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
 import re
 import zipfile
 from collections import defaultdict
@@ -45,6 +47,9 @@ RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 TIMESTAMP = "timestamp.txt"
 TIMESTAMP_BYTES = 100
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
+# The most names read of an entry to see whether it is a whole class's LMS download: a class of 500 with 20
+# uploads each has 10,000.
+DOWNLOAD_NAMES_AT_MOST = 100_000
 
 
 # Reads one hand-in within the limits, each file that its uploads hold differently from the upload chosen.
@@ -236,14 +241,23 @@ def _refuse_class_downloads(folder: Path, entries: list[Path]) -> None:
 
 def _class_download(entry: Path) -> str | None:
     """The LMS whose bulk download ``entry`` (a folder or a .zip) is, by its names: more than half in one
-    LMS's shape, naming two students or more (one student's own upload may carry their id); else None."""
+    LMS's shape, naming two students or more (one student's own upload may carry their id); else None.
+
+    Every entry is a student's to fill, so no more than DOWNLOAD_NAMES_AT_MOST names are read of one: past
+    that it is no class's download, and is left to be refused, as a hand-in, by the hand-in's limits."""
     try:
         if entry.is_dir():
-            names = [item.name for item in _listing(entry)]
+            with os.scandir(entry) as listing:
+                names = [item.name for item in itertools.islice(listing, DOWNLOAD_NAMES_AT_MOST + 1)]
         elif entry.suffix.lower() == ".zip":
+            members = bounded.zip_members(entry)
+            if members is None or members > DOWNLOAD_NAMES_AT_MOST:
+                return None
             with zipfile.ZipFile(entry) as archive:
                 names = sorted({PurePosixPath(name).parts[0] for name in archive.namelist() if name.strip("/")})
         else:
+            return None
+        if len(names) > DOWNLOAD_NAMES_AT_MOST:
             return None
         lms = lms_pattern(names, entry)
     except (DiscoveryError, OSError, zipfile.BadZipFile, ValueError):

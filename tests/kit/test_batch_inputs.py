@@ -600,3 +600,26 @@ def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles
 def _older_bpe() -> bytes:
     """The reference's bpe.py with merge_pair not started yet: a student's older try."""
     return BPE + b"\n\ndef merge_pair(tokens, pair):\n    raise NotImplementedError\n"
+
+
+@pytest.mark.unit
+def test_a_zip_with_more_members_than_a_class_download_has_is_not_opened_to_look(tmp_path, monkeypatch):
+    """Looking for a class's download among the hand-ins reads a zip's member count from its end record:
+    a student's zip of countless members is never opened for it (opening lists every member)."""
+    from autograder.course.batch import discover as discovering
+
+    monkeypatch.setattr(discovering, "DOWNLOAD_NAMES_AT_MOST", 10)
+    canvas = {f"lovelaceada_{number}_5001_bpe.py": BPE for number in range(1001, 1011)}
+    (tmp_path / "ada.zip").write_bytes(_zipped({**canvas, "lovelaceada_1011_5001_bpe.py": BPE}))
+    (tmp_path / "bea.zip").write_bytes(_zipped(canvas))
+    opened: list[Path] = []
+    real = zipfile.ZipFile
+
+    def watched(file, *args, **kwargs):
+        opened.append(file)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile, "ZipFile", watched)
+    with pytest.raises(DiscoveryError, match=r"bea\.zip \(Canvas\) is a whole class's LMS download"):
+        discover(tmp_path)
+    assert opened == [tmp_path / "bea.zip"]

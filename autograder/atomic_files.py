@@ -53,3 +53,20 @@ def write_atomically(path: Path, content: str | bytes) -> None:
             temporary.write_text(content, encoding="utf-8", newline="")
         else:
             temporary.write_bytes(content)
+
+
+def create_once(path: Path, content: str) -> None:
+    """Make ``path`` with ``content`` (UTF-8) where there is no file yet, whole; never over a file already
+    there, even one another process makes meanwhile (shards starting at once into one OUT): a file the
+    instructor fills in is made once, and then is theirs."""
+    if path.exists():
+        return
+    handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as made:
+            made.write(content)
+        os.chmod(name, FILE_MODE)
+        with contextlib.suppress(FileExistsError):
+            os.link(name, path)  # unlike a rename, never over a file another made meanwhile
+    finally:
+        os.unlink(name)

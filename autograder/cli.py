@@ -47,6 +47,21 @@ class DefaultCommandGroup(click.Group):
         listed = super().list_commands(ctx)
         return [name for name in listed if name not in INSTRUCTOR_COMMANDS] if student_copy() else listed
 
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The group's options and commands, then the default command's options: `grade PATH` is what most
+        readers of `grade --help` came for."""
+        super().format_options(ctx, formatter)
+        default = self.commands[self.default_command]
+        with click.Context(default, info_name=self.default_command, parent=ctx) as inner:
+            helping = default.get_help_option(inner)  # said once already, in the group's own options
+            records = [
+                record
+                for param in default.get_params(inner)
+                if isinstance(param, click.Option) and param is not helping and (record := param.get_help_record(inner))
+            ]
+        with formatter.section(f"Options of grade PATH (grade {self.default_command} PATH)"):
+            formatter.write_dl(records)
+
 
 def parse_limits(values: tuple[str, ...]) -> Limits:
     defaults = Limits().as_dict()
@@ -321,6 +336,7 @@ def batch(
     for line in guarded:
         click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.adjustments import AdjustmentsError
+    from autograder.course.batch.choices import ChoicesError
     from autograder.course.batch.discover import DiscoveryError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
@@ -366,6 +382,7 @@ def batch(
         SuiteMissing,
         NbgraderExportError,
         AdjustmentsError,
+        ChoicesError,
         SelectionError,
         ResultsMissing,
     ) as error:

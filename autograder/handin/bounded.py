@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import struct
 import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
@@ -79,6 +80,27 @@ def _check_zip_size(path: Path, limits: HandinLimits, size: int | None = None) -
             f"{path}: is {size / 2**20:.1f} MiB, more than a zip of a hand-in within the handin_mb limit "
             f"({limits.handin_mb} MiB) can be; hand in only your code and notebooks"
         )
+
+
+# A zip's end of central directory record: signature, two disk numbers, the members on this disk and in all,
+# the directory's size and offset, the comment's length. It ends the file, but for that comment.
+_END_OF_DIRECTORY = struct.Struct("<4s4H2LH")
+_END_SIGNATURE = b"PK\x05\x06"
+
+
+def zip_members(path: Path) -> int | None:
+    """How many members the zip at ``path`` says it holds, from its end record alone: nothing of its
+    directory is read, so a zip of millions of empty members costs nothing to ask. None where there is no
+    end record (not a zip), or it leaves the count to zip64's (65,535 members or more)."""
+    with path.open("rb") as stream:
+        size = stream.seek(0, os.SEEK_END)
+        stream.seek(max(0, size - _END_OF_DIRECTORY.size - 0xFFFF))  # the longest comment
+        tail = stream.read()
+    at = tail.rfind(_END_SIGNATURE)
+    if at < 0 or len(tail) - at < _END_OF_DIRECTORY.size:
+        return None
+    members = _END_OF_DIRECTORY.unpack_from(tail, at)[4]
+    return None if members == 0xFFFF else members
 
 
 def read_folder(root: Path, limits: HandinLimits, already: int = 0) -> dict[str, bytes]:

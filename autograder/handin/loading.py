@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -45,15 +46,18 @@ GRADABLE = (
 )
 
 
-def load(path: Path, limits: HandinLimits = DEFAULT_LIMITS) -> LoadedSubmission:
-    """Read a submission from ``path``, or raise SubmissionError saying why not."""
+def load(
+    path: Path, limits: HandinLimits = DEFAULT_LIMITS, *, chosen: Mapping[str, str] | None = None
+) -> LoadedSubmission:
+    """Read a submission from ``path``, or raise SubmissionError saying why not. ``chosen``: which of its
+    uploads each file that they hold differently comes from (uploads.merged_uploads)."""
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder; give the folder, .py, .ipynb or .zip to grade")
     if path.is_dir():
-        return from_files(path, read_folder(path, limits), limits=limits)
+        return from_files(path, read_folder(path, limits), limits=limits, chosen=chosen)
     suffix = path.suffix.lower()
     if suffix == ".zip":
-        return from_files(path, read_zip(path, limits=limits), limits=limits)
+        return from_files(path, read_zip(path, limits=limits), limits=limits, chosen=chosen)
     if suffix in (".py", ".ipynb"):
         size = file_size(path)
         check_size(path, path.name, size, 0, limits)
@@ -66,13 +70,18 @@ def load(path: Path, limits: HandinLimits = DEFAULT_LIMITS) -> LoadedSubmission:
 
 
 def from_files(
-    source: Path, files: dict[str, bytes], *, name: str | None = None, limits: HandinLimits = DEFAULT_LIMITS
+    source: Path,
+    files: dict[str, bytes],
+    *,
+    name: str | None = None,
+    limits: HandinLimits = DEFAULT_LIMITS,
+    chosen: Mapping[str, str] | None = None,
 ) -> LoadedSubmission:
     """A submission from files already read (an LMS bulk download's members for one student)."""
     check_names(source, list(files))
     files = _strip_single_folder(files)
     if _only_zips(files):  # a folder that holds what a student uploaded: an LMS's folder per student, say
-        files = _strip_single_folder(unpack_uploads(source, files, limits))
+        files = _strip_single_folder(unpack_uploads(source, files, limits, chosen=chosen))
     work = _work_folders(files)
     if len(work) > 1:
         halves = tuple(

@@ -97,7 +97,7 @@ def _functions(functions: tuple[FunctionFigures, ...], count: int) -> Section:
             [
                 figures.part,
                 Code(figures.function),
-                f"{figures.mean:.1f} / {figures.worth:g}",
+                f"{figures.mean:.1f} / {figures.worth:g}" + (" bonus" if figures.bonus else ""),
                 f"{100 * figures.full_marks / count:.0f}%",
                 f"{100 * figures.not_started / count:.0f}%",
             ]
@@ -161,7 +161,7 @@ def _identical(summary: ClassSummary) -> Section:
         headers=["students", "score"],
     )
     for group in summary.identical:
-        section.rows.append([", ".join(group.students), f"{group.score:g}"])
+        section.rows.append([", ".join(map(_who, group.students, group.names)), f"{group.score:g}"])
     if not section.rows:
         section.lines = []
     return section
@@ -171,22 +171,36 @@ def _similar(summary: ClassSummary) -> Section:
     section = Section(
         "Similar code",
         lines=[
-            f"Pairs that share at least {summary.similar_threshold:.0%} of the smaller program's fingerprints once "
-            "every name the student chose is set aside and functions are put in one order (code identical to "
-            "the other's is in the section above; the stubs count for no one): worth a look, not proof."
+            f"Pairs with a part in which they share at least {summary.similar_threshold:.0%} of the smaller one's "
+            "fingerprints, once every name the student chose is set aside and functions are put in one order "
+            "(code identical to the other's is in the section above; the stubs count for no one): worth a look, "
+            f"not proof. A part with fewer than {summary.similar_smallest} fingerprints of its own (about one "
+            "short function) is compared with no one: too little to tell a copy from the one way to write it."
         ],
-        headers=["students", "shared", "scores"],
+        headers=["students", "parts alike (shared)", "scores"],
     )
     pairs = summary.similar
     for pair in pairs[:SIMILAR_SHOWN]:
+        parts = ", ".join(f"{part} ({shared:.0%})" for part, shared in pair.parts)
         section.rows.append(
-            [f"{pair.first}, {pair.second}", f"{pair.shared:.0%}", f"{pair.first_score:g}, {pair.second_score:g}"]
+            [
+                f"{_who(pair.first, pair.first_name)}, {_who(pair.second, pair.second_name)}",
+                parts,
+                f"{pair.first_score:g}, {pair.second_score:g}",
+            ]
         )
     if len(pairs) > SIMILAR_SHOWN:
         section.lines.append(f"The {SIMILAR_SHOWN} most alike of {len(pairs)} pairs are shown.")
+    if summary.not_compared:
+        section.lines.append(f"{summary.not_compared} graded hand-in(s) have no part that big: compared with no one.")
     if not section.rows:
-        section.lines = []
+        section.lines = section.lines[1:] if summary.not_compared else []
     return section
+
+
+def _who(student: str, name: str) -> str:
+    """A student as the summary's lists name them: the id, and the name where there is one."""
+    return f"{student} ({name})" if name else student
 
 
 IMPORTS_SAID = (

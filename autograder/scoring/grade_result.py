@@ -135,7 +135,8 @@ class BatchStamp:
     student: str
     fingerprint: str
     code_hash: str
-    similarity: tuple[int, ...] | None = None  # winnowed fingerprints of the code (course.batch.similarity)
+    # Winnowed fingerprints of the code, part by part: (part module, its fingerprints) (course.batch.similarity)
+    similarity: tuple[tuple[str, tuple[int, ...]], ...] | None = None
     similarity_version: int | None = None  # how the code hash and fingerprints were taken (similarity.VERSION)
     imports: tuple[str, ...] | None = None  # what the graded code imports from outside (similarity.measures)
     builds_code: tuple[str, ...] | None = None  # how it would run code built at run time (similarity.measures)
@@ -151,7 +152,7 @@ class BatchStamp:
                 ("kit", self.kit),
                 ("grading", self.grading),
                 ("code_hash", self.code_hash),
-                ("similarity", None if self.similarity is None else list(self.similarity)),
+                ("similarity", _stored_by_part(self.similarity)),
                 ("similarity_version", self.similarity_version),
                 ("imports", None if self.imports is None else list(self.imports)),
                 ("builds_code", None if self.builds_code is None else list(self.builds_code)),
@@ -167,13 +168,27 @@ class BatchStamp:
             student=raw["student"],
             fingerprint=raw["fingerprint"],
             code_hash=raw["code_hash"],
-            similarity=listed("similarity"),
+            similarity=_by_part(raw.get("similarity")),
             similarity_version=raw.get("similarity_version"),
             imports=listed("imports"),
             builds_code=listed("builds_code"),
             kit=raw.get("kit"),
             grading=raw.get("grading"),
         )
+
+
+def _stored_by_part(prints: tuple[tuple[str, tuple[int, ...]], ...] | None) -> dict[str, list[int]] | None:
+    return None if prints is None else {part: list(found) for part, found in prints}
+
+
+def _by_part(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...] | None:
+    """A stamp's fingerprints as stored: by part, or (an older kit's) one list for the whole program, read as
+    the whole hand-in's (its measuring version is older too: the batch measures it again)."""
+    if raw is None:
+        return None
+    if isinstance(raw, Mapping):
+        return tuple((part, tuple(found)) for part, found in raw.items())
+    return (("", tuple(raw)),)
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,15 @@ Where the engine is missing the test skips with one line saying what to install;
 ``BPE_KIT_REQUIRE_ENGINES=1``, where everything is installed, and there a missing engine fails the test::
 
     chromium = require("chromium", install="apt-get install chromium chromium-driver")
+
+An engine that is not a program on PATH (a script a test loads into the browser) says so with ``missing``.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from typing import NoReturn
 
 import pytest
 
@@ -19,9 +22,12 @@ REQUIRE_VARIABLE = "BPE_KIT_REQUIRE_ENGINES"
 def require(program: str, *, install: str) -> str:
     """The path of ``program`` on PATH; else skip (fail under ``BPE_KIT_REQUIRE_ENGINES=1``) saying ``install``."""
     found = shutil.which(program)
-    if found is not None:
-        return found
-    message = f"needs {program}: {install}"
+    return found if found is not None else missing(program, install=install)
+
+
+def missing(engine: str, *, install: str) -> NoReturn:
+    """Skip the test, or fail it under ``BPE_KIT_REQUIRE_ENGINES=1``: ``engine`` is not here, ``install`` it."""
+    message = f"needs {engine}: {install}"
     if os.environ.get(REQUIRE_VARIABLE) == "1":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)

@@ -113,6 +113,30 @@ def test_roster_names_and_mismatches(graded_class):
     assert "| ian | no submission |" in summary and "| cyd | not on the roster |" in summary
 
 
+def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class):
+    """A part's header is its share of full marks, bonus left out; bonus has columns of its own. So the part
+    headers add up to `max`, and a perfect hand-in's part columns to `max` too, its bonus beside them."""
+    _, out, _ = graded_class
+    rows = gradebook_rows(out)
+    parts = {header: re.fullmatch(r"Part \d+( bonus)? \((\d+)\)", header) for header in rows["ada"]}
+    regular = {header: float(found[2]) for header, found in parts.items() if found and not found[1]}
+    bonus = {header: float(found[2]) for header, found in parts.items() if found and found[1]}
+    assert sum(regular.values()) == float(rows["ada"]["max"]) == float(full_marks(bonus=False))
+    assert sum(bonus.values()) == float(full_marks()) - float(full_marks(bonus=False)) > 0
+    assert "Part 5 bonus (12)" in bonus and not any(header.startswith("Part 5 (") for header in regular)
+    assert {header: float(rows["ada"][header]) for header in regular} == regular, "full marks, part by part"
+    assert sum(float(rows["ada"][header]) for header in bonus) == float(rows["ada"]["bonus"])
+
+
+def test_a_feedback_page_is_titled_with_the_students_name_where_the_roster_has_it(graded_class):
+    _, out, _ = graded_class
+    for student, heading in (("ada", "Ada Lovelace (ada)"), ("bea", "Bea Bee (bea)"), ("cyd", "cyd")):
+        page = (out / student / "feedback.html").read_text(encoding="utf-8")
+        assert f"<title>Feedback for {heading}</title>" in page and f"<h1>Feedback for {heading}</h1>" in page
+        assert (out / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {heading}\n")
+    assert results(out, "ada")["extra_data"]["submission"] == "ada", "the stored result keeps the id"
+
+
 def test_every_output_is_written(graded_class):
     root, out, _ = graded_class
     for student in ("ada", "cyd", "fay"):
@@ -153,8 +177,10 @@ def test_the_summary_links_every_student_to_their_feedback_page(graded_class):
 def test_a_renamed_copy_is_listed_with_what_it_shares(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("##")[0]
-    shared = re.search(r"\| ada, ren \| (\d+)% \|", section)
-    assert shared is not None and int(shared.group(1)) >= 90, section
+    (row,) = [line for line in section.splitlines() if line.startswith("| ada (Ada Lovelace), ren |")]
+    shares = dict(re.findall(r"(Part \d) \((\d+)%\)", row))
+    assert set(shares) == {"Part 1", "Part 2", "Part 3", "Part 4", "Part 5"}, row
+    assert all(int(shared) >= 90 for shared in shares.values()), row
     assert "bea" not in section, "the untouched stubs are shared by all, and count for no one"
 
 
@@ -183,10 +209,48 @@ def test_the_summary_page_loads_in_a_browser_with_every_student_in_the_histogram
     assert bar_blue > 500, "the histogram's bars were drawn"
 
 
+@pytest.fixture
+def axe() -> str:
+    """axe-core, found before the test starts: without it (or Selenium's driver) the skip names the test."""
+    browser.chromedriver()
+    return browser.axe_script()
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("chromium", "axe")
+def test_the_summary_and_feedback_pages_pass_an_accessibility_check(graded_class):
+    """axe-core in Chromium, WCAG 2 A and AA (text contrast 4.5:1 among them) and its best practices: the
+    class summary, and feedback of every kind (full marks, not started, failures beside code, not gradable)."""
+    _, out, _ = graded_class
+    pages = [out / "summary.html", *(out / student / "feedback.html" for student in ("ada", "bea", "bug0", "hal"))]
+    with browser.driven() as driver:
+        found = [line for page in pages for line in browser.accessibility_violations(driver, page)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("chromium")
+def test_a_feedback_pages_hint_lines_wrap_on_a_narrow_screen(graded_class):
+    """What to fix (call, expected, got, hint), and the code beside it, wrap at the page's width: nothing to
+    scroll sideways."""
+    _, out, _ = graded_class
+    with browser.driven(width=480, height=900) as driver:
+        driver.get((out / "bug0" / "feedback.html").as_uri())
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('pre')].map((pre) => [pre.textContent, pre.scrollWidth, pre.clientWidth]);"
+        )
+        page_width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth];")
+    hinted = [(text, scrolled, shown) for text, scrolled, shown in texts if "hint:" in text]
+    assert hinted and max(len(line) for text, _, _ in hinted for line in text.splitlines()) > 60, "a long hint"
+    assert all(scrolled <= shown for _, scrolled, shown in texts), [text[:80] for text, scrolled, shown in texts]
+    assert len(texts) > len(hinted), "the student's code was shown too"
+    assert page_width[0] <= page_width[1], "the page itself scrolls sideways"
+
+
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Identical code")[1].split("##")[0]
-    assert "ada, gus" in section  # both handed in the reference solutions
+    assert "ada (Ada Lovelace), gus" in section  # both handed in the reference solutions
     assert "bea" not in section
 
 

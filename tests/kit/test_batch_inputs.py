@@ -157,7 +157,9 @@ def test_two_uploads_that_hold_one_file_differently_are_not_guessed_between(tmp_
         "beebea_1002_5004_same.zip": _zipped({"bpe.py": BPE}),
     }
     discovery = discover(_download(tmp_path, download, members))
-    with pytest.raises(SubmissionError, match=r"^[^\n]*1001: [^\n]*bpe\.py and [^\n]*backup\.zip both hold bpe\.py"):
+    with pytest.raises(
+        SubmissionError, match=r"^[^\n]*1001: the uploads [^\n]*bpe\.py and [^\n]*backup\.zip each hold bpe\.py"
+    ):
         found_files(discovery, "1001")
     assert found_files(discovery, "1002") == {"bpe.py": BPE}, "the same file twice is one"
 
@@ -516,3 +518,108 @@ def test_an_adjustment_with_no_grade_to_adjust_is_refused_before_grading(tmp_pat
     (line,) = [line for line in process.stderr.splitlines() if "adjustments.csv" in line]
     assert f"line 3: {student}" in line and "delete the line" in line, line
     assert not (out / "ada").exists() and not (out / "gradebook.csv").exists(), "nothing was graded"
+
+
+@pytest.mark.parametrize("beside", ["a Moodle download", "students' own hand-ins"])
+def test_a_whole_class_download_among_the_entries_is_the_instructors_to_split(tmp_path, beside):
+    """A Canvas download's .zip put in SUBMISSIONS beside a Moodle download's folder (or beside one student's
+    hand-in each) is not a student's hand-in that holds nothing gradable: the batch says what the instructor
+    put there and how to grade each download, and grades nothing."""
+    submissions = tmp_path / "submissions"
+    canvas = {"lovelaceada_1001_5001_bpe.py": BPE, "beebea_1002_5003_bpe.py": BPE}
+    (submissions).mkdir()
+    (submissions / "canvas-download.zip").write_bytes(_zipped(canvas))
+    if beside == "a Moodle download":
+        _folder(
+            submissions / "moodle-download",
+            {"Ada Lovelace_201_assignsubmission_file_bpe.py": BPE, "Bea Bee_202_assignsubmission_file_bpe.py": BPE},
+        )
+    else:
+        _folder(submissions, {"ada/bpe.py": BPE, "bea/bpe.py": BPE})
+    out = tmp_path / "out"
+    process = run_batch(submissions, out)
+    assert process.returncode == 2, process.stderr[-2000:]
+    (said,) = process.stderr.splitlines()
+    assert "canvas-download.zip" in said and "Canvas" in said and "hand in" not in said, said
+    assert f"grade batch {submissions / 'canvas-download.zip'} -o" in said, said
+    if beside == "a Moodle download":
+        assert "moodle-download" in said and "Moodle" in said, said
+    assert not out.exists(), "nothing was graded"
+
+
+def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles_it(tmp_path):
+    """Two of a student's uploads in a Canvas download's .zip hold bpe.py, each its own: the batch names the
+    download, the uploads as the download names them, the file, and the line that chooses; that line in
+    OUT/choices.csv settles it at the next run, and the download is never touched."""
+    older = _older_bpe()
+    download = tmp_path / "canvas.zip"
+    download.write_bytes(
+        _zipped(
+            {
+                "lovelaceada_1001_5001_bpe.py": BPE,
+                "lovelaceada_1001_5002_backup.zip": _zipped({"bpe.py": older}),
+                "beebea_1002_5003_bpe.py": BPE,
+            }
+        )
+    )
+    sent = download.read_bytes()
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "bpe")
+    assert process.returncode == 0, process.stderr[-2000:]
+    reason = gradebook_rows(out)["1001"]["reason"]
+    for named in (str(download), "lovelaceada_1001_5001_bpe.py", "lovelaceada_1001_5002_backup.zip", "bpe.py"):
+        assert named in reason, reason
+    assert str(tmp_path / "1001") not in reason and f"{download}/" not in reason, "no path inside the zip as on disk"
+    choices = out / "choices.csv"
+    line = "1001,bpe.py,lovelaceada_1001_5002_backup.zip"
+    assert f"{choices}" in reason and line in reason, reason
+    (warned,) = [said for said in process.stderr.splitlines() if "1001" in said]
+    assert line in warned, warned
+    assert choices.read_text(encoding="utf-8") == "student,file,upload\n", "made for the instructor to fill in"
+
+    with choices.open("a", encoding="utf-8") as stream:
+        stream.write(line + "\n")
+    settled = run_batch(download, out, "--part", "bpe")
+    assert settled.returncode == 0, settled.stderr[-2000:]
+    row = gradebook_rows(out)["1001"]
+    assert row["status"] == gradebook.GRADED and row["bpe.merge_pair (14)"] == "0", "graded from the upload chosen"
+    assert float(row["total"]) < float(full_marks("bpe"))
+    assert download.read_bytes() == sent
+
+    choices.write_text("student,file,upload\n1001,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
+    assert run_batch(download, out, "--part", "bpe").returncode == 0
+    assert gradebook_rows(out)["1001"]["total"] == full_marks("bpe"), "the other choice, graded again"
+
+    choices.write_text("student,file,upload\n1009,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
+    refused = run_batch(download, out, "--part", "bpe")
+    assert refused.returncode == 2
+    (said,) = refused.stderr.splitlines()
+    assert f"{choices}: line 2" in said and "1009" in said, said
+
+
+def _older_bpe() -> bytes:
+    """The reference's bpe.py with merge_pair not started yet: a student's older try."""
+    return BPE + b"\n\ndef merge_pair(tokens, pair):\n    raise NotImplementedError\n"
+
+
+@pytest.mark.unit
+def test_a_zip_with_more_members_than_a_class_download_has_is_not_opened_to_look(tmp_path, monkeypatch):
+    """Looking for a class's download among the hand-ins reads a zip's member count from its end record:
+    a student's zip of countless members is never opened for it (opening lists every member)."""
+    from autograder.course.batch import discover as discovering
+
+    monkeypatch.setattr(discovering, "DOWNLOAD_NAMES_AT_MOST", 10)
+    canvas = {f"lovelaceada_{number}_5001_bpe.py": BPE for number in range(1001, 1011)}
+    (tmp_path / "ada.zip").write_bytes(_zipped({**canvas, "lovelaceada_1011_5001_bpe.py": BPE}))
+    (tmp_path / "bea.zip").write_bytes(_zipped(canvas))
+    opened: list[Path] = []
+    real = zipfile.ZipFile
+
+    def watched(file, *args, **kwargs):
+        opened.append(file)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile, "ZipFile", watched)
+    with pytest.raises(DiscoveryError, match=r"bea\.zip \(Canvas\) is a whole class's LMS download"):
+        discover(tmp_path)
+    assert opened == [tmp_path / "bea.zip"]

@@ -18,6 +18,7 @@ from autograder.cage.limits import CageLimits
 from autograder.course.batch import similarity
 from autograder.grading import hand_in
 from autograder.handin import loading, student_syntax
+from autograder.parts import MODULES
 from autograder.reports import code_view, histogram
 from autograder.reports import html as html_report
 from autograder.testing import suites
@@ -47,11 +48,16 @@ def test_a_renamed_reordered_copy_is_similar_and_independent_solutions_are_not(t
     assert original.split("def ")[1][:20] != (copied / "bpe.py").read_text(encoding="utf-8").split("def ")[1][:20]
     hand_ins = {"reference": SOLUTIONS, "copy": copied}
     hand_ins |= {path.name: path for path in (SUBMISSIONS / "correct").iterdir() if path.is_dir()}
-    prints = {name: similarity.measures(loading.load(path))[1] for name, path in hand_ins.items()}
-    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE))[1])
-    # The notebook hand-in of the fixtures holds naive_slicing's Part 2 word for word: a real copy, found.
-    assert [(first, second) for first, second, _ in pairs] == [("copy", "reference"), ("naive_slicing", "notebook")]
-    assert pairs[0][2] > 0.9
+    prints = {name: similarity.measures(loading.load(path)).prints for name, path in hand_ins.items()}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE)).prints)
+    # The notebook hand-in of the fixtures holds largest_pair_ties' Part 1 and naive_slicing's Part 2 word for
+    # word: real copies, found, each in its part.
+    assert {(pair.first, pair.second): sorted(part for part, _ in pair.parts) for pair in pairs} == {
+        ("copy", "reference"): ["bpe", "byte_bpe", "fast_bpe", "simple_tokenizers", "word_bpe"],
+        ("largest_pair_ties", "notebook"): ["simple_tokenizers"],
+        ("naive_slicing", "notebook"): ["bpe"],
+    }
+    assert all(shared > 0.9 for pair in pairs for _, shared in pair.parts)
     assert similarity.measures(loading.load(copied))[0] != similarity.measures(loading.load(SOLUTIONS))[0]
 
 
@@ -69,10 +75,54 @@ def test_a_copy_moved_into_a_module_the_hand_in_imports_is_still_similar(tmp_pat
     (hidden / "tools" / "helper.py").write_text("import tools\nfrom tools import *  # noqa: F403\n", encoding="utf-8")
     (hidden / "tools" / "merging.py").write_text((copied / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
     (hidden / "unused.py").write_text((TEMPLATE / "bpe.py").read_text(encoding="utf-8"), encoding="utf-8")
-    prints = {name: similarity.measures(loading.load(path))[1] for name, path in (("a", SOLUTIONS), ("b", hidden))}
-    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE))[1])
-    assert [(first, second) for first, second, _ in pairs] == [("a", "b")]
-    assert pairs[0][2] > 0.9
+    prints = {name: similarity.measures(loading.load(path)).prints for name, path in (("a", SOLUTIONS), ("b", hidden))}
+    pairs = similarity.similar_pairs(prints, base=similarity.measures(loading.load(TEMPLATE)).prints)
+    assert [(pair.first, pair.second) for pair in pairs] == [("a", "b")]
+    assert {part for part, shared in pairs[0].parts if shared > 0.9} == set(MODULES), "every part, bpe's in tools/"
+
+
+def test_similar_code_is_listed_by_name_and_part_and_near_empty_hand_ins_are_compared_with_no_one(tmp_path):
+    """Three hand-ins of the stubs with only Part 1's two one-line functions written (each its own names)
+    share all the code they have: too little to tell a copy from the one way to write it, so none is listed,
+    and the section says how small is too small. A renamed, reordered copy of the reference's Part 1 is
+    listed with both names and the part."""
+    submissions = tmp_path / "submissions"
+    stub = (TEMPLATE / "simple_tokenizers.py").read_text(encoding="utf-8")
+    for student, name in (("e1", "text"), ("e2", "words"), ("e3", "s")):
+        (submissions / student).mkdir(parents=True)
+        (submissions / student / "simple_tokenizers.py").write_text(
+            f"{stub}\n\ndef char_tokenize({name}):\n    return list({name})\n\n\n"
+            f"def word_tokenize({name}):\n    return {name}.split()\n",
+            encoding="utf-8",
+        )
+    (submissions / "ada").mkdir()
+    (submissions / "ada" / "simple_tokenizers.py").write_bytes((SOLUTIONS / "simple_tokenizers.py").read_bytes())
+    renamed_copy(SOLUTIONS, tmp_path / "copy")
+    (submissions / "ren").mkdir()
+    (submissions / "ren" / "simple_tokenizers.py").write_bytes(
+        (tmp_path / "copy" / "simple_tokenizers.py").read_bytes()
+    )
+    roster = tmp_path / "roster.csv"
+    roster.write_text(
+        "id,name\nada,Ada Lovelace\nren,Ren Amamiya\ne1,Eve One\ne2,Eve Two\ne3,Eve Three\n", encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers", "--roster", str(roster))
+    assert process.returncode == 0, process.stderr[-2000:]
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    section = _section(summary, "Similar code")
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == 1, section
+    assert rows[0].startswith("| ada (Ada Lovelace), ren (Ren Amamiya) | Part 1 (") and "%" in rows[0], rows[0]
+    assert f"fewer than {similarity.SMALLEST} fingerprints" in section, section
+    assert "e1" not in _section(summary, "Identical code"), "nor listed as identical"
+    page = (out / "summary.html").read_text(encoding="utf-8")
+    assert "ada (Ada Lovelace), ren (Ren Amamiya)" in page
+
+
+def _section(summary: str, title: str) -> str:
+    """A section of a Markdown class summary, without its title; "" where the summary has none."""
+    return summary.split(f"\n## {title}\n", 1)[1].split("\n## ")[0] if f"\n## {title}\n" in summary else ""
 
 
 def test_graded_code_that_imports_a_library_is_listed_for_a_look(tmp_path):

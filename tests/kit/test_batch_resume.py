@@ -186,6 +186,11 @@ def test_ctrl_c_stops_at_once_keeps_what_is_graded_and_says_how_to_resume(cheap_
     assert f"{kept} graded result(s) are kept in {out}" in stopped.stderr
     assert "Run the same command again" in stopped.stderr
     assert "Traceback" not in stopped.stderr + stopped.stdout
+    # The stop's line is the last word: nothing of the batch's (a semaphore it left for multiprocessing's
+    # resource tracker to clean up and warn of, once the batch is gone) follows it.
+    said = [line for line in stopped.stderr.splitlines() if line.strip()]
+    assert said[-1].startswith("grade batch: stopped;"), stopped.stderr[-2000:]
+    assert "warn" not in stopped.stderr.lower(), stopped.stderr[-2000:]
     deadline = time.monotonic() + 10  # a worker ends when the kernel tells it its grader died: give it a moment
     while any(_alive(pid) for pid in tree) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -228,7 +228,7 @@ def test_a_merged_class_is_byte_identical_to_one_batch_but_for_timings(a_class, 
         "class.xml", (one_machine.parent / "class.xml").read_bytes()
     )
     similar = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("\n## ")[0]
-    assert "| ada, ren |" in similar, "a copy graded by another shard than its source is found"
+    assert "| ada (Ada Lovelace), ren |" in similar, "a copy graded by another shard than its source is found"
 
 
 def test_a_merge_lists_the_hand_ins_with_no_result_and_writes_nothing(a_class, sharded, tmp_path):

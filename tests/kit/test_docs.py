@@ -83,6 +83,29 @@ def test_the_students_page_stands_alone_as_the_releases_readme():
 
 @pytest.mark.docs
 @pytest.mark.unit
+def test_the_integrity_page_quotes_the_similarity_measures_own_numbers():
+    """The threshold, the run of tokens, the smallest part compared, and the example of a part below it."""
+    from autograder.course.batch import similarity
+    from autograder.handin import loading
+
+    text = " ".join((DOCS / "instructors" / "integrity.md").read_text(encoding="utf-8").split())
+    stubs = KIT_ROOT / "student_template"
+    one_line = (stubs / "simple_tokenizers.py").read_text(encoding="utf-8")
+    one_line += "\n\ndef char_tokenize(text):\n    return list(text)\n"
+    base = similarity.measures(loading.load(stubs)).prints
+    prints = similarity.measures(loading.from_files(stubs, {"simple_tokenizers.py": one_line.encode()})).prints
+    own = similarity.own_prints({"one line": prints}, base=base, smallest=0)["one line"]["simple_tokenizers"]
+    for said in (
+        f"share at least {similarity.THRESHOLD:.0%} of the smaller one's",
+        f"runs of {similarity.RUN} tokens",
+        f"fewer than {similarity.SMALLEST} fingerprints of its own",
+        f"`return list(text)` has {len(own)})",
+    ):
+        assert said in text, said
+
+
+@pytest.mark.docs
+@pytest.mark.unit
 def test_every_benchmark_has_its_block_and_the_page_quotes_no_other_figure():
     text = figures.PAGE.read_text(encoding="utf-8")
     written = figures.blocks(text)

@@ -30,7 +30,13 @@ def test_a_graded_hand_in_round_trips_byte_for_byte(tmp_path):
     stamped = replace(
         graded,
         batch=BatchStamp(
-            "ada", "f" * 64, "c" * 64, similarity=(3, 1), similarity_version=2, imports=(), builds_code=()
+            "ada",
+            "f" * 64,
+            "c" * 64,
+            similarity=(("simple_tokenizers", (3, 1)), ("", (7,))),
+            similarity_version=7,
+            imports=(),
+            builds_code=(),
         ),
         adjustments=(AdjustmentEntry("Part 1", -1.5, "late, by a day"),),
         read={"": ("simple_tokenizers.py",)},

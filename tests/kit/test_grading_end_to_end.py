@@ -9,6 +9,7 @@ import sys
 import zipfile
 from typing import Any
 
+import click
 import pytest
 from bug_corpus import BUGS
 from classroom import SOLUTIONS, SUBMISSIONS
@@ -243,6 +244,18 @@ def test_help_and_version():
     for flag in ("--help", "--version"):
         process = subprocess.run([sys.executable, "-m", "autograder.cli", flag], capture_output=True, text=True)
         assert process.returncode == 0 and process.stdout
+
+
+def test_grade_help_shows_the_options_of_grade_path():
+    """`grade PATH` is what most readers of `grade --help` want: its options are there, not one command away."""
+    from autograder.cli import submission
+
+    process = subprocess.run([sys.executable, "-m", "autograder.cli", "--help"], capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    shown = process.stdout.split("Options of grade PATH", 1)
+    assert len(shown) == 2, process.stdout
+    flags = [max(option.opts, key=len) for option in submission.params if isinstance(option, click.Option)]
+    assert flags and all(flag in shown[1] for flag in flags), shown[1]
 
 
 def test_json_output_is_only_the_document():

@@ -17,17 +17,14 @@ in the batch's warnings, and applies once it grades.
 
 from __future__ import annotations
 
-import contextlib
-import csv
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.atomic_files import FILE_MODE, TEMP_PREFIX
+from autograder.atomic_files import create_once
+from autograder.course.batch import instructor_csv
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 
 if TYPE_CHECKING:
@@ -61,38 +58,15 @@ def ensure_file(out: Path) -> Path:
     Made whole, and never over a file already there: shards starting at once into one OUT each make it, and
     none may read it half-written or write over rows the instructor has added."""
     path = out / ADJUSTMENTS
-    if not path.exists():
-        handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=out)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as made:
-                made.write(",".join(HEADER) + "\n")
-            os.chmod(name, FILE_MODE)
-            with contextlib.suppress(FileExistsError):
-                os.link(name, path)  # unlike a rename, never over a file another made meanwhile
-        finally:
-            os.unlink(name)
+    create_once(path, ",".join(HEADER) + "\n")
     return path
 
 
 def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, list[Adjustment]]:
     """Each student's adjustments, in the file's order; raise AdjustmentsError on the first bad line."""
     found: dict[str, list[Adjustment]] = {}
-    if not path.exists():
-        return found
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet may save it with a byte order mark
-    except (OSError, UnicodeDecodeError) as error:
-        raise AdjustmentsError(f"{path}: cannot be read ({error}); save it as UTF-8 CSV") from None
-    rows = csv.reader(text.splitlines())
-    header = next(rows, None)
-    if header is None:
-        return found
-    if tuple(cell.strip() for cell in header) != HEADER:
-        raise AdjustmentsError(f"{path}: line 1 must be the header {','.join(HEADER)}; put it back")
     targets = _targets(points)
-    for number, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
-            continue
+    for number, row in instructor_csv.rows(path, HEADER, AdjustmentsError):
         where = f"{path}: line {number}"
         if len(row) != len(HEADER):
             raise AdjustmentsError(f"{where}: has {len(row)} cells, not {len(HEADER)}; quote a comment with commas")

@@ -17,10 +17,12 @@ comes, so a class of 500 never sits in memory at once.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
 import re
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -28,7 +30,7 @@ from autograder.handin import bounded, loading
 from autograder.handin.bounded import SKIPPED_FOLDERS
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
-from autograder.handin.uploads import merged_uploads, unpack_uploads
+from autograder.handin.uploads import Uploads, merged_uploads, unpacked
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
@@ -45,6 +47,13 @@ RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 TIMESTAMP = "timestamp.txt"
 TIMESTAMP_BYTES = 100
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
+# The most names read of an entry to see whether it is a whole class's LMS download: a class of 500 with 20
+# uploads each has 10,000.
+DOWNLOAD_NAMES_AT_MOST = 100_000
+
+
+# Reads one hand-in within the limits, each file that its uploads hold differently from the upload chosen.
+Reader = Callable[[HandinLimits, Mapping[str, str]], LoadedSubmission]
 
 
 class DiscoveryError(Exception):
@@ -57,16 +66,17 @@ class Found:
 
     student: str  # the id: a folder name under OUT, a gradebook key
     origin: str  # where it came from, for messages
-    reader: Callable[[HandinLimits], LoadedSubmission]
+    reader: Reader
     name_hint: str = ""  # the name an LMS put in the file name, when there is no roster
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
     timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
     late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
 
-    def load(self, limits: HandinLimits) -> LoadedSubmission:
-        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch."""
+    def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
+        """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch.
+        ``chosen``: which upload each file that the student's uploads hold differently comes from."""
         try:
-            return self.reader(limits)
+            return self.reader(limits, chosen or {})
         except bounded.SubmissionError:
             raise
         except (OSError, ValueError, zipfile.BadZipFile) as error:
@@ -191,6 +201,7 @@ def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str,
 
 # -- one entry per student ------------------------------------------------------
 def _per_student(folder: Path, entries: list[Path]) -> Discovery:
+    _refuse_class_downloads(folder, entries)
     candidates: list[Found] = []
     ignored: list[str] = []
     for entry in entries:
@@ -206,9 +217,60 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
     return _collect("one entry per student", candidates, ignored)
 
 
-def _loader(path: Path) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        return loading.load(path, limits)
+def _refuse_class_downloads(folder: Path, entries: list[Path]) -> None:
+    """Refuse a folder of hand-ins that holds a whole class's LMS download (a Canvas .zip beside a Moodle
+    folder, or among the students' own entries): the instructor's mistake, said as such with its fix, rather
+    than graded as a student's hand-in that holds nothing gradable."""
+    downloads = [(entry, lms) for entry in entries if not entry.is_symlink() and (lms := _class_download(entry))]
+    if not downloads:
+        return
+    shown = " and ".join(f"{entry.name}{'/' if entry.is_dir() else ''} ({lms})" for entry, lms in downloads)
+    if len(downloads) > 1:
+        runs = ", then ".join(f"grade batch {entry} -o OUT-{number}" for number, (entry, _) in enumerate(downloads, 1))
+        raise DiscoveryError(
+            f"{folder}: {shown} are each a whole class's LMS download, not one student's hand-in; grade each on "
+            f"its own, into an output folder of its own: {runs}"
+        )
+    entry = downloads[0][0]
+    where = f"move it out of {folder} and grade it on its own" if len(entries) > 1 else "grade it on its own"
+    raise DiscoveryError(
+        f"{folder}: {shown} is a whole class's LMS download, not one student's hand-in; {where}: "
+        f"grade batch {entry} -o OUT"
+    )
+
+
+def _class_download(entry: Path) -> str | None:
+    """The LMS whose bulk download ``entry`` (a folder or a .zip) is, by its names: more than half in one
+    LMS's shape, naming two students or more (one student's own upload may carry their id); else None.
+
+    Every entry is a student's to fill, so no more than DOWNLOAD_NAMES_AT_MOST names are read of one: past
+    that it is no class's download, and is left to be refused, as a hand-in, by the hand-in's limits."""
+    try:
+        if entry.is_dir():
+            with os.scandir(entry) as listing:
+                names = [item.name for item in itertools.islice(listing, DOWNLOAD_NAMES_AT_MOST + 1)]
+        elif entry.suffix.lower() == ".zip":
+            members = bounded.zip_members(entry)
+            if members is None or members > DOWNLOAD_NAMES_AT_MOST:
+                return None
+            with zipfile.ZipFile(entry) as archive:
+                names = sorted({PurePosixPath(name).parts[0] for name in archive.namelist() if name.strip("/")})
+        else:
+            return None
+        if len(names) > DOWNLOAD_NAMES_AT_MOST:
+            return None
+        lms = lms_pattern(names, entry)
+    except (DiscoveryError, OSError, zipfile.BadZipFile, ValueError):
+        return None  # unreadable, or every name fits both LMSs: left to be graded, and said there, as a hand-in
+    if lms is None:
+        return None
+    students = {parsed[0] for name in names if (parsed := _lms_name(name, LMS_PATTERNS[lms]))}
+    return lms if len(students) > 1 else None
+
+
+def _loader(path: Path) -> Reader:
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        return loading.load(path, limits, chosen=chosen)
 
     return load
 
@@ -328,7 +390,7 @@ def _lms_candidates(
     groups: dict[str, dict[str, str]],
     hints: dict[str, str],
     late: set[str],
-    loader: Callable[[str, dict[str, str]], Callable[[HandinLimits], LoadedSubmission]],
+    loader: Callable[[str, dict[str, str]], Reader],
 ) -> list[Found]:
     return [
         Found(
@@ -348,7 +410,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     groups, hints, late = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
     ignored = [entry.name for entry in entries if entry.is_symlink()]
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Reader:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
     discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, late, loader), ignored)
@@ -356,14 +418,14 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     return discovery
 
 
-def _group_loader(
-    folder: Path, student: str, members: list[tuple[Path, str]]
-) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        uploads: list[tuple[str, dict[str, bytes]]] = []
+def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -> Reader:
+    """Each upload is named as the download names it, in messages and in a choice between two."""
+
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        uploads: Uploads = []
         for path, original in members:
             if path.is_dir():  # Moodle's "one folder per student" option
-                uploads.append((f"{path.name}/", loading.load(path, limits).files))
+                uploads.append((f"{path.name}/", loading.load(path, limits, chosen=chosen).files))
             elif path.suffix.lower() == ".zip":
                 uploads.append((path.name, bounded.read_zip(path, limits=limits)))
             else:
@@ -373,7 +435,7 @@ def _group_loader(
                     raise bounded.SubmissionError(
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
-        files = merged_uploads(folder / student, uploads, limits)
+        files = merged_uploads(_uploads_of(folder, student), uploads, limits, chosen=chosen)
         return loading.from_files(folder / student, files, name=student, limits=limits)
 
     return load
@@ -397,7 +459,7 @@ def _lms_zip(archive_path: Path) -> Discovery:
     unfit: list[str] = []
     groups, hints, late = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
 
-    def loader(student: str, members: dict[str, str]) -> Callable[[HandinLimits], LoadedSubmission]:
+    def loader(student: str, members: dict[str, str]) -> Reader:
         return _zip_group_loader(archive_path, student, members)
 
     discovery = _collect(
@@ -407,12 +469,20 @@ def _lms_zip(archive_path: Path) -> Discovery:
     return discovery
 
 
-def _zip_group_loader(
-    archive_path: Path, student: str, members: dict[str, str]
-) -> Callable[[HandinLimits], LoadedSubmission]:
-    def load(limits: HandinLimits) -> LoadedSubmission:
-        uploads = bounded.read_zip(archive_path, rename=members.get, limits=limits)
-        files = unpack_uploads(archive_path.parent / student, uploads, limits)
+def _zip_group_loader(archive_path: Path, student: str, members: dict[str, str]) -> Reader:
+    """Each upload is named as the download names it (its member's name), in messages and in a choice
+    between two; inside the hand-in it has the name the student gave it (``members``)."""
+
+    def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
+        held = bounded.read_zip(archive_path, rename=lambda name: name if name in members else None, limits=limits)
+        uploads = [(item, unpacked(Path(item), members[item], content, limits)) for item, content in held.items()]
+        files = merged_uploads(_uploads_of(archive_path, student), uploads, limits, chosen=chosen)
         return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load
+
+
+def _uploads_of(download: Path, student: str) -> str:
+    """How messages name one student's uploads in an LMS download: the download as it is on disk, and the
+    student, never a path that looks like one on disk but is inside the download."""
+    return f"{download}, student {student}"

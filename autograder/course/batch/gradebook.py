@@ -65,12 +65,14 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests');
     ``late`` is ``StudentRecord.lateness``: said, never taken off (no late rule is applied).
 
-    Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest).
+    Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest): each
+    part's share of full marks, ``Part 4 (50)``, and apart from it its bonus, ``Part 4 bonus (13)``, so the
+    part headers add up to ``max``.
     """
     graded_parts = points.parts
-    part_max = {part.number: sum(points.of((part.module, f)) for f in part.functions) for part in graded_parts}
+    columns = _part_columns(points)
     header = ["id", "name", "total", "max", "percent", "bonus", "adjustment"]
-    header += [f"Part {part.number} ({points_number(part_max[part.number])})" for part in graded_parts]
+    header += [title for title, _ in columns]
     header += [
         f"{part.module}.{function} ({points_number(points.of((part.module, function)))}"
         f"{' bonus' if (part.module, function) in points.bonus else ''})"
@@ -92,16 +94,29 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
                 points_number(bonus_score(record.result)),
                 points_number(adjustments.total(record.result)),
             ]
-            row += [
-                points_number(sum(scores.get((part.module, f), 0.0) for f in part.functions)) for part in graded_parts
-            ]
+            row += [points_number(sum(scores.get(key, 0.0) for key in keys)) for _, keys in columns]
             row += [points_number(scores.get((part.module, f), 0.0)) for part in graded_parts for f in part.functions]
         else:
-            blank = 3 + sum(len(part.functions) for part in graded_parts) + len(graded_parts)
+            blank = 3 + sum(len(part.functions) for part in graded_parts) + len(columns)
             row += ["", points_number(points.full_marks), *[""] * blank]
         row += [record.lateness, record.status, reason_for(record), record.note]
         writer.writerow(map(spreadsheet_cell, row))
     return buffer.getvalue()
+
+
+def _part_columns(points: SuitePoints) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each part's columns, as (header, the functions it adds up): its share of full marks, then its bonus;
+    a part of bonus functions alone (Part 5) has the second only."""
+    columns: list[tuple[str, list[tuple[str, str]]]] = []
+    for part in points.parts:
+        keys = [(part.module, function) for function in part.functions]
+        counted = [key for key in keys if key not in points.bonus]
+        extra = [key for key in keys if key in points.bonus]
+        if counted:
+            columns.append((f"Part {part.number} ({points_number(sum(map(points.of, counted)))})", counted))
+        if extra:
+            columns.append((f"Part {part.number} bonus ({points_number(sum(map(points.of, extra)))})", extra))
+    return columns
 
 
 def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -> str:

@@ -17,6 +17,7 @@ hand-ins they are grading.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -25,9 +26,8 @@ from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from autograder.cage.client import parent_death_signal
 from autograder.cage.limits import CageLimits
@@ -47,11 +47,25 @@ class Graded(Generic[Key]):
     loaded: LoadedSubmission | None = None  # what was graded
 
 
-def _start_grader(started: Synchronized[int], cpus: tuple[int, ...]) -> None:
+class _GraderNumbers:
+    """Numbers the graders 0, 1, 2, ... as they start, with nothing shared between processes.
+
+    A spawned process gets its initializer's arguments pickled, once, by the process that starts it, one
+    process at a time; this argument pickles as the next number. A shared counter would need a lock, and
+    a lock shared with spawned processes is a named semaphore that this process must remove itself: a
+    batch stopped by Ctrl-C leaves at once (os._exit), and multiprocessing's resource tracker would remove
+    it after the batch and warn of a leak.
+    """
+
+    def __init__(self) -> None:
+        self._next = itertools.count()
+
+    def __reduce__(self) -> tuple[type[int], tuple[int]]:
+        return int, (next(self._next),)
+
+
+def _start_grader(number: int, cpus: tuple[int, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
-    with started.get_lock():
-        number = started.value
-        started.value += 1
     keep_to_one_cpu(number, cpus)
     set_signal = parent_death_signal()
     if set_signal is not None:
@@ -129,9 +143,9 @@ def grade_all(
         while queue:
             # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
             context = multiprocessing.get_context("spawn")
-            started = context.Value("i", 0)  # how many graders have started: each takes the next CPU
+            numbers = cast(int, _GraderNumbers())  # an int once in a grader: each takes the next CPU
             with ProcessPoolExecutor(
-                max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(started, cpus)
+                max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(numbers, cpus)
             ) as pool:
                 try:
                     yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)

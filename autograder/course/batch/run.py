@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, gradebook, similarity, store
+from autograder.course.batch import adjustments, choices, gradebook, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.course.batch.pool import grade_all
@@ -30,6 +30,7 @@ from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.handin.uploads import UploadConflict
 from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
@@ -130,6 +131,7 @@ def run_batch(
     out.mkdir(parents=True, exist_ok=True)
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
+    chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
@@ -146,7 +148,11 @@ def run_batch(
         # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
+        chosen=chosen,
+        choices_path=out / choices.CHOICES,
     )
+    if plan.to_choose:
+        choices.ensure_file(out)
     adjustments.refuse_without_grade(
         changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
@@ -156,7 +162,7 @@ def run_batch(
     if left and selection.class_files:  # before anything is graded or written
         raise ResultsMissing(_without_current_result(left, results, grading), selection.for_what_is_missing())
     for student, reason in plan.failures.items():
-        _write_failure(results, student, reason, source)
+        _write_failure(results, student, reason, source, heading=_heading(student, roster))
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
         return adjustments.apply(result, changes.get(student, []))
@@ -164,7 +170,7 @@ def run_batch(
     def feedback_of(student: str, result: GradeResult, code: Sources) -> dict[str, str]:
         """``result`` is the adjusted one: the feedback shows the adjustments."""
         page_code = similarity.shown(hand_ins[student], code, result.graded_from or {})
-        return _feedback(result, page_code, options.feedback)
+        return _feedback(result, page_code, options.feedback, heading=_heading(student, roster))
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
@@ -180,7 +186,7 @@ def run_batch(
                 outcomes[graded.key] = (adjusted_now, "")
                 fresh.add(graded.key)
             else:
-                _write_failure(results, graded.key, graded.error, source)
+                _write_failure(results, graded.key, graded.error, source, heading=_heading(graded.key, roster))
                 outcomes[graded.key] = (None, graded.error)
             progress.advance(graded.key, graded=graded.result is not None)
 
@@ -200,6 +206,7 @@ def run_batch(
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     if not selection.class_files:
         records = _records(read_now, None, outcomes)
@@ -226,6 +233,7 @@ class _Plan:
     reused: int  # current results kept
     hand_ins: dict[str, LoadedSubmission]  # every hand-in read
     failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
+    to_choose: list[str] = field(default_factory=list)  # uploads to choose between, for the instructor
 
 
 def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
@@ -269,16 +277,24 @@ def _plan(
     *,
     regrade: Callable[[str], bool],
     limits: HandinLimits,
+    chosen: dict[str, dict[str, str]],
+    choices_path: Path,
 ) -> _Plan:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
-    a student ``regrade`` names is left to grade even where their result is current.
+    a student ``regrade`` names is left to grade even where their result is current. ``chosen``: the
+    instructor's choices between uploads (``choices_path``), by student.
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
     plan = _Plan({}, [], 0, {}, {})
     for found in discovery.found:
         try:
-            loaded = found.load(limits)
+            loaded = found.load(limits, chosen=chosen.get(found.student))
+        except UploadConflict as conflict:  # the instructor's to settle: the gradebook and the run say how
+            plan.outcomes[found.student] = (None, choices.to_make(conflict, found.student, choices_path))
+            plan.failures[found.student] = conflict.for_student
+            plan.to_choose.append(plan.outcomes[found.student][1])
+            continue
         except SubmissionError as error:
             plan.outcomes[found.student] = (None, str(error))
             plan.failures[found.student] = str(error)
@@ -304,7 +320,7 @@ def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student
         student=student,
         fingerprint=fingerprint(loaded, grading),
         code_hash=measured.code_hash,
-        similarity=tuple(measured.prints),
+        similarity=tuple((part, tuple(found)) for part, found in measured.prints.items()),
         similarity_version=similarity.VERSION,
         imports=tuple(measured.imports),
         builds_code=tuple(measured.builds_code),
@@ -320,25 +336,32 @@ def _measured_before(result: GradeResult) -> bool:
     return result.batch is None or result.batch.similarity_version != similarity.VERSION
 
 
-def _feedback(result: GradeResult, code: Sources, mode: str) -> dict[str, str]:
-    """The student's feedback files: as much of the tests as ``mode`` shows, their own ``code`` beside what failed."""
-    shown = disclosure.view(result, mode)
+def _heading(student: str, roster: dict[str, Student] | None) -> str:
+    """Who a feedback page is for, in its title: the roster's name with the id, or the id alone."""
+    entry = (roster or {}).get(student)
+    return f"{entry.name} ({student})" if entry is not None and entry.name else student
+
+
+def _feedback(result: GradeResult, code: Sources, mode: str, *, heading: str) -> dict[str, str]:
+    """The student's feedback files, titled ``heading``: as much of the tests as ``mode`` shows, their own
+    ``code`` beside what failed."""
+    shown = replace(disclosure.view(result, mode), submission=heading)
     return {
         store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
         store.FEEDBACK_PAGE: html_report.render(shown, code),
     }
 
 
-def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path) -> None:
+def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path, *, heading: str) -> None:
     """A student whose hand-in could not be graded still gets feedback saying why, naming their files from the
-    class folder ``source`` (the instructor's own folders are not the student's to see)."""
+    class folder ``source`` (the instructor's own folders are not the student's to see), titled ``heading``."""
     for folder in {str(source.resolve()), str(source), str(source.absolute())}:
         reason = reason.replace(folder.rstrip(os.sep) + os.sep, "")
     reason = visible(reason)  # it may quote a file name the student chose
-    text = f"# Feedback for {markdown_text(student)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
+    text = f"# Feedback for {markdown_text(heading)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     html = html_report.page(
-        f"Feedback for {student}",
-        f"<h1>Feedback for {escape(student)}</h1>"
+        f"Feedback for {heading}",
+        f"<h1>Feedback for {escape(heading)}</h1>"
         f"<p>Your submission could not be graded:</p><pre>{escape(reason)}</pre>",
     )
     with contextlib.suppress(OSError):
@@ -424,4 +447,4 @@ def _stub_code() -> StartingCode:
     except SubmissionError:
         return StartingCode()
     measured = similarity.measures(stubs)
-    return StartingCode(measured.code_hash, frozenset(measured.prints))
+    return StartingCode(measured.code_hash, {part: frozenset(found) for part, found in measured.prints.items()})

@@ -3,12 +3,15 @@
 Two measures, both blind to comments, docstrings and layout, taken together by ``measures``:
 
 - the code hash: the same program exactly (the summary's identical code).
-- the fingerprints: winnowed hashes of token runs (the method of Schleimer,
-  Wilkerson and Aiken's winnowing, which MOSS uses), taken after every name a
-  student chose is made one placeholder and the top-level functions are put
-  in name order. A copy with renamed variables or reordered functions keeps
-  most of its fingerprints; two students who wrote their own code share few.
-  The untouched stubs' fingerprints are set aside, as MOSS sets aside base code.
+- the fingerprints, part by part: winnowed hashes of token runs (the method of
+  Schleimer, Wilkerson and Aiken's winnowing, which MOSS uses), taken after
+  every name a student chose is made one placeholder and the top-level
+  functions are put in name order. A copy with renamed variables or reordered
+  functions keeps most of its fingerprints; two students who wrote their own
+  code share few. The untouched stubs' fingerprints are set aside, as MOSS sets
+  aside base code, and a part with too few of its own is compared with no one.
+  Two hand-ins are compared part by part, so a copy of one part is not lost
+  among the parts each wrote alone, and the summary says which part it is.
 
 The tokens are read from the syntax tree as ``ast.dump`` writes it (node kinds, names, constants), not
 from the source: the dump is made for the code hash anyway, and a regular expression reads it at C
@@ -44,11 +47,17 @@ from autograder.reports.code_view import Sources
 # fingerprints at 11, the most alike of the independent solutions 0.41.
 RUN = 11
 WINDOW = 8
-# Pairs that share at least this fraction of the smaller program's fingerprints are listed.
+# Pairs that share at least this fraction of a part's fingerprints (the smaller one's) are listed.
 THRESHOLD = 0.75
+# A part with fewer fingerprints of its own than this (the stubs' set aside) is compared with no one: about
+# one short function's worth, too little to tell a copy from the one way there is to write it. The
+# reference's Part 1 has 36 of its own, its `char_tokenize` alone 5 and its `merge_pair` 29.
+SMALLEST = 20
 # What a stored result's measures were made by: a result kept from an older way of measuring is measured
 # again before it is compared with this one's (see run._stamp).
-VERSION = 6
+VERSION = 7
+# How a summary names the part of a one-notebook hand-in, which is all its parts at once.
+WHOLE_NOTEBOOK = ""
 # Sources no longer than this have their trees kept between readings (see _parsed): five times the longest
 # reference module; 16 of them at most, so the trees kept stay under 200 MB whatever the hand-ins hold.
 KEPT_CHARACTERS = 50_000
@@ -165,7 +174,7 @@ class Measures(NamedTuple):
     """What is stored with a result, so a resumed batch need not read the hand-in again."""
 
     code_hash: str  # the program, blind to comments, docstrings and layout: equal for identical code
-    prints: list[int]  # its winnowed fingerprints, sorted
+    prints: dict[str, list[int]]  # each part's winnowed fingerprints, sorted, by module (WHOLE_NOTEBOOK: "")
     imports: list[str]  # what it imports from beyond what a hand-in is expected to (see _outside)
     builds_code: list[str]  # how it would run code built at run time, which the worker refuses (_builds_code)
 
@@ -174,9 +183,10 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
     """The program's measures from one reading of each of its sources: ``code`` (``sources(loaded)``,
     which the feedback page shows too), or read here."""
     digest = hashlib.sha256()
-    program: list[str] = []
+    program: dict[str, list[str]] = {}  # each part's tokens
     imports: list[ast.Import | ast.ImportFrom] = []
-    for _, source in sources(loaded) if code is None else code:
+    for module, source in sources(loaded) if code is None else code:
+        tokens = program.setdefault(module, [])
         parsed = _parsed(source)
         dumped = _dumped(parsed[0]) if parsed is not None else None
         imports += parsed[1] if parsed is not None else ()
@@ -185,14 +195,15 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
             # of one too long to read here, its length and its start.
             text = source[: student_syntax.MOST_CHARACTERS]
             digest.update(f"{len(source)}:".encode() + " ".join(text.split()).encode("utf-8") + b"\0")
-            program += _source_tokens(text)
+            tokens += _source_tokens(text)
             continue
         digest.update("\n".join(dump for _, dump in dumped).encode("utf-8") + b"\0")
-        program += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
+        tokens += _normalised_tokens(dump for _, dump in _in_name_order(dumped))
     files = {name: content for half in loaded.halves for name, content in half.files.items()} or loaded.files
     texts = [source for _, source in (sources(loaded) if code is None else code)]
     built = _builds_code(texts, imports)
-    return Measures(digest.hexdigest()[:16], sorted(_winnow(program)), _outside(imports, files), built)
+    prints = {module: sorted(_winnow(tokens)) for module, tokens in program.items()}
+    return Measures(digest.hexdigest()[:16], prints, _outside(imports, files), built)
 
 
 # Ways to run code that is not a hand-in's source: exec, eval or compile of built text (exec handed to a
@@ -235,23 +246,61 @@ def _outside(imports: Iterable[ast.Import | ast.ImportFrom], files: Mapping[str,
     return sorted(found)
 
 
-def similar_pairs(
-    prints: Mapping[str, Iterable[int]], *, base: Iterable[int] = (), threshold: float = THRESHOLD
-) -> list[tuple[str, str, float]]:
-    """Pairs of students whose programs share at least ``threshold`` of the smaller one's fingerprints.
+class AlikePair(NamedTuple):
+    """Two students, and the parts in which their code is alike, each with the share of its fingerprints
+    (the smaller one's) that the two have in common, in the parts' order."""
 
-    Fingerprints of ``base`` (the stubs everyone started from) count for no one. Most alike first.
-    """
-    common = set(base)
-    own = {student: frozenset(found) - common for student, found in prints.items()}
-    students = sorted(student for student, found in own.items() if found)
-    pairs: list[tuple[str, str, float]] = []
+    first: str
+    second: str
+    parts: tuple[tuple[str, float], ...]  # (part module, or WHOLE_NOTEBOOK where both are one notebook; share)
+
+
+PartPrints = Mapping[str, Iterable[int]]  # a hand-in's fingerprints by part module (Measures.prints)
+
+
+def own_prints(
+    prints: Mapping[str, PartPrints], *, base: PartPrints | None = None, smallest: int = SMALLEST
+) -> dict[str, dict[str, frozenset[int]]]:
+    """Each student's parts that are compared: their fingerprints less ``base``'s (the stubs everyone started
+    from, which count for no one), where at least ``smallest`` are left."""
+    common = frozenset[int]().union(*(base or {}).values())
+    kept: dict[str, dict[str, frozenset[int]]] = {}
+    for student, parts in prints.items():
+        own = {part: frozenset(found) - common for part, found in parts.items()}
+        kept[student] = {part: found for part, found in own.items() if len(found) >= smallest}
+    return kept
+
+
+def similar_pairs(
+    prints: Mapping[str, PartPrints],
+    *,
+    base: PartPrints | None = None,
+    threshold: float = THRESHOLD,
+    smallest: int = SMALLEST,
+) -> list[AlikePair]:
+    """Pairs of students with a part in which they share at least ``threshold`` of the smaller one's
+    fingerprints; most alike first. A part is compared with the same part, and a one-notebook hand-in's
+    code with each part of the other's; parts with fewer than ``smallest`` of their own are not compared."""
+    own = own_prints(prints, base=base, smallest=smallest)
+    students = sorted(student for student, parts in own.items() if parts)
+    pairs: list[AlikePair] = []
     for index, first in enumerate(students):
         for second in students[index + 1 :]:
-            shared = len(own[first] & own[second]) / min(len(own[first]), len(own[second]))
-            if shared >= threshold:
-                pairs.append((first, second, shared))
-    return sorted(pairs, key=lambda pair: (-pair[2], pair[0], pair[1]))
+            alike = [
+                (mine or theirs, shared)
+                for mine, found in own[first].items()
+                for theirs, other in own[second].items()
+                if (mine == theirs or WHOLE_NOTEBOOK in (mine, theirs))
+                and (shared := len(found & other) / min(len(found), len(other))) >= threshold
+            ]
+            if alike:
+                pairs.append(AlikePair(first, second, tuple(sorted(alike, key=lambda part: _in_order(part[0])))))
+    return sorted(pairs, key=lambda pair: (-max(shared for _, shared in pair.parts), pair.first, pair.second))
+
+
+def _in_order(module: str) -> int:
+    """Where a part module comes in the exercises (a whole notebook first)."""
+    return MODULES.index(module) if module in MODULES else -1
 
 
 def _parsed(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from autograder.course.batch import similarity, store
 from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.parts import part_of
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import FunctionTotal, full_marks, function_totals, percent
 from autograder.testing.outcomes import Outcome
@@ -22,7 +23,7 @@ class StartingCode:
     """What every student was handed (the stubs): sharing it is not copying."""
 
     code_hash: str | None = None
-    fingerprints: frozenset[int] = frozenset()
+    fingerprints: dict[str, frozenset[int]] = field(default_factory=dict)  # by part module
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class FunctionFigures:
     worth: float
     full_marks: int  # students who passed all of its tests
     not_started: int
+    bonus: bool = False  # extra credit: its points come on top of full marks
 
 
 @dataclass(frozen=True)
@@ -96,14 +98,19 @@ class IdenticalCode:
     """Students whose programs are the same once comments, docstrings and layout are set aside."""
 
     students: tuple[str, ...]
+    names: tuple[str, ...]  # each one's name, "" where there is none
     score: float
 
 
 @dataclass(frozen=True)
 class SimilarPair:
+    """Two students, and the parts in which their code is alike."""
+
     first: str
     second: str
-    shared: float  # of the smaller program's fingerprints
+    first_name: str
+    second_name: str
+    parts: tuple[tuple[str, float], ...]  # ("Part 2", the share of the smaller one's fingerprints), most alike first
     first_score: float
     second_score: float
 
@@ -146,6 +153,8 @@ class ClassSummary:
     identical: tuple[IdenticalCode, ...]
     similar: tuple[SimilarPair, ...]  # most alike first, none identical
     similar_threshold: float
+    similar_smallest: int  # the fingerprints of its own a part needs to be compared
+    not_compared: int  # graded hand-ins with no part that big: compared with no one
     imports: tuple[Flagged, ...]
     builds_code: tuple[Flagged, ...]
     not_graded: tuple[NotGraded, ...]
@@ -164,9 +173,11 @@ def summarize(records: list[StudentRecord], *, stubs: StartingCode) -> ClassSumm
         passed_by_everyone=passed_by_everyone,
         stopped=_stopped(graded),
         slowest=_slowest(graded),
-        identical=_identical(graded, stubs.code_hash),
+        identical=_identical(graded, stubs),
         similar=_similar(graded, stubs),
         similar_threshold=similarity.THRESHOLD,
+        similar_smallest=similarity.SMALLEST,
+        not_compared=sum(1 for parts in _compared(graded, stubs).values() if not parts),
         imports=_flagged(graded, "imports"),
         builds_code=_flagged(graded, "builds_code"),
         not_graded=_not_graded(records),
@@ -203,6 +214,7 @@ def _functions(documents: list[GradeResult]) -> tuple[FunctionFigures, ...]:
             worth=totals[0].max_score,
             full_marks=sum(1 for total in totals if total.status is Outcome.PASSED),
             not_started=sum(1 for total in totals if total.status is Outcome.NOT_STARTED),
+            bonus=totals[0].bonus,
         )
         for (part, function), totals in per_student.items()
     )
@@ -287,38 +299,62 @@ def _with_documents(records: list[StudentRecord]) -> list[tuple[StudentRecord, G
     return [(record, record.result) for record in records if record.result is not None]
 
 
-def _identical(graded: list[StudentRecord], stub_hash: str | None) -> tuple[IdenticalCode, ...]:
+def _identical(graded: list[StudentRecord], stubs: StartingCode) -> tuple[IdenticalCode, ...]:
+    """Groups of the same program, among hand-ins with a part big enough to compare: two near-empty hand-ins
+    (the stubs and a line) are the same for want of anything else to write."""
+    compared = _compared(graded, stubs)
     groups: dict[str, list[StudentRecord]] = defaultdict(list)
     for record in graded:
         stamp = record.result.batch if record.result is not None else None
         code = stamp.code_hash if stamp is not None else None
-        if code and code != stub_hash:
+        if code and code != stubs.code_hash and compared.get(record.id, True):
             groups[code].append(record)
     identical: list[IdenticalCode] = []
     for members in sorted(groups.values(), key=lambda members: [member.id for member in members]):
         if len(members) > 1:
             score = members[0].result.score if members[0].result is not None else 0
-            identical.append(IdenticalCode(tuple(member.id for member in members), score))
+            identical.append(
+                IdenticalCode(tuple(member.id for member in members), tuple(member.name for member in members), score)
+            )
     return tuple(identical)
 
 
-def _similar(graded: list[StudentRecord], stubs: StartingCode) -> tuple[SimilarPair, ...]:
-    """Pairs alike once every name the student chose is set aside and functions are put in one order; code
-    identical to the other's is left to ``_identical``, and the stubs count for no one."""
-    prints: dict[str, list[int]] = {}
-    codes: dict[str, str] = {}
-    scores: dict[str, float] = {}
+def _prints(graded: list[StudentRecord]) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Each graded student's fingerprints by part, where the batch measured them: of the parts graded (an
+    assignment of some parts leaves the others out), and of a whole notebook."""
+    found: dict[str, dict[str, tuple[int, ...]]] = {}
     for record, document in _with_documents(graded):
-        stamp = document.batch
-        if stamp is not None and stamp.similarity is not None:
-            prints[record.id] = list(stamp.similarity)
-            codes[record.id] = stamp.code_hash
-            scores[record.id] = document.score
-    return tuple(
-        SimilarPair(first, second, shared, scores[first], scores[second])
-        for first, second, shared in similarity.similar_pairs(prints, base=stubs.fingerprints)
-        if codes[first] != codes[second]
-    )
+        if document.batch is not None and document.batch.similarity is not None:
+            graded_parts = {test.module for test in document.tests} | {similarity.WHOLE_NOTEBOOK}
+            found[record.id] = {part: prints for part, prints in document.batch.similarity if part in graded_parts}
+    return found
+
+
+def _compared(graded: list[StudentRecord], stubs: StartingCode) -> dict[str, dict[str, frozenset[int]]]:
+    """Each measured student's parts big enough to compare (similarity.SMALLEST)."""
+    return similarity.own_prints(_prints(graded), base=stubs.fingerprints)
+
+
+def _similar(graded: list[StudentRecord], stubs: StartingCode) -> tuple[SimilarPair, ...]:
+    """Pairs alike in a part once every name the student chose is set aside and functions are put in one
+    order; code identical to the other's is left to ``_identical``, and the stubs count for no one."""
+    by_id = {record.id: (record, document) for record, document in _with_documents(graded)}
+    pairs: list[SimilarPair] = []
+    for alike in similarity.similar_pairs(_prints(graded), base=stubs.fingerprints):
+        (first, first_result), (second, second_result) = by_id[alike.first], by_id[alike.second]
+        first_stamp, second_stamp = first_result.batch, second_result.batch  # both measured: they have prints
+        if first_stamp is not None and second_stamp is not None and first_stamp.code_hash == second_stamp.code_hash:
+            continue  # the same program: listed as identical code
+        parts = tuple((_part_title(part), shared) for part, shared in alike.parts)
+        pairs.append(
+            SimilarPair(first.id, second.id, first.name, second.name, parts, first_result.score, second_result.score)
+        )
+    return tuple(pairs)
+
+
+def _part_title(module: str) -> str:
+    """How the summary names a part: "Part 2", or "the notebook" for a one-notebook hand-in's whole code."""
+    return "the notebook" if module == similarity.WHOLE_NOTEBOOK else f"Part {part_of(module).number}"
 
 
 def _flagged(graded: list[StudentRecord], key: str) -> tuple[Flagged, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from typing import NoReturn
 
 import pytest
 
@@ -21,7 +22,11 @@ def require(program: str, *, install: str) -> str:
     found = shutil.which(program)
     if found is not None:
         return found
-    message = f"needs {program}: {install}"
+    unavailable(f"needs {program}: {install}")
+
+
+def unavailable(message: str) -> NoReturn:
+    """Skip the test saying ``message`` (what it needs), or fail it under ``BPE_KIT_REQUIRE_ENGINES=1``."""
     if os.environ.get(REQUIRE_VARIABLE) == "1":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)

@@ -5,11 +5,14 @@ what the shards wrote, byte for byte as one ``grade batch`` on one machine."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from classroom import Student, write_submission
 from commands import batch_command, run_batch, snapshot
 from sharded_class import CLASS_FILES, GRADABLE, PARTS_GRADED, assert_same_but_timings, without_timings, write_class
 
@@ -190,3 +193,32 @@ def test_a_merge_refuses_results_of_another_kit_or_grading_naming_them(a_class, 
     assert "graded by kit 0.0.1" in merged.stderr and ": ada" in merged.stderr, merged.stderr
     assert "graded with other tests, reference, limits" in merged.stderr and ": bug0" in merged.stderr
     assert snapshot(out) == before
+
+
+# Part 1's char_tokenize says which CPUs its worker may run on, in the error it raises.
+TELLS_ITS_CPUS = """
+import os
+
+
+def char_tokenize(text):
+    raise ValueError(f"on CPUs {sorted(os.sched_getaffinity(0))}")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPUs can be chosen on Linux only")
+def test_shards_run_side_by_side_on_one_machine_take_cpus_of_their_own(tmp_path):
+    """Each grader keeps to one CPU (pool.keep_to_one_cpu): shard K's graders take the CPUs after those of the
+    shards before it, or two shards of --jobs 1 side by side would share the first CPU and leave the next idle."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("one CPU: the shards can only share it")
+    submissions, out = tmp_path / "submissions", tmp_path / "out"
+    names = {shard_of(f"s{number}", 2): f"s{number}" for number in range(20)}  # a student in each shard
+    for student in names.values():
+        write_submission(submissions, Student(student, "buggy", ("simple_tokenizers", "char_tokenize", TELLS_ITS_CPUS)))
+    said = {}
+    for index in range(2):
+        done = run_batch(submissions, out, "--shard", f"{index}/2", "--jobs", "1", "--part", "simple_tokenizers")
+        assert done.returncode == 0, done.stderr
+        said[index] = re.findall(r"on CPUs \[[\d, ]+\]", (out / names[index] / "results.json").read_text())[0]
+    assert said == {0: f"on CPUs [{cpus[0]}]", 1: f"on CPUs [{cpus[1]}]"}

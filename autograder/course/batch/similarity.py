@@ -118,6 +118,8 @@ def _imported(texts: list[str], files: Mapping[str, bytes], room: list[int]) -> 
     """The sources of the hand-in's own modules that ``texts`` import, and those import, in turn: each once,
     and neither a part (measured as itself) nor the kit's own package (the student release ships it); only
     while they fit in ``room`` characters (what is left is taken from it)."""
+    if all(path in PART_FILES or not path.endswith(".py") for path in files):
+        return []  # no module of its own to import: nothing need be read as syntax (a class's merge reads all)
     queue = [("", text) for text in texts]  # (the importer's file, its source)
     taken: set[str] = set(PART_FILES)
     found: list[str] = []
@@ -245,13 +247,29 @@ def similar_pairs(
     common = set(base)
     own = {student: frozenset(found) - common for student, found in prints.items()}
     students = sorted(student for student, found in own.items() if found)
+    # Each student's fingerprints as the bits of one integer: what a pair shares is one AND and one count of
+    # bits, at C speed (a class of 200 is 19,900 pairs; a set intersection walks a hash table in Python's).
+    position: dict[int, int] = {}
+    for student in students:
+        for found in own[student]:
+            position.setdefault(found, len(position))
+    bits = {student: _bit_set(position[found] for found in own[student]) for student in students}
     pairs: list[tuple[str, str, float]] = []
     for index, first in enumerate(students):
         for second in students[index + 1 :]:
-            shared = len(own[first] & own[second]) / min(len(own[first]), len(own[second]))
+            shared = (bits[first] & bits[second]).bit_count() / min(len(own[first]), len(own[second]))
             if shared >= threshold:
                 pairs.append((first, second, shared))
     return sorted(pairs, key=lambda pair: (-pair[2], pair[0], pair[1]))
+
+
+def _bit_set(positions: Iterable[int]) -> int:
+    """The integer whose bits at ``positions`` are set."""
+    listed = list(positions)
+    flags = bytearray(max(listed, default=0) // 8 + 1)
+    for place in listed:
+        flags[place >> 3] |= 1 << (place & 7)
+    return int.from_bytes(flags, "little")
 
 
 def _parsed(source: str) -> tuple[ast.Module, tuple[ast.Import | ast.ImportFrom, ...]] | None:

@@ -85,20 +85,14 @@ def tree_rss_mb(root: int) -> float:
     return tree_total(root, lambda _, fields: int(fields[21]) * 4096 / 2**20)  # resident pages
 
 
+def batch_command(submissions: Path, out: Path, *options: str) -> list[str]:
+    """The real ``grade batch`` of ``submissions`` into ``out`` with ``options``, quiet."""
+    return [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), *options, "--quiet"]
+
+
 def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool = False) -> tuple[float, float]:
     """Wall seconds and peak memory (MiB) of one ``grade batch`` run (in the process cage if asked)."""
-    command = [
-        sys.executable,
-        "-m",
-        "autograder.cli",
-        "batch",
-        str(submissions),
-        "-o",
-        str(out),
-        "--jobs",
-        str(jobs),
-        "--quiet",
-    ]
+    command = batch_command(submissions, out, "--jobs", str(jobs))
     environment = dict(os.environ)
     if process_cage:
         command.append(UNCAGED_FLAG)

@@ -25,7 +25,6 @@ import argparse
 import csv
 import itertools
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ import time
 from pathlib import Path
 
 from batch_throughput import batch_command
-from figures import Figures, add_option
+from figures import Figures, add_option, load_now
 
 from autograder.authoring.notebooks import NBGRADER_ASSIGNMENT, NBGRADER_COURSE
 from autograder.kit_root import KIT_ROOT
@@ -97,10 +96,6 @@ def timed(command: list[str], cwd: Path) -> float:
 
 def nbgrader(*arguments: str) -> list[str]:
     return [sys.executable, "-m", "nbgrader", *arguments]
-
-
-def load_now() -> str:
-    return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
 
 
 def correct_totals(out: Path, kinds: dict[str, str]) -> set[str]:

@@ -85,6 +85,15 @@ def tree_rss_mb(root: int) -> float:
     return tree_total(root, lambda _, fields: int(fields[21]) * 4096 / 2**20)  # resident pages
 
 
+def write_mixed_class(submissions: Path, size: int) -> str:
+    """A class of ``size`` (classroom.mixed_class) in ``submissions``, and the line that says what is in it."""
+    kinds: dict[str, int] = {}
+    for student in mixed_class(size):
+        write_submission(submissions, student)
+        kinds[student.kind] = kinds.get(student.kind, 0) + 1
+    return f"class of {size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+
+
 def batch_command(submissions: Path, out: Path, *options: str) -> list[str]:
     """The real ``grade batch`` of ``submissions`` into ``out`` with ``options``, quiet."""
     return [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), *options, "--quiet"]
@@ -228,13 +237,7 @@ def main() -> None:
         if arguments.limit:
             over_limit(Path(scratch))
         submissions = Path(scratch) / "submissions"
-        kinds: dict[str, int] = {}
-        for student in mixed_class(arguments.size):
-            write_submission(submissions, student)
-            kinds[student.kind] = kinds.get(student.kind, 0) + 1
-        FIGURES.say(
-            f"class of {arguments.size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-        )
+        FIGURES.say(write_mixed_class(submissions, arguments.size))
         timings: dict[int, float] = {}
         gradebooks: dict[int, str] = {}
         for jobs in arguments.jobs:

@@ -17,31 +17,20 @@ and writes every report). Every run's gradebook must be the one batch's.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from batch_throughput import batch_command, grade_class
-from figures import Figures, add_option
-
-from autograder.kit_root import KIT_ROOT
-
-sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
-from classroom import mixed_class, write_submission
+from batch_throughput import batch_command, grade_class, write_mixed_class
+from figures import Figures, add_option, load_now
 
 FIGURES = Figures("shard_cost")
 
 SHARDS = 2
 TARGET_SHARD_COST = 0.05  # the shards and the merge, over one batch on the same cores
 TARGET_MERGE_SECONDS_200 = 2.0
-
-
-def load_now() -> str:
-    return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
 
 
 def grade_in_shards(submissions: Path, out: Path) -> tuple[float, float]:
@@ -75,13 +64,7 @@ def main() -> None:
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch) / "submissions"
-        kinds: dict[str, int] = {}
-        for student in mixed_class(arguments.size):
-            write_submission(submissions, student)
-            kinds[student.kind] = kinds.get(student.kind, 0) + 1
-        FIGURES.say(
-            f"class of {arguments.size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-        )
+        FIGURES.say(write_mixed_class(submissions, arguments.size))
         one_batch: list[float] = []
         sharded: list[float] = []
         merges: list[float] = []

@@ -1,7 +1,8 @@
 """Files written whole or not at all: a reader, or a rerun after ``kill -9``, never sees half of one.
 
 Everything the kit writes for others to read goes through here: a batch's
-results and class files, Gradescope's results.json, the release's zips.
+results and class files, Gradescope's results.json, the release's zips, and
+the course's secret, which the first of several graders starting at once makes.
 """
 
 from __future__ import annotations
@@ -55,18 +56,23 @@ def write_atomically(path: Path, content: str | bytes) -> None:
             temporary.write_bytes(content)
 
 
-def create_once(path: Path, content: str) -> None:
-    """Make ``path`` with ``content`` (UTF-8) where there is no file yet, whole; never over a file already
-    there, even one another process makes meanwhile (shards starting at once into one OUT): a file the
-    instructor fills in is made once, and then is theirs."""
-    if path.exists():
-        return
+def write_once(path: Path, content: bytes, *, mode: int = FILE_MODE) -> bool:
+    """Write ``content`` to ``path`` (with ``mode``) unless a file is there already: True if this call wrote it.
+
+    Of writers racing to make one file, one wins and every other finds the winner's whole file: the content
+    is written and synced under a temporary name first, then linked to ``path``, which fails if it exists.
+    """
     handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    temporary = Path(name)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as made:
-            made.write(content)
-        os.chmod(name, FILE_MODE)
-        with contextlib.suppress(FileExistsError):
-            os.link(name, path)  # unlike a rename, never over a file another made meanwhile
+        with os.fdopen(handle, "wb") as written:
+            os.fchmod(written.fileno(), mode)
+            written.write(content)
+            written.flush()
+            os.fsync(written.fileno())
+        os.link(temporary, path)
+    except FileExistsError:
+        return False
     finally:
-        os.unlink(name)
+        temporary.unlink(missing_ok=True)
+    return True

@@ -43,6 +43,15 @@ class DefaultCommandGroup(click.Group):
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        from autograder.testing.example_sets import SecretUnreadable
+
+        try:
+            return super().invoke(ctx)
+        except SecretUnreadable as error:  # any command that grades with the hidden suite, or packs it
+            click.echo(f"grade: {error}", err=True)
+            sys.exit(EXIT_CANNOT_GRADE)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         listed = super().list_commands(ctx)
         return [name for name in listed if name not in INSTRUCTOR_COMMANDS] if student_copy() else listed

@@ -86,20 +86,23 @@ def tree_rss_mb(root: int) -> float:
     return tree_total(root, lambda _, fields: int(fields[21]) * 4096 / 2**20)  # resident pages
 
 
+def write_mixed_class(submissions: Path, size: int) -> str:
+    """A class of ``size`` (classroom.mixed_class) in ``submissions``, and the line that says what is in it."""
+    kinds: dict[str, int] = {}
+    for student in mixed_class(size):
+        write_submission(submissions, student)
+        kinds[student.kind] = kinds.get(student.kind, 0) + 1
+    return f"class of {size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+
+
+def batch_command(submissions: Path, out: Path, *options: str) -> list[str]:
+    """The real ``grade batch`` of ``submissions`` into ``out`` with ``options``, quiet."""
+    return [sys.executable, "-m", "autograder.cli", "batch", str(submissions), "-o", str(out), *options, "--quiet"]
+
+
 def grade_class(submissions: Path, out: Path, jobs: int, *, process_cage: bool = False) -> tuple[float, float]:
     """Wall seconds and peak memory (MiB) of one ``grade batch`` run (in the process cage if asked)."""
-    command = [
-        sys.executable,
-        "-m",
-        "autograder.cli",
-        "batch",
-        str(submissions),
-        "-o",
-        str(out),
-        "--jobs",
-        str(jobs),
-        "--quiet",
-    ]
+    command = batch_command(submissions, out, "--jobs", str(jobs))
     # A course's first batch: no example drawn before (example_store), so every set is drawn once here.
     environment = {**os.environ, STORE_VARIABLE: str(out.with_name(out.name + "-examples"))}
     if process_cage:
@@ -236,13 +239,7 @@ def main() -> None:
         if arguments.limit:
             over_limit(Path(scratch))
         submissions = Path(scratch) / "submissions"
-        kinds: dict[str, int] = {}
-        for student in mixed_class(arguments.size):
-            write_submission(submissions, student)
-            kinds[student.kind] = kinds.get(student.kind, 0) + 1
-        FIGURES.say(
-            f"class of {arguments.size}: " + ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-        )
+        FIGURES.say(write_mixed_class(submissions, arguments.size))
         timings: dict[int, float] = {}
         gradebooks: dict[int, str] = {}
         for jobs in arguments.jobs:

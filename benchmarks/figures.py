@@ -43,6 +43,11 @@ class Figures:
         print(f"written into {page}")
 
 
+def load_now() -> str:
+    """The machine's load average now, for a line of a run that the machine's other work may have slowed."""
+    return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
+
+
 def command() -> str:
     """The command that ran, as a reader would type it again, without ``--docs``."""
     words = [f"benchmarks/{Path(sys.argv[0]).name}", *(word for word in sys.argv[1:] if word != "--docs")]

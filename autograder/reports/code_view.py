@@ -55,8 +55,9 @@ def highlighted(source: str) -> str:
     return highlight(source, PythonLexer(), _formatter())
 
 
+@cache
 def style() -> str:
-    """The CSS the highlighted code needs, once per page."""
+    """The CSS the highlighted code needs, once per page (made once: a class's pages all carry it)."""
     return str(_formatter().get_style_defs(".highlight"))
 
 

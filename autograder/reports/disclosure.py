@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.testing.outcomes import Outcome
@@ -63,16 +64,16 @@ def view(result: GradeResult, mode: str) -> GradeResult:
 
 
 def _test_view(test: TestResult, mode: str) -> TestResult:
-    shown = replace(test, printed=None)  # the instructor's: a failing test's output shows its failing call's, bounded
+    """``test`` as ``mode`` shows it, made in one copy: a class's feedback makes one for each of its tests."""
+    hidden: dict[str, Any] = {"printed": None}  # the instructor's: a failing test's output shows its failing call's
     if test.passed or mode == SCORES:
         # pytest names a parametrized test after its inputs ("test_round_trips[naïve café]"): its function alone.
-        shown = replace(
-            shown, call="", expected="", got="", hint="", example="", detail="", test=test.test.split("[", 1)[0]
-        )
+        hidden |= {"call": "", "expected": "", "got": "", "hint": "", "example": "", "detail": ""}
+        hidden["test"] = test.test.split("[", 1)[0]
     if mode == SCORES and not test.passed:
         load_failure = (test.summary or "") if test.load_failed else ""
-        shown = replace(shown, output=load_failure or _in_words(test.outcome), summary=load_failure)
-    return shown
+        hidden |= {"output": load_failure or _in_words(test.outcome), "summary": load_failure}
+    return test.changed(**hidden)
 
 
 def shows_passing(result: GradeResult) -> bool:

@@ -81,7 +81,10 @@ def render(document: GradeResult, sources: Sources | None = None) -> str:
 def _beside_code(entries: list[feedback.Entry], sources: Sources | None) -> str:
     """Each function's failing tests, its code beside them when it can be found."""
     html = []
-    defined = code_view.functions(sources) if sources is not None and entries else {}
+    # Only the modules that lost points are read as syntax (and a whole notebook, module "").
+    losing = {"", *(entry.module for entry in entries)}
+    shown = [(module, source) for module, source in sources or () if module in losing]
+    defined = code_view.functions(shown) if shown else {}
     for (module, function), group in groupby(entries, key=lambda entry: (entry.module, entry.function)):
         tests = "".join(f"<h3>{escape(entry.title)}</h3><pre>{escape(entry.text)}</pre>" for entry in group)
         code = code_view.function_source(defined, module, function) if function else None

@@ -74,7 +74,9 @@ def function_totals(result: GradeResult) -> list[FunctionTotal]:
     counts: dict[Key, dict[Outcome, int]] = defaultdict(lambda: defaultdict(int))
     for test in result.tests:
         key = (test.part, test.function)
-        row = rows.setdefault(key, FunctionTotal(test.part, test.function, test.bonus))
+        row = rows.get(key)
+        if row is None:  # made once a function, not once a test: every report of a class reads these
+            row = rows[key] = FunctionTotal(test.part, test.function, test.bonus)
         row.score += test.score
         row.max_score += test.points
         counts[key][test.outcome] += 1

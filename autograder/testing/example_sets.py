@@ -20,14 +20,18 @@ import hashlib
 import hmac
 import os
 import secrets
-from contextlib import suppress
 from pathlib import Path
 
+from autograder.atomic_files import write_once
 from autograder.kit_root import KIT_ROOT
 
 SETS = 8
 SECRET_FILE = ".course-secret"
 SECRET_VARIABLE = "BPE_KIT_COURSE_SECRET"
+
+
+class SecretUnreadable(ValueError):
+    """The secret's file holds no secret: one line naming it and the fix."""
 
 
 def course_secret(kit: Path = KIT_ROOT) -> bytes:
@@ -36,11 +40,13 @@ def course_secret(kit: Path = KIT_ROOT) -> bytes:
     if given:
         return given.encode("utf-8")
     path = kit / SECRET_FILE
-    with suppress(FileExistsError):
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(descriptor, "w", encoding="ascii") as written:
-            written.write(secrets.token_hex(32) + "\n")
-    return path.read_text(encoding="ascii").strip().encode("ascii")
+    if not path.exists():
+        # Shards starting at once on a fresh clone each make one: the first written is every one's secret.
+        write_once(path, (secrets.token_hex(32) + "\n").encode("ascii"), mode=0o600)
+    secret = path.read_text(encoding="ascii").strip()
+    if not secret:
+        raise SecretUnreadable(f"{path} is empty: delete it to make a new secret, or put the course's secret in it")
+    return secret.encode("ascii")
 
 
 def example_set(secret: bytes, content_digest: str) -> int:

@@ -27,7 +27,11 @@ def require(program: str, *, install: str) -> str:
 
 def missing(engine: str, *, install: str) -> NoReturn:
     """Skip the test, or fail it under ``BPE_KIT_REQUIRE_ENGINES=1``: ``engine`` is not here, ``install`` it."""
-    message = f"needs {engine}: {install}"
+    unavailable(f"needs {engine}: {install}")
+
+
+def unavailable(message: str) -> NoReturn:
+    """Skip the test saying ``message`` (what it needs), or fail it under ``BPE_KIT_REQUIRE_ENGINES=1``."""
     if os.environ.get(REQUIRE_VARIABLE) == "1":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)

@@ -434,6 +434,8 @@ def test_the_batch_keeps_off_its_graders_cpus_while_there_are_cpus_to_spare():
         assert os.sched_getaffinity(0) == os.sched_getaffinity(helper.native_id) == set(cpus)
         with _batch_beside_graders(cpus, len(cpus)):
             assert os.sched_getaffinity(0) == set(cpus), "no CPU to spare: nothing changes"
+        with _batch_beside_graders(cpus, 1, first_cpu=1):  # a second shard's one grader takes the second CPU
+            assert os.sched_getaffinity(0) == set(cpus) - {cpus[1]}
     finally:
         done.set()
         helper.join()

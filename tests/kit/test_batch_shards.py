@@ -5,21 +5,19 @@ what the shards wrote, byte for byte as one ``grade batch`` on one machine."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from bug_corpus import BUGS
-from classroom import SOLUTIONS, Student, renamed_copy, write_submission
+from classroom import Student, write_submission
 from commands import batch_command, run_batch, snapshot
+from sharded_class import CLASS_FILES, GRADABLE, PARTS_GRADED, assert_same_but_timings, without_timings, write_class
 
 from autograder.course.batch.selection import shard_of
 
-# The first two parts only (`--part`): how a class is split does not depend on which tests run.
-PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")
-CLASS_FILES = ("gradebook.csv", "canvas.csv", "summary.md", "summary.html", "summary-histogram.svg")
 SHARDS = 3
 
 
@@ -29,34 +27,12 @@ def graded_now(process: subprocess.CompletedProcess[str]) -> int:
 
 @pytest.fixture(scope="module")
 def a_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Seven hand-ins (one a renamed copy of another, one unreadable) and a roster with a student who handed
-    nothing in: the folder and the roster."""
-    root = tmp_path_factory.mktemp("sharded")
-    submissions = root / "submissions"
-    write_submission(submissions, Student("ada", "correct"))
-    write_submission(submissions, Student("bea", "not started"))
-    # Three named mistakes. Not any three: a property's shrunk example can depend on the hand-ins its grader
-    # graded before (replayed examples), so a failing property's feedback may differ between one batch and
-    # shards; that is a defect of its own (noted for the team), which this test must not stand in for.
-    in_parts = [
-        "bpe vocab numbers a repeated token twice",
-        "bpe vocab sorted alphabetically",
-        "char vocab ids start at 1",
-    ]
-    for number, name in enumerate(in_parts):
-        write_submission(submissions, Student(f"bug{number}", "buggy", BUGS[name]))
-    renamed_copy(SOLUTIONS, submissions / "ren")  # ada's code, every name changed and functions reordered
-    (submissions / "hal.zip").write_bytes(b"not a zip")
-    roster = root / "roster.csv"
-    roster.write_text("Student,ID\nAda Lovelace,ada\nBea Bee,bea\nIan Absent,ian\n", encoding="utf-8")
-    return submissions, roster
+    """The class of sharded_class: its folder and its roster."""
+    return write_class(tmp_path_factory.mktemp("sharded"))
 
 
 def shard_of_class(student: str) -> int:
     return shard_of(student, SHARDS)
-
-
-GRADABLE = ("ada", "bea", "bug0", "bug1", "bug2", "ren")
 
 
 @pytest.fixture(scope="module")
@@ -160,40 +136,6 @@ def test_a_shard_or_merge_that_cannot_be_is_refused_in_one_line(a_class, tmp_pat
     assert not out.exists() or snapshot(out) == {}, "nothing graded"
 
 
-# What differs between two gradings of one hand-in: how long things took. Everything else in OUT is byte for
-# byte the same (docs/instructors/more-than-one-machine.md lists these).
-TIMINGS = (
-    "results.json: execution_time, extra_data.student_seconds",
-    "summary.md, summary.html: the slowest submissions' seconds, and so their order",
-    "--junit: each testsuite's time",
-)
-
-
-def without_timings(name: str, data: bytes) -> bytes:
-    """``data``, the file ``name`` of OUT, with the fields TIMINGS names masked."""
-    if name.endswith("results.json"):
-        document = json.loads(data)
-        document["execution_time"] = 0
-        document["extra_data"].pop("student_seconds", None)
-        return json.dumps(document, sort_keys=True).encode()
-    if name.endswith(".xml"):
-        return re.sub(rb'(<testsuite [^>]*)time="[^"]*"', rb"\1", data)
-    text = data.decode("utf-8")
-    if name == "summary.md":
-        head, _, rest = text.partition("## Slowest submissions\n")
-        section, cut, tail = rest.partition("\n## ")
-        rows = sorted(re.sub(r"^(\| [^|]+ \|) [\d.]+ \|", r"\1 … |", row) for row in section.splitlines())
-        return (head + "\n".join(rows) + cut + tail).encode()
-    if name == "summary.html":
-        head, _, rest = text.partition("Slowest submissions</h2>")
-        section, cut, tail = rest.partition("</table>")
-        rows = sorted(
-            re.sub(r"^(<td>[^<]*</td>)<td>[\d.]+</td>", r"\1<td>…</td>", row) for row in section.split("<tr>")
-        )
-        return (head + "<tr>".join(rows) + cut + tail).encode()
-    return data
-
-
 @pytest.fixture(scope="module")
 def one_machine(a_class: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The class graded as one batch on one machine: OUT, with the JUnit file beside it as class.xml."""
@@ -215,20 +157,10 @@ def test_a_merged_class_is_byte_identical_to_one_batch_but_for_timings(a_class, 
     assert "(0 graded now, 6 up to date)" in merged.stderr, "the merge grades nothing"
     assert all(f"wrote {out / name}" in merged.stdout for name in CLASS_FILES), merged.stdout
 
-    ours, theirs = snapshot(out), snapshot(one_machine)
-    assert sorted(ours) == sorted(theirs), "the same files"
-    timed = set()
-    for name, data in theirs.items():
-        if ours[name] != data:
-            timed.add(name)
-            assert without_timings(name, ours[name]) == without_timings(name, data), f"{name} differs"
-    assert timed <= {name for name in theirs if name.endswith(("results.json", "summary.md", "summary.html"))}
-    assert {"gradebook.csv", "canvas.csv", "ada/feedback.md", "ada/feedback.html"}.isdisjoint(timed)
+    assert_same_but_timings(out, one_machine)
     assert without_timings("class.xml", junit.read_bytes()) == without_timings(
         "class.xml", (one_machine.parent / "class.xml").read_bytes()
     )
-    similar = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("\n## ")[0]
-    assert "| ada (Ada Lovelace), ren |" in similar, "a copy graded by another shard than its source is found"
 
 
 def test_a_merge_lists_the_hand_ins_with_no_result_and_writes_nothing(a_class, sharded, tmp_path):
@@ -261,3 +193,32 @@ def test_a_merge_refuses_results_of_another_kit_or_grading_naming_them(a_class, 
     assert "graded by kit 0.0.1" in merged.stderr and ": ada" in merged.stderr, merged.stderr
     assert "graded with other tests, reference, limits" in merged.stderr and ": bug0" in merged.stderr
     assert snapshot(out) == before
+
+
+# Part 1's char_tokenize says which CPUs its worker may run on, in the error it raises.
+TELLS_ITS_CPUS = """
+import os
+
+
+def char_tokenize(text):
+    raise ValueError(f"on CPUs {sorted(os.sched_getaffinity(0))}")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPUs can be chosen on Linux only")
+def test_shards_run_side_by_side_on_one_machine_take_cpus_of_their_own(tmp_path):
+    """Each grader keeps to one CPU (pool.keep_to_one_cpu): shard K's graders take the CPUs after those of the
+    shards before it, or two shards of --jobs 1 side by side would share the first CPU and leave the next idle."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("one CPU: the shards can only share it")
+    submissions, out = tmp_path / "submissions", tmp_path / "out"
+    names = {shard_of(f"s{number}", 2): f"s{number}" for number in range(20)}  # a student in each shard
+    for student in names.values():
+        write_submission(submissions, Student(student, "buggy", ("simple_tokenizers", "char_tokenize", TELLS_ITS_CPUS)))
+    said = {}
+    for index in range(2):
+        done = run_batch(submissions, out, "--shard", f"{index}/2", "--jobs", "1", "--part", "simple_tokenizers")
+        assert done.returncode == 0, done.stderr
+        said[index] = re.findall(r"on CPUs \[[\d, ]+\]", (out / names[index] / "results.json").read_text())[0]
+    assert said == {0: f"on CPUs [{cpus[0]}]", 1: f"on CPUs [{cpus[1]}]"}

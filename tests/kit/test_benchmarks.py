@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+
+import pytest
 
 from autograder.kit_root import KIT_ROOT
 
@@ -59,3 +62,37 @@ def test_grade_latencys_plain_pytest_baseline_passes_the_hidden_suite(tmp_path):
 
     process = subprocess.run(grade_latency.plain_pytest(tmp_path), capture_output=True, text=True, timeout=300)
     assert process.returncode == 0, process.stdout[-2000:]
+
+
+@pytest.mark.unit
+def test_the_nbgrader_comparison_hands_in_each_mistake_in_the_cell_that_defines_it(tmp_path):
+    """against_nbgrader writes its buggy and slow hand-ins into the course's notebooks: every mistake it
+    draws lands in the solution cell of its function (a renamed cell would stop the benchmark), and the
+    correct hand-ins are the course's solved notebooks as they are."""
+    sys.path.insert(0, str(KIT_ROOT / "benchmarks"))
+    import against_nbgrader
+
+    from autograder.authoring.notebooks import NBGRADER_ASSIGNMENT, NBGRADER_COURSE
+
+    drawn = {name for name, (module, _, _) in against_nbgrader.BUGS.items() if module != "fast_bpe"}
+    kinds = against_nbgrader.write_class(tmp_path / "course", 1 + 2 * len(drawn), slow=1)
+    source = NBGRADER_COURSE / "source" / NBGRADER_ASSIGNMENT
+    found = set()
+    for student, kind in kinds.items():
+        handed_in = tmp_path / "course" / "submitted" / student / NBGRADER_ASSIGNMENT
+        assert (handed_in / "data").is_dir(), "the notebooks read the course's data"
+        changed = [
+            path.name
+            for path in sorted(source.glob("*.ipynb"))
+            if (handed_in / path.name).read_bytes() != path.read_bytes()
+        ]
+        assert len(changed) == (0 if kind == "correct" else 1), (student, kind, changed)
+        for name in changed:
+            cells = json.loads((handed_in / name).read_text(encoding="utf-8"))["cells"]
+            defining = {cell["metadata"].get("nbgrader", {}).get("grade_id"): "".join(cell["source"]) for cell in cells}
+            found |= {
+                bug
+                for bug, (module, function, code) in against_nbgrader.BUGS.items()
+                if name == f"{module}.ipynb" and defining.get(function, "").endswith(code.strip() + "\n")
+            }
+    assert found == drawn | {"fast trainer is the naive recount (right, but slow)"}, "each mistake, in its cell"

@@ -37,6 +37,36 @@ def test_a_secret_is_made_once_beside_the_kit_and_kept_from_others(tmp_path, mon
     assert (tmp_path / example_sets.SECRET_FILE).stat().st_mode & 0o077 == 0
 
 
+@pytest.mark.unit
+def test_two_graders_making_the_secret_at_once_both_read_the_one_made(tmp_path, monkeypatch):
+    """Shards starting together on a fresh clone each find no secret and make one: the one that loses must
+    read the winner's whole secret, never a file still being written (an empty secret) or its own."""
+    monkeypatch.delenv(example_sets.SECRET_VARIABLE)
+    made = example_sets.secrets.token_hex
+    arrived: list[str] = []
+    other: list[bytes] = []
+
+    def another_grader_arrives(size: int) -> str:
+        """Making this grader's secret, another grader asks for the course's secret (once)."""
+        if not arrived:
+            arrived.append("the other grader")
+            other.append(example_sets.course_secret(tmp_path))
+        return made(size)
+
+    monkeypatch.setattr(example_sets.secrets, "token_hex", another_grader_arrives)
+    first = example_sets.course_secret(tmp_path)
+    assert len(first) == 64 and other == [first], "both read one whole secret"
+    assert [path.name for path in tmp_path.iterdir()] == [example_sets.SECRET_FILE], "and left nothing else"
+
+
+@pytest.mark.unit
+def test_an_empty_secret_file_is_refused_naming_it_and_the_fix(tmp_path, monkeypatch):
+    monkeypatch.delenv(example_sets.SECRET_VARIABLE)
+    (tmp_path / example_sets.SECRET_FILE).write_text("\n", encoding="ascii")
+    with pytest.raises(example_sets.SecretUnreadable, match=r"\.course-secret is empty: delete it to make a new"):
+        example_sets.course_secret(tmp_path)
+
+
 def drawn(folder: Path) -> dict[str, list[bytes]]:
     """The examples each hidden property of Part 2 drew for the hand-in in ``folder``, graded in this process."""
     with Grader() as grader:

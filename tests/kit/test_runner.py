@@ -248,3 +248,11 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
     assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "timed out", "timed out"]
     assert "timed out after 1 s" in by_name["test_1_counts"].detail
     assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail
+
+
+def test_reading_the_points_leaves_none_of_the_suites_modules_loaded():
+    """Points are read with plain asserts (the suite collected only): a test module loaded so and kept would
+    be the one a later session in the process ran (the notebook's check reuses loaded modules), and a failed
+    assert there could not say what was expected and what came back."""
+    suite_points("hidden")
+    assert [name for name in sys.modules if name == "hidden" or name.startswith("hidden.")] == []

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.atomic_files import create_once
+from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 
@@ -58,7 +58,7 @@ def ensure_file(out: Path) -> Path:
     Made whole, and never over a file already there: shards starting at once into one OUT each make it, and
     none may read it half-written or write over rows the instructor has added."""
     path = out / ADJUSTMENTS
-    create_once(path, ",".join(HEADER) + "\n")
+    write_once(path, (",".join(HEADER) + "\n").encode("utf-8"))  # made once: then the instructor's
     return path
 
 

@@ -15,7 +15,7 @@ import csv
 import io
 from pathlib import Path
 
-from autograder.atomic_files import create_once
+from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
 from autograder.handin.uploads import UploadConflict
 
@@ -48,7 +48,7 @@ def read(path: Path, *, students: set[str]) -> dict[str, dict[str, str]]:
 def ensure_file(out: Path) -> Path:
     """The file, with its header only, when the instructor has none yet: the batch met a choice to make."""
     path = out / CHOICES
-    create_once(path, ",".join(HEADER) + "\n")
+    write_once(path, (",".join(HEADER) + "\n").encode("utf-8"))  # made once: then the instructor's
     return path
 
 

@@ -64,9 +64,9 @@ class _GraderNumbers:
         return int, (next(self._next),)
 
 
-def _start_grader(number: int, cpus: tuple[int, ...]) -> None:
+def _start_grader(number: int, cpus: tuple[int, ...], first_cpu: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
-    keep_to_one_cpu(number, cpus)
+    keep_to_one_cpu(first_cpu + number, cpus)
     set_signal = parent_death_signal()
     if set_signal is not None:
         set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
@@ -82,7 +82,8 @@ def usable_cpus() -> tuple[int, ...]:
 
 
 def keep_to_one_cpu(number: int, cpus: tuple[int, ...]) -> None:
-    """Run grader ``number`` and the workers it starts on one of ``cpus``, the next grader on the next one.
+    """Run grader ``number`` and the workers it starts on one of ``cpus``, the next grader on the next one
+    (past the last, the first again).
 
     A grader and its worker take turns (a call, then its answer), so sharing a CPU costs them nothing,
     while a wake-up across CPUs costs each round trip tens of microseconds: half of a small call's
@@ -94,11 +95,11 @@ def keep_to_one_cpu(number: int, cpus: tuple[int, ...]) -> None:
 
 
 @contextlib.contextmanager
-def _batch_beside_graders(cpus: tuple[int, ...], jobs: int) -> Iterator[None]:
+def _batch_beside_graders(cpus: tuple[int, ...], jobs: int, first_cpu: int = 0) -> Iterator[None]:
     """Keep this process (every thread of it: the progress bar's, the pool's) off the graders' CPUs while
     there are CPUs to spare, so its own work between hand-ins (results, feedback, fingerprints) takes
     no grader's time. Graders are started from here, and each chooses its CPU from ``cpus`` itself."""
-    spare = set(cpus[jobs:])
+    spare = set(cpus) - {cpus[(first_cpu + number) % len(cpus)] for number in range(jobs)} if cpus else set()
     if not spare:
         yield
         return
@@ -129,23 +130,29 @@ def grade_all(
     limits: CageLimits,
     jobs: int,
     only: tuple[Path, ...] = (),
+    first_cpu: int = 0,
 ) -> Generator[Graded[Key], None, None]:
     """Yield each submission's result as soon as it is graded (in no set order); ``only``: those test folders.
 
     The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
-    the fingerprint describes.
+    the fingerprint describes. The first grader keeps to the ``first_cpu``-th CPU this process may use, the
+    next to the next (keep_to_one_cpu): shards of a class run side by side on one machine each start where
+    the one before ends, and so share no CPU.
     """
     queue = list(work)
     queue.reverse()  # pop() from the end keeps the given order
     attempts: dict[int, int] = {}
     cpus = usable_cpus()
-    with _batch_beside_graders(cpus, jobs):
+    with _batch_beside_graders(cpus, jobs, first_cpu):
         while queue:
             # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
             context = multiprocessing.get_context("spawn")
             numbers = cast(int, _GraderNumbers())  # an int once in a grader: each takes the next CPU
             with ProcessPoolExecutor(
-                max_workers=jobs, mp_context=context, initializer=_start_grader, initargs=(numbers, cpus)
+                max_workers=jobs,
+                mp_context=context,
+                initializer=_start_grader,
+                initargs=(numbers, cpus, first_cpu),
             ) as pool:
                 try:
                     yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)

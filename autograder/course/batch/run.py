@@ -175,7 +175,11 @@ def run_batch(
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
     fresh: set[str] = set()  # graded in this run: feedback written with this run's adjustments and choice
-    grading_now = grade_all(pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only)
+    # Shard K's graders take the CPUs after those of shards 0 to K-1 (on one machine, side by side, none shares).
+    first_cpu = selection.shard.index * options.jobs if selection.shard is not None else 0
+    grading_now = grade_all(
+        pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only, first_cpu=first_cpu
+    )
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.result is not None and graded.loaded is not None:

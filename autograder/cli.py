@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,13 +18,16 @@ from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
 from autograder.testing.suites import SUITES
 
+if TYPE_CHECKING:
+    from autograder.course.course_file import CourseFile
+
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 # What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
-INSTRUCTOR_COMMANDS = ("batch", "jobs", "release", "gradescope", "make-stubs", "make-notebooks")
+INSTRUCTOR_COMMANDS = ("batch", "jobs", "release", "gradescope", "make-stubs", "make-notebooks", "make-course")
 
 
 def student_copy() -> bool:
@@ -72,9 +76,10 @@ class DefaultCommandGroup(click.Group):
             formatter.write_dl(records)
 
 
-def parse_limits(values: tuple[str, ...]) -> Limits:
+def parse_limits(values: tuple[str, ...], base: Mapping[str, Any] | None = None) -> Limits:
+    """The limits ``values`` (``--limit NAME=VALUE``) set, over ``base`` (the course file's) and the defaults."""
     defaults = Limits().as_dict()
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = dict(base or {})
     for value in values:
         name, _, number = value.partition("=")
         name = name.strip().replace("-", "_")
@@ -86,6 +91,17 @@ def parse_limits(values: tuple[str, ...]) -> Limits:
         except ValueError:
             raise click.BadParameter(f"{value!r}: {name} takes a {kind.__name__}") from None
     return Limits.from_dict(changes)
+
+
+def load_course(course_path: Path | None, command: str) -> CourseFile:
+    """The course file, read; its problem in one line (exit 2) where it cannot be used."""
+    from autograder.course.course_file import CourseFileError, load
+
+    try:
+        return load(course_path)
+    except CourseFileError as error:
+        click.echo(f"{command}: {error}", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
 
 
 LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults: " + ", ".join(
@@ -104,11 +120,19 @@ FEEDBACK_OPTION = click.option(
     "--feedback",
     "feedback_mode",
     type=click.Choice(disclosure.MODES),
-    default=disclosure.DEFAULT,
-    show_default=True,
+    default=None,
     help="What students see of the hidden tests: failures (the failing ones with call, expected, got and "
     "hint); scores (points and failed checks in words only); full (every test with its call: shows students "
-    "the hidden inputs, for self-check work).",
+    f"the hidden inputs, for self-check work) [default: the course file's policy, else {disclosure.DEFAULT}].",
+)
+# The course file (course.course_file): points, feedback, limits, late rules. Every command that grades or
+# reports reads it; an option given beside it wins for that run.
+COURSE_OPTION = click.option(
+    "--course",
+    "course_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="The course file [default: course.toml in the current folder, if there is one].",
 )
 LIMIT_OPTION = click.option("--limit", "limit_values", multiple=True, metavar="NAME=VALUE", help=LIMITS_HELP)
 PART_OPTION = click.option(
@@ -158,6 +182,7 @@ def main() -> None:
 @PART_OPTION
 @LIMIT_OPTION
 @click.option("--no-cache", is_flag=True, help="Grade every part again, even those unchanged since the last run.")
+@COURSE_OPTION
 def submission(
     path: Path,
     output_format: str,
@@ -167,9 +192,11 @@ def submission(
     parts: tuple[str, ...],
     limit_values: tuple[str, ...],
     no_cache: bool,
+    course_path: Path | None,
 ) -> None:
     """Grade one submission (the default command)."""
-    limits = parse_limits(limit_values)
+    course = load_course(course_path, "grade")
+    limits = parse_limits(limit_values, course.limits)
     interactive = sys.stderr.isatty()
     if interactive:  # a first word at once: the imports below take a moment
         click.echo(f"grading {path}…", err=True)
@@ -187,6 +214,7 @@ def submission(
             cache=PartCache(folder) if folder is not None else None,
             # the terminal itself: while the tests run, sys.stderr is pytest's capture
             progress=(lambda text: click.echo(text, file=sys.__stderr__)) if interactive else None,
+            points=course.points,
         )
     except CannotGrade as error:
         click.echo(f"grade: {error}", err=True)
@@ -270,9 +298,9 @@ def submission(
 )
 @click.option(
     "--title",
-    default="BPE exercises",
-    show_default=True,
-    help="The assignment's name in the summary and the Canvas import column.",
+    default=None,
+    help="The assignment's name in the summary and the Canvas import column [default: the course file's name, "
+    "else BPE exercises].",
 )
 @click.option(
     "--nbgrader-db",
@@ -290,6 +318,7 @@ def submission(
     help="Grade even where the sandbox cannot be built (no bubblewrap, no namespaces): every hand-in "
     "can then read the hidden tests, the solutions and the other hand-ins.",
 )
+@COURSE_OPTION
 def batch(
     submissions: Path,
     out: Path,
@@ -299,20 +328,23 @@ def batch(
     suite: str | None,
     force: bool,
     junit: Path | None,
-    title: str,
+    title: str | None,
     nbgrader_db: Path | None,
     quiet: bool,
-    feedback_mode: str,
+    feedback_mode: str | None,
     limit_values: tuple[str, ...],
     uncaged: bool,
     parts: tuple[str, ...],
     students: tuple[str, ...],
     shard: str | None,
     merge: bool,
+    course_path: Path | None,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
     import contextlib
     import os
+
+    course = load_course(course_path, "grade batch")
 
     from autograder.course.batch.selection import SelectionError, choose
 
@@ -351,21 +383,23 @@ def batch(
     from autograder.course.batch.roster import RosterError
     from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
     from autograder.course.batch.store import RESULTS
+    from autograder.course.course_file import DEFAULT_NAME, CourseFileError
     from autograder.course.nbgrader_export import NbgraderExportError
     from autograder.testing.suites import SuiteMissing
 
     options = BatchOptions(
         suite=suite,
-        limits=parse_limits(limit_values),
+        limits=parse_limits(limit_values, course.limits),
         jobs=jobs or os.cpu_count() or 1,
         force=force,
         roster=roster,
         assignment=assignment,
-        title=title,
+        title=title or course.name or DEFAULT_NAME,
         junit=junit,
         nbgrader_db=nbgrader_db,
         parts=parts,
-        feedback=feedback_mode,
+        feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
+        course=course,
     )
     progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
     signal.signal(signal.SIGINT, _first_interrupt)
@@ -394,6 +428,7 @@ def batch(
         ChoicesError,
         SelectionError,
         ResultsMissing,
+        CourseFileError,
     ) as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
@@ -632,16 +667,20 @@ def release(out: Path, github_classroom: bool) -> None:
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, dir_okay=False))
 @FEEDBACK_OPTION
-def gradescope(out: Path, feedback_mode: str) -> None:
+@COURSE_OPTION
+def gradescope(out: Path, feedback_mode: str | None, course_path: Path | None) -> None:
     """Build the Gradescope autograder .zip (setup.sh, run_autograder, the kit with hidden tests).
 
+    The package carries the course file, so it grades with its points and limits.
     In Gradescope's container, which may not make namespaces, student code runs as a user of its own
     with the kit closed to it (the container cage); `grade doctor` run there says which cage it got.
     """
     from autograder.authoring.release import ReleaseError, build_gradescope
 
+    course = load_course(course_path, "grade gradescope")
     try:
-        click.echo(f"wrote {build_gradescope(out, feedback=feedback_mode)}")
+        feedback = feedback_mode or course.feedback or disclosure.DEFAULT
+        click.echo(f"wrote {build_gradescope(out, feedback=feedback, course=course)}")
     except ReleaseError as error:
         click.echo(f"grade gradescope: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
@@ -669,19 +708,42 @@ def doctor() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Rewrite the points table in this Markdown file (README.md) instead of printing it.",
 )
-def points(suite: str, document: Path | None) -> None:
-    """Print the points per function as a Markdown table (for the README)."""
+@COURSE_OPTION
+def points(suite: str, document: Path | None, course_path: Path | None) -> None:
+    """Print the points per function as a Markdown table (for the README): the tests' own, or the course file's."""
     from autograder.scoring.points import points_table, update_points_table
 
-    if document is None:
-        click.echo(points_table(suite))
-        return
+    course = load_course(course_path, "grade points")
     try:
-        changed = update_points_table(document, suite)
+        course.suite_points(suite)  # a course file's mistake said as one, naming it
+        if document is None:
+            click.echo(points_table(suite, course.points))
+            return
+        changed = update_points_table(document, suite, course.points)
     except ValueError as error:
         click.echo(f"grade points: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
     click.echo(f"{'updated' if changed else 'unchanged'}: {document}")
+
+
+@main.command("make-course")
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False), default=Path("course.toml"))
+def make_course(path: Path) -> None:
+    """Write a course file (course.toml): every setting at its default, commented out, each explained (instructors).
+
+    Refuses to write over one that is there. Its secret goes beside it: the kit's own where it has one.
+    """
+    from autograder.atomic_files import write_atomically
+    from autograder.course.course_file import keep_secret_beside
+    from autograder.course.course_template import template
+
+    if path.exists():
+        click.echo(f"grade make-course: {path}: exists; edit it, or give another path", err=True)
+        sys.exit(EXIT_CANNOT_GRADE)
+    write_atomically(path, template())
+    click.echo(f"wrote {path}")
+    for line in keep_secret_beside(path):
+        click.echo(line)
 
 
 if __name__ == "__main__":

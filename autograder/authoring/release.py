@@ -20,6 +20,7 @@ from pathlib import Path
 from autograder import __version__
 from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
+from autograder.course.course_file import COURSE_FILE, CourseFile
 from autograder.handin.notebook_format import import_nbformat
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
@@ -166,9 +167,17 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines
 
 
-def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, feedback: str = disclosure.DEFAULT) -> Path:
+def build_gradescope(
+    destination: Path,
+    *,
+    kit: Path = KIT_ROOT,
+    feedback: str = disclosure.DEFAULT,
+    course: CourseFile | None = None,
+) -> Path:
     """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/, which
-    shows students the hidden tests as ``feedback`` says (reports.disclosure)."""
+    shows students the hidden tests as ``feedback`` says (reports.disclosure), with the ``course`` file (its
+    points, limits and Gradescope visibility) as kit/course.toml and the secret beside it."""
+    course = course or CourseFile()
     if feedback not in disclosure.MODES:
         raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(disclosure.MODES)}")
     _require_instructor_kit(kit)
@@ -186,7 +195,10 @@ def build_gradescope(destination: Path, *, kit: Path = KIT_ROOT, feedback: str =
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
         # The hidden examples' secret (example_sets), made now if it is new; the package's kit folder is closed
         # to the worker's user in Gradescope's container (shield), and the zip gives the file 0600.
-        (source / "kit" / SECRET_FILE).write_bytes(course_secret(kit) + b"\n")
+        secret_folder = course.folder if course.path is not None else kit
+        (source / "kit" / SECRET_FILE).write_bytes(course_secret(secret_folder) + b"\n")
+        if course.path is not None:
+            shutil.copyfile(course.path, source / "kit" / COURSE_FILE)
         (source / "kit" / disclosure.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 

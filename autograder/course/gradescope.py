@@ -50,9 +50,15 @@ def results_for(submission: Path) -> GradeResult:
         try:
             # What the student sees of the hidden tests: the feedback the package was built with (reports.
             # disclosure), made here where the result is made, so results.json holds no passed test's call.
+            # The course file the package carries gives the points, the limits and the result's visibility.
+            from autograder.course.course_file import load
             from autograder.kit_root import KIT_ROOT
 
-            return disclosure.view(grade_path(submission, suite="hidden"), disclosure.package_mode(KIT_ROOT))
+            course = load(None, KIT_ROOT)  # course.toml beside the package's kit, where it was built with one
+            result = grade_path(submission, suite="hidden", limits=course.limits_with({}), points=course.points)
+            if course.gradescope_visibility is not None:
+                result = replace(result, visibility=course.gradescope_visibility)
+            return disclosure.view(result, disclosure.package_mode(KIT_ROOT))
         except CannotGrade as error:
             return _without_tests(f"Your submission could not be graded: {error}")
     except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor

@@ -14,13 +14,14 @@ function receives that function's score, scaled to the cell's points.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.course.batch.gradebook import StudentRecord
 from autograder.course.batch.roster import email_of
 from autograder.parts import PARTS
-from autograder.scoring.grade_result import AdjustmentEntry
+from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import function_scores
 
 if TYPE_CHECKING:
@@ -49,9 +50,21 @@ def ensure_possible(database: Path, assignment: str) -> None:
         raise NbgraderExportError(f"{database}: its folder does not exist; give the course's gradebook.db")
 
 
-def export(database: Path, assignment: str, records: Iterable[StudentRecord], points: SuitePoints) -> list[str]:
+def export(
+    database: Path,
+    assignment: str,
+    records: Iterable[StudentRecord],
+    points: SuitePoints,
+    *,
+    due: datetime | None = None,
+) -> list[str]:
     """Write the class into the gradebook as nbgrader's own autograde and formgrader would leave it; return
     warnings (grade cells no function matches, adjustments with no cell to go in, timestamps nbgrader cannot read).
+
+    Late work in nbgrader's terms: the course file's due date is the assignment's (``due``), a student's
+    extension the submission's, the time the kit judged lateness by the submission's timestamp, and the penalty
+    the course's late rule took is each notebook's ``late_submission_penalty`` (at most its score, as nbgrader's
+    own late plugin leaves it), filled notebook by notebook; nbgrader's score less its penalty is the total.
 
     Every roster student is a student of the course, with their email, so formgrader lists who handed nothing in;
     each graded hand-in is a submission with its time (``timestamp.txt``), for nbgrader's late penalty. An
@@ -69,6 +82,8 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord], po
             book.find_assignment(assignment)
         except MissingEntry:
             _create_assignment(book, assignment, points)
+        if due is not None:
+            book.update_or_create_assignment(assignment, duedate=due)
         cells = _cells_by_function(book.find_assignment(assignment), warnings)
         for record in records:
             _add_student(book, record)
@@ -77,7 +92,7 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord], po
             book.update_or_create_submission(assignment, record.id)
             _add_timestamp(book, assignment, record, warnings)
             scores = function_scores(record.result)
-            changes = _adjustments_by_cell(record.id, record.result.adjustments or (), cells, warnings)
+            changes = _adjustments_by_cell(record.id, record.result, cells, warnings)
             for key, (notebook, cell, cell_points) in cells.items():
                 earned, worth = scores.get(key, (0.0, 0.0))
                 grade = book.find_grade(cell, notebook, assignment, record.id)
@@ -96,7 +111,20 @@ def export(database: Path, assignment: str, records: Iterable[StudentRecord], po
                     grade.manual_score = min(max(wanted, 0.0), cell_points)
                     grade.extra_credit = round(wanted - grade.manual_score, 4) or None
             book.db.commit()
+            _add_late_penalty(book, assignment, record)
     return warnings
+
+
+def _add_late_penalty(book: object, assignment: str, record: StudentRecord) -> None:
+    """What the course's late rule took, as nbgrader's late plugin leaves a penalty: on each notebook, at most
+    its score, in the assignment's order until the penalty is spent."""
+    left = record.result.late.penalty if record.result is not None and record.result.late is not None else 0.0
+    submission = book.find_submission(assignment, record.id)  # type: ignore[attr-defined]
+    for notebook in sorted(submission.notebooks, key=lambda notebook: notebook.name):
+        taken = min(left, max(notebook.score, 0.0))
+        notebook.late_submission_penalty = round(taken, 4) or None
+        left -= taken
+    book.db.commit()  # type: ignore[attr-defined]
 
 
 def _add_student(book: object, record: StudentRecord) -> None:
@@ -110,7 +138,18 @@ def _add_student(book: object, record: StudentRecord) -> None:
 
 
 def _add_timestamp(book: object, assignment: str, record: StudentRecord, warnings: list[str]) -> None:
-    """The hand-in's time, read as nbgrader reads its own timestamp.txt; one it cannot read is said, not written."""
+    """The hand-in's time, as the kit judged its lateness against the course's due date (with the student's
+    extension); without a due date, its timestamp.txt, read as nbgrader reads it: one it cannot read is said,
+    not written."""
+    standing = record.standing
+    if standing is not None:
+        due = standing.due if standing.extended else None
+        assignment_due = book.find_assignment(assignment).duedate  # type: ignore[attr-defined]
+        extension = (due.astimezone(UTC).replace(tzinfo=None) - assignment_due) if due and assignment_due else None
+        book.update_or_create_submission(  # type: ignore[attr-defined]
+            assignment, record.id, timestamp=standing.handed_in.at, extension=extension
+        )
+        return
     if not record.timestamp:
         return
     from nbgrader.utils import parse_utc
@@ -128,15 +167,17 @@ def _add_timestamp(book: object, assignment: str, record: StudentRecord, warning
 
 def _adjustments_by_cell(
     student: str,
-    adjustments: Iterable[AdjustmentEntry],
+    result: GradeResult,
     cells: dict[tuple[str, str], tuple[str, str, float]],
     warnings: list[str],
 ) -> dict[tuple[str, str], float]:
     """The points the instructor's adjustments add to each function's cell. One about a function (or a test of
-    it) goes in that function's cell; one about a part, in the part's first cell; one about the whole grade, in
-    the assignment's first cell: nbgrader has no score outside a cell."""
+    it) goes in that function's cell; one about a part, in the part's first cell; one about the whole grade (a
+    total set by hand too: what it changes of the tests' score), in the assignment's first cell: nbgrader has no
+    score outside a cell."""
     changes: dict[tuple[str, str], float] = {}
-    for entry in adjustments:
+    tests_score = sum(test.score for test in result.tests)
+    for entry in result.adjustments or ():
         key = _cell_for(entry.target.partition("::")[0], cells)
         if key is None:
             warnings.append(
@@ -144,7 +185,7 @@ def _adjustments_by_cell(
                 "in the assignment: not written there (the gradebook has it)"
             )
             continue
-        changes[key] = changes.get(key, 0.0) + entry.points
+        changes[key] = changes.get(key, 0.0) + (entry.points - tests_score if entry.total else entry.points)
     return changes
 
 

@@ -20,14 +20,23 @@ from autograder.testing.example_sets import course_secret
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
 
 
-def grading_hash(suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = ()) -> str:
+def grading_hash(
+    suite: Path, references: Path, limits: Limits, parts: tuple[str, ...] = (), *, course_points: str = ""
+) -> str:
     """What else decides a score: the tests (and which parts of them), the reference they compare with, the
-    limits, the course's secret (the hidden examples), the cage the worker runs in (a result and its notes
-    from one cage are never shown under another), and the grader's own code."""
+    limits, the course's secret (the hidden examples), the course file's points (``course_points``, their
+    digest), the cage the worker runs in (a result and its notes from one cage are never shown under
+    another), and the grader's own code."""
     # The hidden suite's examples come from the course's secret (example_sets): its digest, never the secret.
     secret = hashlib.sha256(course_secret()).hexdigest() if suite.name == "hidden" else ""
     settings = json.dumps(
-        {"limits": limits.as_dict(), "parts": sorted(parts), "cage": isolation().value, "secret": secret},
+        {
+            "limits": limits.as_dict(),
+            "parts": sorted(parts),
+            "cage": isolation().value,
+            "secret": secret,
+            **({"points": course_points} if course_points else {}),  # a course without points grades as before
+        },
         sort_keys=True,
     )
     digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())

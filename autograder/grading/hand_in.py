@@ -24,6 +24,7 @@ from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES, part_of
+from autograder.scoring.course_points import CoursePoints, repointed, repointed_tests
 from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.results import build_result
 from autograder.scoring.student_text import visible
@@ -48,6 +49,7 @@ def grade_path(
     cache: PartCache | None = None,
     progress: Callable[[str], None] | None = None,
     grader: Grader | None = None,
+    points: CoursePoints | None = None,
 ) -> GradeResult:
     """Grade ``path`` part by part; a release's own folder (or a repository made from it) grades its work folders.
 
@@ -56,7 +58,7 @@ def grade_path(
     names) grades only those parts; a file named after a part (``modules/bpe.py``) grades that part. With a
     ``cache``, a part whose files and grading did not change since it was last graded is not graded again.
     ``grader``: what a long-lived grader (a notebook's kernel) keeps between gradings; by default, one for
-    this grading alone.
+    this grading alone. ``points``: the course file's, over the tests' own marks (the cache keeps the marks').
     """
     # The sandbox probe (a caged `python -c pass`) waits on a child process: it runs while the hand-in is read.
     threading.Thread(target=isolation, daemon=True).start()
@@ -79,7 +81,7 @@ def grade_path(
     if cache is not None:
         cache.prune()
     name = hand_ins[0].name if len(hand_ins) == 1 else path.resolve().name
-    return _combined(name, suite_dir, hand_ins, graded, chosen)
+    return _combined(name, suite_dir, hand_ins, graded, chosen, points=points)
 
 
 def _suite(name: str | None) -> Path:
@@ -195,8 +197,11 @@ def _combined(
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
     student_seconds: float | None = None,
+    points: CoursePoints | None = None,
 ) -> GradeResult:
-    """One result named ``name``: each part from the hand-in where it scores better (the first on a tie)."""
+    """One result named ``name``: each part from the hand-in where it scores better (the first on a tie), each
+    test worth what ``points`` (the course file's) says."""
+    points = points or CoursePoints()
     tests: list[TestResult] = []
     notes: list[str] = []
     from_code: list[str] = []  # of the notes, those the worker said (reports.disclosure)
@@ -204,10 +209,10 @@ def _combined(
     graded_from: dict[str, str] = {}  # part module -> the hand-in it counted from, where there were several
     reused: list[str] = []
     for module in chosen:
-        scores = [sum(test.score for test in parts[module][0].tests) for parts in graded]
+        scores = [sum(test.score for test in repointed_tests(parts[module][0].tests, points)) for parts in graded]
         best = scores.index(max(scores))
         result, from_cache = graded[best][module]
-        tests += [test for test in result.tests if test not in tests]
+        tests += [test for test in repointed_tests(result.tests, points) if test not in tests]
         notes += [note for note in result.notes if note not in notes]
         from_code += [note for note in result.from_code if note not in from_code]
         if len(hand_ins) > 1 and max(scores) > 0:
@@ -244,8 +249,10 @@ def grade_loaded(
     grader: Grader,
     only: tuple[Path, ...] = (),
     progress: Callable[[str], None] | None = None,
+    points: CoursePoints | None = None,
 ) -> GradeResult:
-    """The result of ``loaded`` graded with ``suite`` (or its test files ``only``) by ``grader``.
+    """The result of ``loaded`` graded with ``suite`` (or its test files ``only``) by ``grader``, each test worth
+    what ``points`` (the course file's) says.
 
     The worker is set booting first; the runner (pytest, hypothesis) is imported while it boots. A release's
     own folder (``loaded.halves``) is graded folder by folder, each part counted where it scores better, as
@@ -257,8 +264,10 @@ def grade_loaded(
             half_graded = grade_loaded(half, suite, limits=limits, grader=grader, only=only, progress=progress)
             graded.append({module: (result, False) for module, result in _by_part(half_graded, list(MODULES)).items()})
             waited += half_graded.student_seconds or 0.0
-        return _combined(loaded.name, suite, list(loaded.halves), graded, list(MODULES), student_seconds=waited)
+        return _combined(
+            loaded.name, suite, list(loaded.halves), graded, list(MODULES), student_seconds=waited, points=points
+        )
     started = start_worker(loaded, limits, progress=progress, grader=grader)
     from autograder.testing.runner import grade_started
 
-    return build_result(grade_started(started, suite, grader, only=only))
+    return repointed(build_result(grade_started(started, suite, grader, only=only)), points or CoursePoints())

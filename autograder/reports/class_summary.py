@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         Flagged,
         FunctionFigures,
         NotGraded,
+        OverFull,
         Overview,
         SlowSubmission,
         StoppedSubmission,
@@ -63,7 +64,7 @@ class Section:
 
 
 def build_sections(summary: ClassSummary) -> list[Section]:
-    sections = [_overview(summary.overview)]
+    sections = [_overview(summary.overview), _over_full(summary.over_full)]
     if summary.overview.graded:
         count = summary.overview.graded
         sections += [_functions(summary.functions, count), _item_analysis(summary), _stopped(summary.stopped)]
@@ -241,6 +242,18 @@ def _students(students: tuple[StudentLine, ...]) -> Section:
         score = f"{line.percent:.1f}%" if line.percent is not None else ""
         page = (Link("page", line.feedback),) if line.feedback is not None else ""
         section.rows.append([line.student, line.name, score, line.status, page])
+    return section
+
+
+def _over_full(over_full: tuple[OverFull, ...]) -> Section:
+    """Totals no hand-in can earn from the tests: an adjustment or a total set by hand to check."""
+    section = Section("Totals to check", headers=["student", "total", "most the tests give"])
+    if over_full:
+        section.lines.append(
+            f"{len(over_full)} total(s) above full marks plus every bonus point: check their rows in adjustments.csv."
+        )
+    for line in over_full:
+        section.rows.append([line.student, f"{line.score:g}", f"{line.most:g}"])
     return section
 
 

@@ -98,11 +98,25 @@ def passing_entries(result: GradeResult) -> list[Entry]:
 
 
 def adjustment_rows(result: GradeResult) -> list[tuple[str, str, str]]:
-    """The instructor's adjustments as (what, points, comment): "+2", "-1.5"."""
+    """The instructor's adjustments as (what, points, comment): "+2", "-1.5", or "= 85" for a total set by hand."""
     return [
-        (entry.target, f"{'+' if entry.points >= 0 else '-'}{points_number(abs(entry.points))}", entry.comment)
+        (
+            entry.target,
+            f"= {points_number(entry.points)}"
+            if entry.total
+            else f"{'+' if entry.points >= 0 else '-'}{points_number(abs(entry.points))}",
+            entry.comment,
+        )
         for entry in result.adjustments or ()
     ]
+
+
+def late_line(result: GradeResult) -> str:
+    """What handing in late cost, in one sentence; "" for a hand-in that was not late."""
+    if result.late is None:
+        return ""
+    cost = f"-{points_number(result.late.penalty)} points" if result.late.penalty else "no points taken"
+    return f"You {result.late.said}: {cost} (the late rule: {result.late.rule})."
 
 
 def not_started_line(result: GradeResult) -> str:

@@ -59,6 +59,7 @@ def render(document: GradeResult, sources: Sources | None = None) -> str:
         for entry in (feedback.passing_entries(document) if disclosure.shows_passing(document) else [])
     )
     notes = f"<h2>Notes</h2><pre>{escape(document.output)}</pre>" if document.output else ""
+    late = feedback.late_line(document)
     return page(
         title,
         (
@@ -71,6 +72,7 @@ def render(document: GradeResult, sources: Sources | None = None) -> str:
                 if adjusted
                 else ""
             )
+            + (f"<h2>Late</h2><p>{escape(late)}</p>" if late else "")
             + (f"<h2>What passed</h2><ul>{passing}</ul>" if passing else "")
             + notes
         ),

@@ -35,6 +35,9 @@ def render(document: GradeResult) -> str:
             f"| {markdown_text(what)} | {points} | {markdown_text(comment)} |" for what, points, comment in adjusted
         ]
         lines.append("")
+    late = feedback.late_line(document)
+    if late:
+        lines += ["", "## Late", "", markdown_text(late), ""]
     if disclosure.shows_passing(document):
         lines += ["", "## What passed", ""]
         for entry in feedback.passing_entries(document):

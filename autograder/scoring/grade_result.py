@@ -154,6 +154,7 @@ class BatchStamp:
     # What graded it, for a merge to name a result another kit or grading made (the fingerprint mixes them in):
     kit: str | None = None  # the kit's version
     grading: str | None = None  # the tests, reference, limits, parts, course secret and cage (grading_hash)
+    course: str | None = None  # the course file's points (CoursePoints.digest), where it gives any
 
     def to_json(self) -> dict[str, Any]:
         return _present(
@@ -162,6 +163,7 @@ class BatchStamp:
                 ("fingerprint", self.fingerprint),
                 ("kit", self.kit),
                 ("grading", self.grading),
+                ("course", self.course),
                 ("code_hash", self.code_hash),
                 ("similarity", _stored_by_part(self.similarity)),
                 ("similarity_version", self.similarity_version),
@@ -185,6 +187,7 @@ class BatchStamp:
             builds_code=listed("builds_code"),
             kit=raw.get("kit"),
             grading=raw.get("grading"),
+            course=raw.get("course"),
         )
 
 
@@ -204,18 +207,41 @@ def _by_part(raw: Any) -> tuple[tuple[str, tuple[int, ...]], ...] | None:
 
 @dataclass(frozen=True)
 class AdjustmentEntry:
-    """An instructor's change to a grade (course.batch.adjustments), as the feedback shows it."""
+    """An instructor's change to a grade (course.batch.adjustments), as the feedback shows it: points added, or
+    (``total``) the grade's whole total, set by hand."""
 
     target: str
     points: float
     comment: str
+    total: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"target": self.target, "points": self.points, "comment": self.comment}
+        return {
+            "target": self.target,
+            "points": self.points,
+            "comment": self.comment,
+            **_present([("total", self.total or None)]),
+        }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> AdjustmentEntry:
-        return cls(target=raw["target"], points=raw["points"], comment=raw["comment"])
+        return cls(target=raw["target"], points=raw["points"], comment=raw["comment"], total=raw.get("total", False))
+
+
+@dataclass(frozen=True)
+class LateEntry:
+    """What handing in late cost (course.late), as the feedback shows it."""
+
+    said: str  # how late, against which due date, and who says when it came
+    rule: str  # the course's late rule, in words
+    penalty: float  # the points taken off (0 for a hand-in late under a rule that takes nothing)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"said": self.said, "rule": self.rule, "penalty": self.penalty}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> LateEntry:
+        return cls(said=raw["said"], rule=raw["rule"], penalty=raw["penalty"])
 
 
 @dataclass(frozen=True)
@@ -238,6 +264,7 @@ class GradeResult:
     read: Mapping[str, tuple[str, ...]] | None = None  # the hand-in's files the worker read, by part (part_cache)
     batch: BatchStamp | None = None  # in a batch's results only
     adjustments: tuple[AdjustmentEntry, ...] | None = None  # the instructor's, in a batch's feedback only
+    late: LateEntry | None = None  # what lateness cost, in a batch's feedback only (course.late)
     feedback: str | None = None  # how much of the tests the feedback shows (reports.disclosure)
     gradescope_max_score: float | None = None  # in Gradescope's upload only, where the top level has none
     # extra_data keys this kit does not know (an older or newer kit's), kept and written back after its own.
@@ -259,6 +286,7 @@ class GradeResult:
             ("read", None if self.read is None else {part: list(names) for part, names in self.read.items()}),
             ("batch", None if self.batch is None else self.batch.to_json()),
             ("adjustments", None if self.adjustments is None else [entry.to_json() for entry in self.adjustments]),
+            ("late", None if self.late is None else self.late.to_json()),
             ("feedback", self.feedback),
             *self.unread.items(),
             ("max_score", self.gradescope_max_score),
@@ -281,7 +309,7 @@ class GradeResult:
             raise ValueError("not a results document: a JSON object with an extra_data object is")
         extra = dict(raw.get("extra_data", {}))
         notes, from_code, read = extra.pop("notes", None), extra.pop("from_code", None), extra.pop("read", None)
-        batch, adjustments = extra.pop("batch", None), extra.pop("adjustments", None)
+        batch, adjustments, late = extra.pop("batch", None), extra.pop("adjustments", None), extra.pop("late", None)
         known = {key: extra.pop(key, None) for key in ("submission", "suite", "student_seconds", "graded_from")}
         feedback, gradescope_max_score = extra.pop("feedback", None), extra.pop("max_score", None)
         return cls(
@@ -297,6 +325,7 @@ class GradeResult:
             read=None if read is None else {part: tuple(names) for part, names in read.items()},
             batch=None if batch is None else BatchStamp.from_json(batch),
             adjustments=None if adjustments is None else tuple(map(AdjustmentEntry.from_json, adjustments)),
+            late=None if late is None else LateEntry.from_json(late),
             feedback=feedback,
             gradescope_max_score=gradescope_max_score,
             unread=extra,

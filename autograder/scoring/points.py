@@ -10,6 +10,7 @@ import pytest
 
 from autograder.atomic_files import write_atomically
 from autograder.parts import PARTS, Part
+from autograder.scoring.course_points import CoursePoints
 from autograder.testing.plugin import test_location
 from autograder.testing.suites import suite_path
 
@@ -56,21 +57,46 @@ class SuitePoints:
         )
 
 
+class CoursePointsError(ValueError):
+    """The course file names a test the suite does not have; the message names it and the fix."""
+
+
 class _Collector:
     def __init__(self) -> None:
-        self.worth: dict[Key, float] = defaultdict(float)
+        self.tests: list[tuple[str, str, str, float]] = []  # (module, function, test, its mark's points)
         self.bonus: set[Key] = set()
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
-            key = test_location(Path(str(item.path)))
+            module, function = test_location(Path(str(item.path)))
             marker = item.get_closest_marker("points")
-            self.worth[key] += float(marker.args[0]) if marker else 0.0
+            self.tests.append((module, function, item.name, float(marker.args[0]) if marker else 0.0))
             if item.get_closest_marker("bonus") is not None:
-                self.bonus.add(key)
+                self.bonus.add((module, function))
 
 
-def suite_points(suite: str = "hidden") -> SuitePoints:
+def suite_points(suite: str = "hidden", course: CoursePoints | None = None) -> SuitePoints:
+    """What each function of ``suite`` is worth: its tests' marks, or what the ``course`` file gives instead.
+
+    CoursePointsError where the course file names a test of the hidden suite that it does not have (the public
+    suite's tests are others: a hidden test's name means nothing there)."""
+    course = course or CoursePoints()
+    tests, bonus = suite_tests(suite)
+    unknown = course.unmatched((module, function, test) for module, function, test, _ in tests)
+    if unknown and suite == "hidden":
+        raise CoursePointsError(
+            f"no such test in the hidden suite: {', '.join(unknown)}; name a test as module.function::test_name, "
+            "as a course file made by `grade make-course` lists them"
+        )
+    worth: dict[Key, float] = defaultdict(float)
+    for (module, function, _, _), value in zip(tests, course.worth(tests), strict=True):
+        worth[(module, function)] += value
+    return SuitePoints(dict(worth), bonus)
+
+
+def suite_tests(suite: str = "hidden") -> tuple[list[tuple[str, str, str, float]], frozenset[Key]]:
+    """Every test of ``suite`` as (module, function, pytest's name, its mark's points), in the suite's order,
+    and the bonus functions."""
     from autograder.testing.collected import forget_suite_modules
     from autograder.testing.runner import run_suite_session
 
@@ -80,12 +106,12 @@ def suite_points(suite: str = "hidden") -> SuitePoints:
     # are dropped after, so that a grading later in this process loads its tests with their asserts rewritten.
     run_suite_session(folder, collector, "--collect-only", "--assert=plain")
     forget_suite_modules(folder, keep_its_own=False)
-    return SuitePoints(dict(collector.worth), frozenset(collector.bonus))
+    return collector.tests, frozenset(collector.bonus)
 
 
-def points_table(suite: str = "hidden") -> str:
+def points_table(suite: str = "hidden", course: CoursePoints | None = None) -> str:
     """A Markdown table of points per part and function, for the README."""
-    points = suite_points(suite)
+    points = suite_points(suite, course)
     lines = [TABLE_HEADER, "| --- | --- | ---: |"]
     for part in PARTS:
         for function in part.functions:
@@ -97,7 +123,7 @@ def points_table(suite: str = "hidden") -> str:
     return "\n".join(lines)
 
 
-def update_points_table(document: Path, suite: str = "hidden") -> bool:
+def update_points_table(document: Path, suite: str = "hidden", course: CoursePoints | None = None) -> bool:
     """Replace the points table in ``document`` (a Markdown file) with the suite's; True if it changed.
 
     The table is the block of ``|`` lines that starts with ``TABLE_HEADER``.
@@ -111,7 +137,7 @@ def update_points_table(document: Path, suite: str = "hidden") -> bool:
     end = starts[0]
     while end < len(lines) and lines[end].startswith("|"):
         end += 1
-    table = points_table(suite) + "\n"
+    table = points_table(suite, course) + "\n"
     if "".join(lines[starts[0] : end]) == table:
         return False
     write_atomically(document, "".join([*lines[: starts[0]], table, *lines[end:]]))

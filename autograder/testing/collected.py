@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _pytest.config import _prepareconfig
@@ -150,6 +151,7 @@ class _Host:
             from hypothesis import configuration
 
             configuration.set_hypothesis_home_dir(str(grader_folder("hypothesis")))
+            draw_from_hypothesis_constants_alone()
 
 
 class CollectedSuite:
@@ -252,3 +254,29 @@ def forget_suite_modules(suite: Path, *, keep_its_own: bool) -> None:
             own = location is not None and Path(location).resolve().is_relative_to(suite.resolve())
             if not (keep_its_own and own):
                 del sys.modules[name]
+
+
+def draw_from_hypothesis_constants_alone() -> None:
+    """Keep what a hand-in's properties draw from hanging on which of the kit's modules this process has loaded.
+
+    Hypothesis (6.131 and later) now and then draws a literal it found in any module of the process that is
+    not a library's: the kit's own, from a clone. A lone `grade` loads other modules than a batch's grader,
+    so one hand-in drew other examples in each, and any string edited anywhere in the kit would change them.
+    Here it draws only from its own list of constants. Private to hypothesis: where it has no such step (an
+    older release), nothing is done, and there is nothing to undo.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:
+        return
+    found = getattr(providers, "_get_local_constants", None)
+    if found is None or getattr(found, "kit_fixed", False):
+        return
+    none = type(providers._local_constants)()
+
+    def no_local_constants() -> Any:
+        return none
+
+    no_local_constants.kit_fixed = True  # type: ignore[attr-defined]
+    providers._get_local_constants = no_local_constants
+    providers.CONSTANTS_CACHE.cache.clear()  # allowed values worked out with the local ones, if any

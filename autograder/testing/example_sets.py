@@ -9,9 +9,11 @@ draw different examples; the same hand-in always draws the same, so it always ge
 rather than one a hand-in, so a batch still replays each set's examples (replay) instead of drawing them
 hundreds of times. The public suite, which students run themselves, keeps its fixed examples.
 
-The secret is made by the kit on first use in ``.course-secret`` beside the kit (git-ignored, never in a
-student release; carried into the Gradescope package, where the worker's user cannot read it), or given as
-``BPE_KIT_COURSE_SECRET`` (the kit's own tests set a fixed one).
+The secret is made by the kit on first use in ``.course-secret`` beside the course file (course.course_file),
+or beside the kit where there is none: git-ignored, never in a student release, carried into the Gradescope
+package, where the worker's user cannot read it. Or it is given as ``BPE_KIT_COURSE_SECRET`` (the kit's own
+tests set a fixed one). The folder it lives in reaches the graders a batch starts as ``BPE_KIT_COURSE_FOLDER``,
+set by whoever read the course file.
 """
 
 from __future__ import annotations
@@ -28,18 +30,20 @@ from autograder.kit_root import KIT_ROOT
 SETS = 8
 SECRET_FILE = ".course-secret"
 SECRET_VARIABLE = "BPE_KIT_COURSE_SECRET"
+SECRET_FOLDER_VARIABLE = "BPE_KIT_COURSE_FOLDER"  # a folder's path, never the secret: child processes see it
 
 
 class SecretUnreadable(ValueError):
     """The secret's file holds no secret: one line naming it and the fix."""
 
 
-def course_secret(kit: Path = KIT_ROOT) -> bytes:
-    """The course's secret: the variable's, the file's, or a new one written to the file (0600)."""
+def course_secret(folder: Path | None = None) -> bytes:
+    """The course's secret: the variable's, else the file's in ``folder`` (by default the course's folder, or the
+    kit's), made there (0600) on first use."""
     given = os.environ.get(SECRET_VARIABLE)
     if given:
         return given.encode("utf-8")
-    path = kit / SECRET_FILE
+    path = (folder or course_folder()) / SECRET_FILE
     if not path.exists():
         # Shards starting at once on a fresh clone each make one: the first written is every one's secret.
         write_once(path, (secrets.token_hex(32) + "\n").encode("ascii"), mode=0o600)
@@ -47,6 +51,11 @@ def course_secret(kit: Path = KIT_ROOT) -> bytes:
     if not secret:
         raise SecretUnreadable(f"{path} is empty: delete it to make a new secret, or put the course's secret in it")
     return secret.encode("ascii")
+
+
+def course_folder() -> Path:
+    """Where the course's secret, and what is kept beside it, lives: the course file's folder, else the kit's."""
+    return Path(os.environ.get(SECRET_FOLDER_VARIABLE) or KIT_ROOT)
 
 
 def example_set(secret: bytes, content_digest: str) -> int:

@@ -26,7 +26,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from autograder.kit_root import KIT_ROOT
 from autograder.testing import example_sets
 
 STORE_FOLDER = ".course-examples"
@@ -34,15 +33,16 @@ STORE_VARIABLE = "BPE_KIT_EXAMPLE_STORE"
 _GRADING_CODE = Path(__file__).parent  # the plugin, the rubric, replay: how a property's examples are drawn
 
 
-def store_folder(kit: Path = KIT_ROOT) -> Path | None:
-    """Where this process keeps examples: the variable's folder, else beside the course's secret file; None
-    where the secret comes from the environment."""
+def store_folder(folder: Path | None = None) -> Path | None:
+    """Where this process keeps examples: the variable's folder, else beside the course's secret file (in
+    ``folder``, by default the course's: example_sets.course_folder); None where the secret comes from the
+    environment."""
     named = os.environ.get(STORE_VARIABLE)
     if named:
         return Path(named)
     if os.environ.get(example_sets.SECRET_VARIABLE):
         return None
-    return kit / STORE_FOLDER
+    return (folder or example_sets.course_folder()) / STORE_FOLDER
 
 
 class ExampleStore:

@@ -160,8 +160,10 @@ def test_every_output_is_written(graded_class):
     assert canvas[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     assert canvas[1][0] == "Points Possible" and canvas[1][5] == full_marks(bonus=False)
     assert canvas[0][6] == gradebook.NOTES
-    notes = {row[3]: row[6] for row in canvas[2:]}  # by SIS Login ID: the roster here has only names and ids
-    assert notes["cyd"] == gradebook.NOT_ON_ROSTER and notes[""] == "", "a roster student has a name, no note"
+    notes = {row[1] or row[3]: row[6] for row in canvas[2:]}  # by ID (the roster's), else by SIS Login ID
+    assert notes["cyd"] == gradebook.NOT_ON_ROSTER and notes["ada"] == "", "a roster student has a name, no note"
+    assert notes["ian"] == gradebook.NO_SUBMISSION, "every roster student is a row, with why there is no grade"
+    assert notes["hal"].startswith(f"{gradebook.NOT_ON_ROSTER}; {gradebook.CANNOT_GRADE}: "), notes["hal"]
 
 
 def test_the_summary_links_every_student_to_their_feedback_page(graded_class):

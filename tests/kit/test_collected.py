@@ -195,3 +195,32 @@ def test_a_property_edited_in_a_long_lived_grader_draws_its_examples_anew(tmp_pa
     test.write_text(property_of.format(alphabet="ab"), encoding="utf-8")
     edited = grade_submission(load(folder), suite, limits=CageLimits(), grader=grader)
     assert [outcome.outcome.value for outcome in edited.outcomes] == ["failed"]
+
+
+def test_what_a_property_draws_does_not_hang_on_the_modules_the_grader_has_loaded(tmp_path):
+    """Hypothesis also draws literals from every local module loaded in its process: a `grade` that had loaded
+    one more of them (a course's own helper, say) drew other examples for the same hand-in than a batch's
+    grader, and so could grade it otherwise. Every example is the same whatever else is loaded."""
+    import json
+    import subprocess
+    import sys
+
+    hand_in = tmp_path / "hand-in"
+    hand_in.mkdir()
+    (hand_in / "bpe.py").write_text(CORRECT, encoding="utf-8")
+    helper = tmp_path / "helper"
+    helper.mkdir()
+    literals = ", ".join(repr(text) for text in ("aaé", "a a", " é\n", "ba b", "éé", "a\nb", "bé a", "  a"))
+    (helper / "course_helper.py").write_text(f"WORDS = [{literals}]\nCOUNTS = [0, 1, 2, 3, 5, 6]\n", encoding="utf-8")
+
+    def calls(*preamble: str) -> dict[str, str]:
+        script = "; ".join([*preamble, "from autograder.cli import main", "main()"])
+        command = [sys.executable, "-c", script, str(hand_in), "--part", "bpe", "--suite", "hidden", "--format", "json"]
+        process = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=helper)
+        assert process.returncode in (0, 1), process.stderr[-2000:]
+        tests = json.loads(process.stdout)["tests"]
+        return {test["name"]: test["extra_data"]["call"] for test in tests if "hyp" in test["extra_data"]["test"]}
+
+    plain = calls("import sys", "sys.argv[0] = 'grade'")
+    assert plain, "the hidden properties' calls"
+    assert calls("import sys", "sys.argv[0] = 'grade'", "import course_helper") == plain

@@ -8,11 +8,16 @@ again; every run reads it and applies it to the gradebook, the LMS file,
 the summary and each feedback page. So no resume, regrade or ``--force``
 can lose it, and deleting a row takes the change back at the next run.
 
-A row has a grade to change or it is refused: one for a student who handed
-nothing in, or whose hand-in cannot be graded, stops the batch before any
-grading (held out of sight, it would land on top of the grade once the
-hand-in grades); one for a hand-in that failed while being graded is listed
-in the batch's warnings, and applies once it grades.
+A row's points may instead set the whole grade by hand: ``=85`` is a manual
+total, which stands in for the tests' score (the student's only row). It is
+how a hand-in that cannot be graded, or work that came another way, gets a
+grade: the gradebook says "graded by hand".
+
+A row that adds points has a grade to change or it is refused: one for a
+student who handed nothing in, or whose hand-in cannot be graded, stops the
+batch before any grading (held out of sight, it would land on top of the
+grade once the hand-in grades); one for a hand-in that failed while being
+graded is listed in the batch's warnings, and applies once it grades.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import TYPE_CHECKING
 from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
+from autograder.scoring.scoring import points_number
 
 if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
@@ -34,6 +40,7 @@ ADJUSTMENTS = "adjustments.csv"
 HEADER = ("student", "part_or_test", "points", "comment")
 _TEST = r"test_\w+(\[.*\])?"
 EXAMPLE_TARGETS = '"" (the whole grade), "Part 3", "word_bpe", "word_bpe.train_bpe" or "word_bpe.train_bpe::test_name"'
+TOTAL_MARK = "="  # points written "=85": the whole grade's total, set by hand
 
 
 class AdjustmentsError(ValueError):
@@ -47,9 +54,17 @@ class Adjustment:
     points: float
     comment: str
     line: int = 0  # its line in the file, for messages
+    total: bool = False  # the points are the grade's total, set by hand ("=85"), not points added
 
     def as_data(self) -> AdjustmentEntry:
-        return AdjustmentEntry(target=self.target or "the whole grade", points=self.points, comment=self.comment)
+        return AdjustmentEntry(
+            target=self.target or "the whole grade", points=self.points, comment=self.comment, total=self.total
+        )
+
+
+def manual_total(rows: list[Adjustment]) -> Adjustment | None:
+    """The total set by hand among a student's rows (read() allows it only as their one row), or None."""
+    return next((row for row in rows if row.total), None)
 
 
 def ensure_file(out: Path) -> Path:
@@ -75,13 +90,27 @@ def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, li
             raise AdjustmentsError(f"{where}: no student {student!r} in this batch; fix the id or delete the line")
         if target not in targets and not _is_test(target, targets):
             raise AdjustmentsError(f"{where}: {target!r} is not a part or test here; write {EXAMPLE_TARGETS}")
+        total = amount.startswith(TOTAL_MARK)
         try:
-            value = float(amount)
+            value = float(amount.removeprefix(TOTAL_MARK))
         except ValueError:
             value = math.nan
-        if not math.isfinite(value):
-            raise AdjustmentsError(f"{where}: points {amount!r} is not a number; write e.g. 2 or -1.5")
-        found.setdefault(student, []).append(Adjustment(student, target, value, comment, number))
+        if not math.isfinite(value) or (total and value < 0):
+            raise AdjustmentsError(
+                f"{where}: points {amount!r} is not a number; write e.g. 2 or -1.5 to add, or =85 to set the total"
+            )
+        if total and target:
+            raise AdjustmentsError(
+                f"{where}: a total set by hand ({amount}) is the whole grade's; leave part_or_test empty"
+            )
+        rows_before = found.setdefault(student, [])
+        if rows_before and (total or manual_total(rows_before)):
+            first = rows_before[0].line
+            raise AdjustmentsError(
+                f"{where}: {student} has a total set by hand and another row (line {first}); a total stands alone: "
+                "fold the other row into it, or delete one"
+            )
+        rows_before.append(Adjustment(student, target, value, comment, number, total))
     return found
 
 
@@ -89,18 +118,22 @@ def refuse_without_grade(
     path: Path, found: dict[str, list[Adjustment]], *, no_hand_in: set[str], cannot_grade: dict[str, str]
 ) -> None:
     """Raise AdjustmentsError, naming the first line and the fix, on an adjustment with no grade to change:
-    its student handed nothing in (``no_hand_in``), or their hand-in cannot be graded (``cannot_grade``: why)."""
+    its student handed nothing in (``no_hand_in``), or their hand-in cannot be graded (``cannot_grade``: why).
+    A total set by hand needs no grade: it stands in for one."""
     for student, rows in sorted(found.items()):
+        if manual_total(rows) is not None:
+            continue
         where = f"{path}: line {rows[0].line}: {student}"
         if student in no_hand_in:
             raise AdjustmentsError(
-                f"{where} handed nothing in, so there is no grade to adjust; delete the line (or add their hand-in)"
+                f"{where} handed nothing in, so there is no grade to adjust; delete the line, add their hand-in, "
+                f"or set their total by hand ({TOTAL_MARK}85 in points)"
             )
         if student in cannot_grade:
             why = _cut(cannot_grade[student])
             raise AdjustmentsError(
                 f"{where}'s hand-in cannot be graded ({why}), so there is no grade to adjust; settle the hand-in "
-                "and run again, or delete the line"
+                f"and run again, delete the line, or set their total by hand ({TOTAL_MARK}85 in points)"
             )
 
 
@@ -108,8 +141,9 @@ def held(path: Path, found: dict[str, list[Adjustment]], failed: set[str]) -> li
     """One line for each adjustment not applied because its student's hand-in failed while being graded."""
     return [
         f"{path}: line {row.line}: {student}'s hand-in could not be graded, so this adjustment of {row.points:g} "
-        "is not applied yet; it applies once the hand-in grades (delete the line if it stood for the whole grade)"
+        f"is not applied yet; it applies once the hand-in grades (or write {TOTAL_MARK}N to set the total by hand)"
         for student in sorted(failed & set(found))
+        if manual_total(found[student]) is None
         for row in found[student]
     ]
 
@@ -135,16 +169,36 @@ def _is_test(target: str, targets: set[str]) -> bool:
 
 
 def apply(result: GradeResult, adjustments: list[Adjustment]) -> GradeResult:
-    """``result`` with the adjustments added to its score and listed for the feedback."""
+    """``result`` with the adjustments added to its score (or its total set by hand) and listed for the feedback."""
     if not adjustments:
         return result
+    by_hand = manual_total(adjustments)
     return replace(
         result,
-        score=result.score + sum(adjustment.points for adjustment in adjustments),
+        score=by_hand.points if by_hand else result.score + sum(adjustment.points for adjustment in adjustments),
         adjustments=tuple(adjustment.as_data() for adjustment in adjustments),
     )
 
 
+def by_hand(row: Adjustment, why: str, full_marks: float) -> GradeResult:
+    """The grade of a student the tests have not graded (``why``), as a total set by hand (``row``) gives it."""
+    said = f"Graded by hand: {points_number(row.points)} / {points_number(full_marks)}."
+    return GradeResult(
+        score=row.points,
+        max_score=full_marks,
+        execution_time=0.0,
+        output=f"{said}\nThe tests could not grade it: {why}" if why else said,
+        tests=(),
+        submission=row.student,
+        adjustments=(row.as_data(),),
+    )
+
+
 def total(result: GradeResult) -> float:
-    """The points the adjustments in ``result`` add (0 when there are none)."""
-    return sum(entry.points for entry in result.adjustments or ())
+    """What the adjustments in ``result`` change of the tests' score (0 when there are none): the points they add,
+    or for a total set by hand, that total less the tests' score."""
+    entries = result.adjustments or ()
+    set_by_hand = next((entry for entry in entries if entry.total), None)
+    if set_by_hand is not None:
+        return set_by_hand.points - sum(test.score for test in result.tests)
+    return sum(entry.points for entry in entries)

@@ -11,7 +11,9 @@ Accepted layouts, looked at in this order:
   file or a .zip, named after the student.
 
 Nothing is read here but names: each submission is loaded when its turn
-comes, so a class of 500 never sits in memory at once.
+comes, so a class of 500 never sits in memory at once. Its files' times are
+looked up only when asked (``Found.file_time``: a late rule with no better
+witness of when it came).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from autograder.handin import bounded, loading
@@ -46,6 +49,7 @@ RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 # nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
 TIMESTAMP = "timestamp.txt"
 TIMESTAMP_BYTES = 100
+TIMED_AT_MOST = 2000  # entries of a hand-in's folder looked at for its newest file's time
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 # The most names read of an entry to see whether it is a whole class's LMS download: a class of 500 with 20
 # uploads each has 10,000.
@@ -71,6 +75,10 @@ class Found:
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
     timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
     late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
+    lms: str = ""  # the LMS whose bulk download it came from (a key of LMS_PATTERNS), "" for none
+    # The newest of its files' own times (a zip's members' are the zipping machine's local time: no zone),
+    # looked up when called; None where it has no file.
+    file_time: Callable[[], datetime | None] = lambda: None
 
     def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch.
@@ -209,7 +217,9 @@ def _per_student(folder: Path, entries: list[Path]) -> Discovery:
             ignored.append(entry.name)
         elif entry.is_dir() or entry.suffix.lower() in GRADABLE_SUFFIXES:
             name = entry.name if entry.is_dir() else entry.stem
-            candidates.append(Found(student_id(name), str(entry), _loader(entry), raw_name=name))
+            candidates.append(
+                Found(student_id(name), str(entry), _loader(entry), raw_name=name, file_time=_newest_time([entry]))
+            )
         else:
             ignored.append(entry.name)
     if not candidates:
@@ -305,6 +315,7 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
                 _loader(chosen),
                 raw_name=student.name,
                 timestamp=_timestamp(chosen / TIMESTAMP),
+                file_time=_newest_time([chosen]),
             )
         )
     if not candidates:
@@ -313,6 +324,30 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
     chosen_names = {Path(candidate.origin).name for candidate in candidates}
     discovery.assignment = assignment or (chosen_names.pop() if len(chosen_names) == 1 else "")
     return discovery
+
+
+def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
+    """The newest modification time of the files in ``paths`` (folders looked into, links never followed, at most
+    ``TIMED_AT_MOST`` entries), as a function to call when it is wanted."""
+
+    def newest() -> datetime | None:
+        times: list[float] = []
+        waiting, seen = list(paths), 0
+        while waiting and seen < TIMED_AT_MOST:
+            path = waiting.pop()
+            seen += 1
+            try:
+                if path.is_symlink():
+                    continue
+                if path.is_dir():
+                    waiting += [entry for entry in path.iterdir() if entry.name not in SKIPPED_FOLDERS]
+                elif path.name != TIMESTAMP:
+                    times.append(path.stat().st_mtime)
+            except OSError:
+                continue
+        return datetime.fromtimestamp(max(times), UTC) if times else None
+
+    return newest
 
 
 def _timestamp(path: Path) -> str:
@@ -387,10 +422,12 @@ def _lms_groups(
 
 def _lms_candidates(
     source: Path,
+    lms: str,
     groups: dict[str, dict[str, str]],
     hints: dict[str, str],
     late: set[str],
     loader: Callable[[str, dict[str, str]], Reader],
+    timer: Callable[[dict[str, str]], Callable[[], datetime | None]],
 ) -> list[Found]:
     return [
         Found(
@@ -399,6 +436,8 @@ def _lms_candidates(
             loader(student, members),
             hints[student],
             late=student in late,
+            lms=lms,
+            file_time=timer(members),
         )
         for student, members in groups.items()
     ]
@@ -413,7 +452,11 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     def loader(student: str, members: dict[str, str]) -> Reader:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
-    discovery = _collect(f"LMS bulk download ({lms})", _lms_candidates(folder, groups, hints, late, loader), ignored)
+    def timer(members: dict[str, str]) -> Callable[[], datetime | None]:
+        return _newest_time([folder / name for name in members])
+
+    candidates = _lms_candidates(folder, lms, groups, hints, late, loader, timer)
+    discovery = _collect(f"LMS bulk download ({lms})", candidates, ignored)
     discovery.unfit = unfit
     return discovery
 
@@ -444,7 +487,8 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
 def _lms_zip(archive_path: Path) -> Discovery:
     try:
         with zipfile.ZipFile(archive_path) as archive:
-            names = [info.filename for info in archive.infolist() if not info.is_dir()]
+            infos = [info for info in archive.infolist() if not info.is_dir()]
+            names = [info.filename for info in infos]
     except zipfile.BadZipFile:
         raise DiscoveryError(f"{archive_path}: is not a valid .zip; download it from the LMS again") from None
     except OSError as error:
@@ -462,8 +506,22 @@ def _lms_zip(archive_path: Path) -> Discovery:
     def loader(student: str, members: dict[str, str]) -> Reader:
         return _zip_group_loader(archive_path, student, members)
 
+    made = {info.filename: info.date_time for info in infos}
+
+    def timer(members: dict[str, str]) -> Callable[[], datetime | None]:
+        def newest() -> datetime | None:
+            times = [made[name] for name in members if name in made]
+            try:
+                return datetime(*max(times)) if times else None
+            except ValueError:  # a date a zip may hold and a calendar may not (month 0)
+                return None
+
+        return newest
+
     discovery = _collect(
-        f"LMS bulk download (.zip, {lms})", _lms_candidates(archive_path, groups, hints, late, loader), []
+        f"LMS bulk download (.zip, {lms})",
+        _lms_candidates(archive_path, lms, groups, hints, late, loader, timer),
+        [],
     )
     discovery.unfit = unfit
     return discovery

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from autograder.course.batch import adjustments
+from autograder.course.batch.late_work import penalty_text
+from autograder.course.course_file import ZERO
+from autograder.course.late import Lateness
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import bonus_score, function_scores, percent, points_number
 from autograder.scoring.student_text import spreadsheet_cell
@@ -22,12 +25,13 @@ if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
 
 GRADED = "graded"
+GRADED_BY_HAND = "graded by hand"  # a total set in adjustments.csv stands in for the tests' score
 NO_SUBMISSION = "no submission"
 CANNOT_GRADE = "could not grade"
 NOT_ON_ROSTER = "not on the roster"
 MOODLE_GRADE = "Grade"  # the worksheet's column Moodle's importer reads the grade from (by this name)
 NAMED_AT_MOST = 20  # ids a warning names before it counts the rest
-NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, and why
+NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, or has no grade, and why
 
 
 @dataclass(frozen=True)
@@ -44,17 +48,22 @@ class StudentRecord:
     roster_row: dict[str, str] | None = None
     timestamp: str = ""  # when it was handed in, where the hand-in says (nbgrader's timestamp.txt)
     late: bool = False  # the LMS marked the hand-in late (Canvas)
+    standing: Lateness | None = None  # against the course file's due date; None where it sets none
 
     @property
     def lateness(self) -> str:
-        """The gradebook's late column: "late" where the LMS marked it so, else the hand-in's time where it
-        has one (nbgrader's timestamp.txt: the kit has no due date yet to compare it with), else ""."""
+        """The gradebook's late column: how late and who says so, against the course file's due date; without
+        one, "late" where the LMS marked it so, else the hand-in's time where it has one (nbgrader's
+        timestamp.txt), else ""."""
+        if self.standing is not None:
+            return self.standing.words()
         return "late" if self.late else self.timestamp
 
 
 def reason_for(record: StudentRecord) -> str:
-    """The status column's words: the reason for a missing grade, or grader trouble in a graded one."""
-    if record.result is None:
+    """The status column's words: the reason for a missing grade (or for one set by hand), or grader trouble in
+    a graded one."""
+    if record.result is None or record.status == GRADED_BY_HAND:
         return record.reason
     troubled = sum(1 for test in record.result.tests if test.outcome is Outcome.GRADER_ERROR)
     return f"{troubled} test(s) hit a grader error: check its feedback" if troubled else ""
@@ -62,8 +71,9 @@ def reason_for(record: StudentRecord) -> str:
 
 def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
     """One row per student. ``total`` counts bonus points in, as Gradescope does; ``bonus`` says how many;
-    ``adjustment`` is the sum of the instructor's adjustments, also in ``total`` (the part columns are the tests');
-    ``late`` is ``StudentRecord.lateness``: said, never taken off (no late rule is applied).
+    ``adjustment`` is what the instructor's adjustments change, also in ``total`` (the part columns are the tests');
+    ``late`` is ``StudentRecord.lateness``, and ``late_penalty`` the points the course file's late rule took off
+    ``total``.
 
     Columns for the parts ``points`` covers (an assignment of some parts has no columns for the rest): each
     part's share of full marks, ``Part 4 (50)``, and apart from it its bonus, ``Part 4 bonus (13)``, so the
@@ -79,7 +89,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         for part in graded_parts
         for function in part.functions
     ]
-    header += ["late", "status", "reason", "note"]
+    header += ["late", "late_penalty", "status", "reason", "note"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -99,7 +109,7 @@ def gradebook_csv(records: Iterable[StudentRecord], points: SuitePoints) -> str:
         else:
             blank = 3 + sum(len(part.functions) for part in graded_parts) + len(columns)
             row += ["", points_number(points.full_marks), *[""] * blank]
-        row += [record.lateness, record.status, reason_for(record), record.note]
+        row += [record.lateness, penalty_text(record.result), record.status, reason_for(record), record.note]
         writer.writerow(map(spreadsheet_cell, row))
     return buffer.getvalue()
 
@@ -119,22 +129,23 @@ def _part_columns(points: SuitePoints) -> list[tuple[str, list[tuple[str, str]]]
     return columns
 
 
-def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -> str:
+def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str, *, without_grade: str = "") -> str:
     """Canvas's gradebook import: its five leading columns, one assignment column, a points-possible row.
 
     Canvas matches rows by its user ID or the SIS ids: a numeric id (as Canvas's
     bulk download names files) goes in ID, any other in SIS Login ID, unless
-    the roster has Canvas's own columns. A hand-in whose student is not on the
-    roster has no name to give: the Notes column says so, and why (Canvas
-    offers to leave a column it does not know out of the import).
+    the roster has Canvas's own columns. Every student is a row: one with no
+    grade (nothing handed in, or a hand-in that could not be graded) gets 0
+    where ``without_grade`` is ``ZERO``, else a blank (Canvas leaves the grade
+    it has), and the Notes column says why. A hand-in whose student is not on
+    the roster has no name to give: Notes says so too (Canvas offers to leave
+    a column it does not know out of the import).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title, NOTES])
     writer.writerow(["Points Possible", "", "", "", "", points_number(total_max), ""])
     for record in sorted(records, key=lambda record: record.id):
-        if record.result is None:
-            continue
         roster = record.roster_row or {}
         canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
         sis_user = roster.get("SIS User ID", "")
@@ -148,28 +159,46 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str) -
                     sis_user,
                     sis_login,
                     roster.get("Section", ""),
-                    points_number(record.result.score),
-                    record.note,
+                    grade_or_blank(record, without_grade),
+                    "; ".join(filter(None, [record.note, _no_grade(record)])),
                 ],
             )
         )
     return buffer.getvalue()
 
 
-def moodle_csv(worksheet: str, records: Iterable[StudentRecord]) -> str:
+def grade_or_blank(record: StudentRecord, without_grade: str) -> str:
+    """A student's total as an LMS import takes it; for a student with no grade, 0 or blank (``without_grade``)."""
+    if record.result is not None:
+        return points_number(record.result.score)
+    return "0" if without_grade == ZERO else ""
+
+
+def _no_grade(record: StudentRecord) -> str:
+    """Why a student has no grade, for an LMS file's notes; "" for a graded one."""
+    if record.result is not None:
+        return "graded by hand" if record.status == GRADED_BY_HAND else ""
+    return f"{record.status}: {record.reason}" if record.reason else record.status
+
+
+def moodle_csv(worksheet: str, records: Iterable[StudentRecord], *, without_grade: str = "") -> str:
     """Moodle's grading worksheet ``worksheet`` (its text, as downloaded) with each graded student's total in
     Grade, ready to upload (Upload grading worksheet).
 
     Every row and column stays as it came, Grade aside: Moodle's importer finds its columns by name
     (Identifier, Grade, Last modified (grade), the feedback plugins' columns) and skips a row whose grade
     was changed in Moodle after the worksheet was downloaded (Last modified (grade)), or whose Grade is
-    empty. So a student without a grade here keeps the Grade the worksheet had, and their feedback comments
-    are sent back as they were.
+    empty. So a student without a grade here keeps the Grade the worksheet had (or gets 0, where
+    ``without_grade`` is ``ZERO``), and their feedback comments are sent back as they were.
     """
     from autograder.course.batch.discover import student_id
     from autograder.course.batch.roster import MOODLE_ID_COLUMN, moodle_id
 
-    graded = {record.id: record.result.score for record in records if record.result is not None}
+    graded = {
+        record.id: grade_or_blank(record, without_grade)
+        for record in records
+        if record.result is not None or without_grade == ZERO
+    }
     rows = list(csv.reader(io.StringIO(worksheet, newline="")))
     if not rows:
         return worksheet
@@ -181,7 +210,7 @@ def moodle_csv(worksheet: str, records: Iterable[StudentRecord]) -> str:
     for row in rows[1:]:
         student = student_id(moodle_id(row[identifier])) if len(row) > max(identifier, grade) else None
         if student in graded:
-            row[grade] = points_number(graded[student])
+            row[grade] = graded[student]
         writer.writerow(row)
     return buffer.getvalue()
 

@@ -32,6 +32,7 @@ from typing import Generic, TypeVar, cast
 from autograder.cage.client import parent_death_signal
 from autograder.cage.limits import CageLimits
 from autograder.handin.loaded import LoadedSubmission
+from autograder.scoring.course_points import CoursePoints
 from autograder.scoring.grade_result import GradeResult
 
 Key = TypeVar("Key")
@@ -116,11 +117,13 @@ def _set_every_thread(cpus: set[int]) -> None:
             os.sched_setaffinity(int(task), cpus)
 
 
-def _grade(loaded: LoadedSubmission, suite: Path, limits: CageLimits, only: tuple[Path, ...]) -> GradeResult:
+def _grade(
+    loaded: LoadedSubmission, suite: Path, limits: CageLimits, only: tuple[Path, ...], points: CoursePoints
+) -> GradeResult:
     from autograder.grading.hand_in import grade_loaded
     from autograder.testing.grader import for_this_process
 
-    return grade_loaded(loaded, suite, limits=limits, grader=for_this_process(spares=True), only=only)
+    return grade_loaded(loaded, suite, limits=limits, grader=for_this_process(spares=True), only=only, points=points)
 
 
 def grade_all(
@@ -131,8 +134,10 @@ def grade_all(
     jobs: int,
     only: tuple[Path, ...] = (),
     first_cpu: int = 0,
+    points: CoursePoints | None = None,
 ) -> Generator[Graded[Key], None, None]:
-    """Yield each submission's result as soon as it is graded (in no set order); ``only``: those test folders.
+    """Yield each submission's result as soon as it is graded (in no set order); ``only``: those test folders;
+    ``points``: the course file's.
 
     The submissions come read and parsed (once, when the batch fingerprinted them): what is graded is what
     the fingerprint describes. The first grader keeps to the ``first_cpu``-th CPU this process may use, the
@@ -155,7 +160,16 @@ def grade_all(
                 initargs=(numbers, cpus, first_cpu),
             ) as pool:
                 try:
-                    yield from _grade_in(pool, queue, attempts, suite=suite, limits=limits, jobs=jobs, only=only)
+                    yield from _grade_in(
+                        pool,
+                        queue,
+                        attempts,
+                        suite=suite,
+                        limits=limits,
+                        jobs=jobs,
+                        only=only,
+                        points=points or CoursePoints(),
+                    )
                 except BaseException:  # Ctrl-C, or the caller stopped reading (GeneratorExit): stop now
                     _stop(pool)
                     raise
@@ -170,6 +184,7 @@ def _grade_in(
     limits: CageLimits,
     jobs: int,
     only: tuple[Path, ...],
+    points: CoursePoints,
 ) -> Iterator[Graded[Key]]:
     """Grade from ``queue`` in ``pool`` until it is empty or the pool breaks (the rest go back on the queue)."""
     running: dict[Future[GradeResult], tuple[Key, LoadedSubmission]] = {}
@@ -178,7 +193,7 @@ def _grade_in(
         while queue and len(running) < jobs * 2:
             key, loaded = queue.pop()
             with _interrupts_ignored():  # a grader process started here inherits SIGINT ignored
-                running[pool.submit(_grade, loaded, suite, limits, only)] = (key, loaded)
+                running[pool.submit(_grade, loaded, suite, limits, only, points)] = (key, loaded)
         if not running:
             break
         done, _ = wait(running, return_when=FIRST_COMPLETED)

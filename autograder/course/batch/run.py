@@ -11,6 +11,7 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -18,13 +19,22 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, choices, gradebook, similarity, store
+from autograder.course.batch import adjustments, choices, gradebook, late_work, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
-from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.course.batch.gradebook import (
+    CANNOT_GRADE,
+    GRADED,
+    GRADED_BY_HAND,
+    NO_SUBMISSION,
+    NOT_ON_ROSTER,
+    StudentRecord,
+)
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
+from autograder.course.course_file import CourseFile, CourseFileError
+from autograder.course.late import Lateness
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
@@ -88,6 +98,7 @@ class BatchOptions:
     nbgrader_db: Path | None = None
     parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
     feedback: str = disclosure.DEFAULT  # how much of the hidden tests the feedback shows
+    course: CourseFile = field(default_factory=CourseFile)  # points, late rules, exports (the rest is given above)
 
 
 @dataclass
@@ -126,14 +137,18 @@ def run_batch(
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
-    points = _points(options.suite).of_parts(options.parts)
+    course = options.course
+    points = _points(options.suite, course).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
+    extensions = _extensions(course, students)  # before grading, as the adjustments
     out.mkdir(parents=True, exist_ok=True)
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
     chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
     suite_dir = suites.resolve(options.suite)
-    grading = grading_hash(suite_dir, KIT_ROOT / "solutions", options.limits, options.parts)
+    grading = grading_hash(
+        suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
+    )
     only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
     read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
     results = store.ResultStore(out)
@@ -160,12 +175,25 @@ def run_batch(
     pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
     left = [student for student, _ in plan.pending if not selection.grades(student)]
     if left and selection.class_files:  # before anything is graded or written
-        raise ResultsMissing(_without_current_result(left, results, grading), selection.for_what_is_missing())
+        raise ResultsMissing(
+            _without_current_result(left, results, grading, course.points.digest()), selection.for_what_is_missing()
+        )
     for student, reason in plan.failures.items():
         _write_failure(results, student, reason, source, heading=_heading(student, roster))
 
+    standings = late_work.standing(
+        course.late,
+        {found.student: found for found in discovery.found},
+        {student: entry.row for student, entry in (roster or {}).items()},
+        extensions,
+    )
+
     def adjusted(student: str, result: GradeResult) -> GradeResult:
-        return adjustments.apply(result, changes.get(student, []))
+        """``result`` as the class's files show it: the adjustments, then what lateness costs, applied once."""
+        result = adjustments.apply(result, changes.get(student, []))
+        if student in standings:
+            result = late_work.charged(result, standings[student], course.late, points.full_marks)
+        return result
 
     def feedback_of(student: str, result: GradeResult, code: Sources) -> dict[str, str]:
         """``result`` is the adjusted one: the feedback shows the adjustments."""
@@ -178,13 +206,19 @@ def run_batch(
     # Shard K's graders take the CPUs after those of shards 0 to K-1 (on one machine, side by side, none shares).
     first_cpu = selection.shard.index * options.jobs if selection.shard is not None else 0
     grading_now = grade_all(
-        pending, suite=suite_dir, limits=options.limits.cage, jobs=options.jobs, only=only, first_cpu=first_cpu
+        pending,
+        suite=suite_dir,
+        limits=options.limits.cage,
+        jobs=options.jobs,
+        only=only,
+        first_cpu=first_cpu,
+        points=course.points,
     )
     with contextlib.closing(grading_now):  # stopped early (Ctrl-C): its graders are killed at once
         for graded in grading_now:
             if graded.result is not None and graded.loaded is not None:
                 code = similarity.sources(graded.loaded)  # read once: measured, and shown in the feedback
-                stamped = _stamp(graded.result, graded.loaded, code, graded.key, grading)
+                stamped = _stamp(graded.result, graded.loaded, code, graded.key, grading, course)
                 adjusted_now = adjusted(graded.key, stamped)
                 results.write(graded.key, stamped, feedback_of(graded.key, adjusted_now, code))
                 outcomes[graded.key] = (adjusted_now, "")
@@ -202,25 +236,33 @@ def run_batch(
             code = similarity.sources(hand_ins[student])
             measure_again = _measured_before(document)
             if measure_again:
-                document = _stamp(document, hand_ins[student], code, student, grading)
+                document = _stamp(document, hand_ins[student], code, student, grading, course)
             kept = adjusted(student, document)
             if measure_again:
                 results.write(student, document, feedback_of(student, kept, code))
             else:
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
+    by_hand = _graded_by_hand(outcomes, changes, set(roster or {}), points.full_marks, selection.reads)
+    for student, document in by_hand.items():
+        graded_by_hand = adjusted(student, document)
+        outcomes[student] = (graded_by_hand, outcomes.get(student, (None, ""))[1])
+        results.refresh_feedback(
+            student, _feedback(graded_by_hand, [], options.feedback, heading=_heading(student, roster))
+        )
     warnings: list[str] = list(roster.warnings) if roster is not None else []
     warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
+    warnings += late_work.doubts(standings)
     if not selection.class_files:
-        records = _records(read_now, None, outcomes)
+        records = _records(read_now, None, outcomes, standings, set(by_hand))
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
-    records = _records(discovery, roster, outcomes)
+    records = _records(discovery, roster, outcomes, standings, set(by_hand))
     if roster is not None:
         warnings += gradebook.roster_warnings(records)
     written = _write_class_files(out, records, points, options)
     if options.nbgrader_db is not None:
-        warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points)
+        warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
     return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
 
@@ -249,9 +291,11 @@ def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
     )
 
 
-def _without_current_result(students: list[str], results: store.ResultStore, grading: str) -> dict[str, list[str]]:
-    """``students``, whose results are not current, by why: none, another kit's or grading's, or a hand-in
-    changed since it was graded."""
+def _without_current_result(
+    students: list[str], results: store.ResultStore, grading: str, points: str
+) -> dict[str, list[str]]:
+    """``students``, whose results are not current, by why: none, another kit's, grading's or course file's
+    points (``points``, their digest), or a hand-in changed since it was graded."""
     why: dict[str, list[str]] = {}
     for student in students:
         stored = results.read(student)
@@ -262,6 +306,8 @@ def _without_current_result(students: list[str], results: store.ResultStore, gra
             reason = "a result this kit cannot place (from an older kit, or its hand-in changed since)"
         elif stamp.kit != __version__:
             reason = f"graded by kit {stamp.kit} (this is {__version__})"
+        elif (stamp.course or "") != points:
+            reason = "graded under other points than this run's course file gives"
         elif stamp.grading != grading:
             reason = "graded with other tests, reference, limits, parts, course secret or cage than this run's"
         else:
@@ -317,7 +363,9 @@ def _plan(
     return plan
 
 
-def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str) -> GradeResult:
+def _stamp(
+    result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str, course: CourseFile
+) -> GradeResult:
     """``result`` marked with what it was graded from, for resuming and for the summary's identical code."""
     measured = similarity.measures(loaded, code)
     stamp = BatchStamp(
@@ -330,6 +378,7 @@ def _stamp(result: GradeResult, loaded: LoadedSubmission, code: Sources, student
         builds_code=tuple(measured.builds_code),
         kit=__version__,
         grading=grading,
+        course=course.points.digest() or None,
     )
     return replace(result, batch=stamp)
 
@@ -372,13 +421,49 @@ def _write_failure(results: store.ResultStore, student: str, reason: str, source
         results.write(student, None, {store.FEEDBACK_MARKDOWN: text, store.FEEDBACK_PAGE: html})
 
 
-def _points(suite: str | None) -> SuitePoints:
-    from autograder.scoring.points import suite_points
-
-    return suite_points(suite or suites.default_suite())
+def _points(suite: str | None, course: CourseFile) -> SuitePoints:
+    return course.suite_points(suite or suites.default_suite())
 
 
-def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: Outcomes) -> list[StudentRecord]:
+def _extensions(course: CourseFile, students: set[str]) -> dict[str, datetime]:
+    """The course's extensions, each for a student of this batch; CourseFileError (naming the fix) otherwise."""
+    extensions = course.extensions()
+    unknown = sorted(set(extensions) - students)
+    if unknown:
+        raise CourseFileError(
+            f"{course.late.extensions}: no student {unknown[0]!r} in this batch; fix the id (as the gradebook shows "
+            "it) or delete the line"
+        )
+    return extensions
+
+
+def _graded_by_hand(
+    outcomes: Outcomes,
+    changes: dict[str, list[adjustments.Adjustment]],
+    roster: set[str],
+    full_marks: float,
+    chosen: Callable[[str], bool],
+) -> dict[str, GradeResult]:
+    """The students with no grade from the tests (no hand-in, or one that could not be graded) whose total
+    adjustments.csv sets by hand, each with the grade that total gives."""
+    found: dict[str, GradeResult] = {}
+    for student, rows in changes.items():
+        total = adjustments.manual_total(rows)
+        document, why = outcomes.get(student, (None, "handed nothing in"))
+        if total is None or document is not None or not (student in outcomes or student in roster):
+            continue
+        if chosen(student):
+            found[student] = adjustments.by_hand(total, why, full_marks)
+    return found
+
+
+def _records(
+    discovery: Discovery,
+    roster: dict[str, Student] | None,
+    outcomes: Outcomes,
+    standings: dict[str, Lateness],
+    by_hand: set[str],
+) -> list[StudentRecord]:
     origins = {found.student: found.origin for found in discovery.found}
     origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
     hints = {found.student: found.name_hint for found in discovery.found}
@@ -397,7 +482,7 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
             records.append(StudentRecord(student, name, NO_SUBMISSION, roster_row=row))
             continue
         document, reason = outcomes[student]
-        status = GRADED if document is not None else CANNOT_GRADE
+        status = GRADED_BY_HAND if student in by_hand else GRADED if document is not None else CANNOT_GRADE
         records.append(
             StudentRecord(
                 student,
@@ -410,6 +495,7 @@ def _records(discovery: Discovery, roster: dict[str, Student] | None, outcomes: 
                 row,
                 times.get(student, ""),
                 student in late,
+                standings.get(student),
             )
         )
     return records
@@ -424,11 +510,14 @@ def _write_class_files(
         write_atomically(path, text)
         written.append(path)
 
+    without_grade = options.course.without_grade
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
-    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title))
+    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title, without_grade=without_grade))
     if options.roster is not None and is_moodle_worksheet(options.roster):
-        write(out / MOODLE, gradebook.moodle_csv(options.roster.read_text(encoding="utf-8-sig"), records))
-    sections = class_summary.build_sections(summarize(records, stubs=_stub_code()))
+        worksheet = options.roster.read_text(encoding="utf-8-sig")
+        write(out / MOODLE, gradebook.moodle_csv(worksheet, records, without_grade=without_grade))
+    most = points.full_marks + points.bonus_total
+    sections = class_summary.build_sections(summarize(records, stubs=_stub_code(), most=most))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}
     chart = histogram.svg(scores) if scores else None
     if chart is not None:

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from autograder.course.batch import similarity, store
-from autograder.course.batch.gradebook import CANNOT_GRADE, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
+from autograder.course.batch.gradebook import CANNOT_GRADE, GRADED_BY_HAND, NO_SUBMISSION, NOT_ON_ROSTER, StudentRecord
 from autograder.parts import part_of
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import FunctionTotal, full_marks, function_totals, percent
@@ -134,6 +134,15 @@ class NotGraded:
 
 
 @dataclass(frozen=True)
+class OverFull:
+    """A total above full marks plus every bonus point: an adjustment, or a total set by hand, to check."""
+
+    student: str
+    score: float
+    most: float  # full marks plus every bonus point
+
+
+@dataclass(frozen=True)
 class StudentLine:
     student: str
     name: str
@@ -159,16 +168,19 @@ class ClassSummary:
     builds_code: tuple[Flagged, ...]
     not_graded: tuple[NotGraded, ...]
     students: tuple[StudentLine, ...]
+    over_full: tuple[OverFull, ...] = ()
 
 
-def summarize(records: list[StudentRecord], *, stubs: StartingCode) -> ClassSummary:
-    """The class's figures, from each student's record; ``stubs``: what everyone was handed."""
+def summarize(records: list[StudentRecord], *, stubs: StartingCode, most: float | None = None) -> ClassSummary:
+    """The class's figures, from each student's record; ``stubs``: what everyone was handed; ``most``: full
+    marks plus every bonus point, above which a total is flagged."""
     graded = [record for record in records if record.result is not None]
     documents = [record.result for record in graded if record.result is not None]
-    hardest, passed_by_everyone = _hardest(documents)
+    tested = [record.result for record in graded if record.result is not None and record.status != GRADED_BY_HAND]
+    hardest, passed_by_everyone = _hardest(tested)
     return ClassSummary(
         overview=_overview(records, documents),
-        functions=_functions(documents),
+        functions=_functions(tested),
         hardest=hardest,
         passed_by_everyone=passed_by_everyone,
         stopped=_stopped(graded),
@@ -182,6 +194,17 @@ def summarize(records: list[StudentRecord], *, stubs: StartingCode) -> ClassSumm
         builds_code=_flagged(graded, "builds_code"),
         not_graded=_not_graded(records),
         students=_students(records),
+        over_full=_over_full(graded, most),
+    )
+
+
+def _over_full(graded: list[StudentRecord], most: float | None) -> tuple[OverFull, ...]:
+    if most is None:
+        return ()
+    return tuple(
+        OverFull(record.id, document.score, most)
+        for record, document in _with_documents(graded)
+        if round(document.score, 4) > round(most, 4)
     )
 
 
@@ -370,7 +393,7 @@ def _flagged(graded: list[StudentRecord], key: str) -> tuple[Flagged, ...]:
 def _not_graded(records: list[StudentRecord]) -> tuple[NotGraded, ...]:
     lines: list[NotGraded] = []
     for record in records:
-        if record.status == CANNOT_GRADE:
+        if record.status in (CANNOT_GRADE, GRADED_BY_HAND):  # the tests gave no grade: a total set by hand may
             lines.append(NotGraded(record.id, record.status, record.reason))
         elif record.status == NO_SUBMISSION:
             lines.append(NotGraded(record.id, record.status, "on the roster, nothing handed in"))

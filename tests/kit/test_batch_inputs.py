@@ -548,30 +548,30 @@ def test_a_whole_class_download_among_the_entries_is_the_instructors_to_split(tm
 
 
 def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles_it(tmp_path):
-    """Two of a student's uploads in a Canvas download's .zip hold bpe.py, each its own: the batch names the
-    download, the uploads as the download names them, the file, and the line that chooses; that line in
-    OUT/choices.csv settles it at the next run, and the download is never touched."""
-    older = _older_bpe()
+    """Two of a student's uploads in a Canvas download's .zip hold simple_tokenizers.py, each its own: the batch
+    names the download, the uploads as the download names them, the file, and the line that chooses; that line
+    in OUT/choices.csv settles it at the next run, and the download is never touched."""
+    older = _older_tokenizers()
     download = tmp_path / "canvas.zip"
     download.write_bytes(
         _zipped(
             {
-                "lovelaceada_1001_5001_bpe.py": BPE,
-                "lovelaceada_1001_5002_backup.zip": _zipped({"bpe.py": older}),
-                "beebea_1002_5003_bpe.py": BPE,
+                "lovelaceada_1001_5001_simple_tokenizers.py": TOKENIZERS,
+                "lovelaceada_1001_5002_backup.zip": _zipped({"simple_tokenizers.py": older}),
+                "beebea_1002_5003_simple_tokenizers.py": TOKENIZERS,
             }
         )
     )
     sent = download.read_bytes()
     out = tmp_path / "out"
-    process = run_batch(download, out, "--part", "bpe")
+    process = run_batch(download, out, "--part", "simple_tokenizers")
     assert process.returncode == 0, process.stderr[-2000:]
     reason = gradebook_rows(out)["1001"]["reason"]
-    for named in (str(download), "lovelaceada_1001_5001_bpe.py", "lovelaceada_1001_5002_backup.zip", "bpe.py"):
+    for named in (str(download), "lovelaceada_1001_5001_simple_tokenizers.py", "lovelaceada_1001_5002_backup.zip"):
         assert named in reason, reason
     assert str(tmp_path / "1001") not in reason and f"{download}/" not in reason, "no path inside the zip as on disk"
     choices = out / "choices.csv"
-    line = "1001,bpe.py,lovelaceada_1001_5002_backup.zip"
+    line = "1001,simple_tokenizers.py,lovelaceada_1001_5002_backup.zip"
     assert f"{choices}" in reason and line in reason, reason
     (warned,) = [said for said in process.stderr.splitlines() if "1001" in said]
     assert line in warned, warned
@@ -579,27 +579,29 @@ def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles
 
     with choices.open("a", encoding="utf-8") as stream:
         stream.write(line + "\n")
-    settled = run_batch(download, out, "--part", "bpe")
+    settled = run_batch(download, out, "--part", "simple_tokenizers")
     assert settled.returncode == 0, settled.stderr[-2000:]
     row = gradebook_rows(out)["1001"]
-    assert row["status"] == gradebook.GRADED and row["bpe.merge_pair (14)"] == "0", "graded from the upload chosen"
-    assert float(row["total"]) < float(full_marks("bpe"))
+    assert row["status"] == gradebook.GRADED and row["simple_tokenizers.char_tokenize (5)"] == "0", "the one chosen"
+    assert float(row["total"]) < float(full_marks("simple_tokenizers"))
     assert download.read_bytes() == sent
 
-    choices.write_text("student,file,upload\n1001,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
-    assert run_batch(download, out, "--part", "bpe").returncode == 0
-    assert gradebook_rows(out)["1001"]["total"] == full_marks("bpe"), "the other choice, graded again"
+    choices.write_text(
+        "student,file,upload\n1001,simple_tokenizers.py,lovelaceada_1001_5001_simple_tokenizers.py\n", encoding="utf-8"
+    )
+    assert run_batch(download, out, "--part", "simple_tokenizers").returncode == 0
+    assert gradebook_rows(out)["1001"]["total"] == full_marks("simple_tokenizers"), "the other choice, graded again"
 
-    choices.write_text("student,file,upload\n1009,bpe.py,lovelaceada_1001_5001_bpe.py\n", encoding="utf-8")
-    refused = run_batch(download, out, "--part", "bpe")
+    choices.write_text("student,file,upload\n1009,simple_tokenizers.py,backup.zip\n", encoding="utf-8")
+    refused = run_batch(download, out, "--part", "simple_tokenizers")
     assert refused.returncode == 2
     (said,) = refused.stderr.splitlines()
     assert f"{choices}: line 2" in said and "1009" in said, said
 
 
-def _older_bpe() -> bytes:
-    """The reference's bpe.py with merge_pair not started yet: a student's older try."""
-    return BPE + b"\n\ndef merge_pair(tokens, pair):\n    raise NotImplementedError\n"
+def _older_tokenizers() -> bytes:
+    """The reference's simple_tokenizers.py with char_tokenize not started yet: a student's older try."""
+    return TOKENIZERS + b"\n\ndef char_tokenize(text):\n    raise NotImplementedError\n"
 
 
 @pytest.mark.unit

@@ -13,6 +13,7 @@ import datetime
 import os
 import platform
 import re
+import resource
 import sys
 from pathlib import Path
 
@@ -46,6 +47,13 @@ class Figures:
 def load_now() -> str:
     """The machine's load average now, for a line of a run that the machine's other work may have slowed."""
     return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's ended children and of what they waited for (graders, workers, kernels):
+    on a machine that others share, the steady figure beside the wall clock's."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def command() -> str:

@@ -9,7 +9,9 @@ same cores, ``--runs`` times each way, the ways alternated so that the machine's
 
 It prints each run, then the medians: the shards and the merge against the one batch, and the merge
 alone (it grades nothing; it reads every hand-in and result, runs the similarity measure over the class
-and writes every report). Every run's gradebook must be the one batch's.
+and writes every report). Each figure is the wall clock's and, beside it, the CPU of every process the
+way ran (on a machine others share, the steadier of the two). Every run's gradebook must be the one
+batch's.
 
     python benchmarks/shard_cost.py [--size 200] [--runs 5]
 """
@@ -17,14 +19,16 @@ and writes every report). Every run's gradebook must be the one batch's.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from batch_throughput import batch_command, grade_class, write_mixed_class
-from figures import Figures, add_option, load_now
+from figures import Figures, add_option, children_cpu, load_now
 
 FIGURES = Figures("shard_cost")
 
@@ -33,9 +37,22 @@ TARGET_SHARD_COST = 0.05  # the shards and the merge, over one batch on the same
 TARGET_MERGE_SECONDS_200 = 2.0
 
 
-def grade_in_shards(submissions: Path, out: Path) -> tuple[float, float]:
-    """Wall seconds of the shards side by side then the merge, and of the merge alone."""
-    started = time.perf_counter()
+class Took(NamedTuple):
+    """What one way of grading the class took: wall seconds, and the CPU seconds of every process it ran."""
+
+    wall: float
+    cpu: float
+
+
+def one_batch(submissions: Path, out: Path) -> Took:
+    cpu = children_cpu()
+    seconds, _ = grade_class(submissions, out, 2)
+    return Took(seconds, children_cpu() - cpu)
+
+
+def in_shards(submissions: Path, out: Path) -> tuple[Took, Took]:
+    """The shards side by side then the merge, and the merge alone."""
+    started, cpu = time.perf_counter(), children_cpu()
     shards = [
         subprocess.Popen(
             batch_command(submissions, out, "--jobs", "1", "--shard", f"{index}/{SHARDS}"),
@@ -48,12 +65,16 @@ def grade_in_shards(submissions: Path, out: Path) -> tuple[float, float]:
         _, errors = shard.communicate()
         if shard.returncode != 0:
             raise SystemExit(f"shard {index}/{SHARDS} failed ({shard.returncode}): {errors.decode()[-2000:]}")
-    merge_started = time.perf_counter()
+    merge_started, merge_cpu = time.perf_counter(), children_cpu()
     merged = subprocess.run(batch_command(submissions, out, "--merge"), capture_output=True, text=True)
-    ended = time.perf_counter()
+    ended, ended_cpu = time.perf_counter(), children_cpu()
     if merged.returncode != 0:
         raise SystemExit(f"the merge failed ({merged.returncode}): {merged.stderr[-2000:]}")
-    return ended - started, ended - merge_started
+    return Took(ended - started, ended_cpu - cpu), Took(ended - merge_started, ended_cpu - merge_cpu)
+
+
+def median(taken: list[Took]) -> Took:
+    return Took(statistics.median(took.wall for took in taken), statistics.median(took.cpu for took in taken))
 
 
 def main() -> None:
@@ -65,38 +86,42 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch) / "submissions"
         FIGURES.say(write_mixed_class(submissions, arguments.size))
-        one_batch: list[float] = []
-        sharded: list[float] = []
-        merges: list[float] = []
+        batches: list[Took] = []
+        sharded: list[Took] = []
+        merges: list[Took] = []
         gradebooks: set[bytes] = set()
         for run in range(arguments.runs):
             # Alternated: the one batch first in even runs, the shards first in odd ones.
             for way in ("one", "shards") if run % 2 == 0 else ("shards", "one"):
                 out = Path(scratch) / f"out-{way}-{run}"
                 if way == "one":
-                    seconds, _ = grade_class(submissions, out, 2)
-                    one_batch.append(seconds)
-                    FIGURES.say(f"run {run + 1}: one batch --jobs 2: {seconds:.1f} s ({load_now()})")
+                    took = one_batch(submissions, out)
+                    batches.append(took)
+                    FIGURES.say(
+                        f"run {run + 1}: one batch --jobs 2: {took.wall:.1f} s, CPU {took.cpu:.1f} s ({load_now()})"
+                    )
                 else:
-                    seconds, merge = grade_in_shards(submissions, out)
-                    sharded.append(seconds)
+                    took, merge = in_shards(submissions, out)
+                    sharded.append(took)
                     merges.append(merge)
                     FIGURES.say(
-                        f"run {run + 1}: {SHARDS} shards --jobs 1 side by side, then the merge: {seconds:.1f} s, "
-                        f"of which the merge {merge:.2f} s ({load_now()})"
+                        f"run {run + 1}: {SHARDS} shards --jobs 1 side by side, then the merge: {took.wall:.1f} s, "
+                        f"CPU {took.cpu:.1f} s; the merge {merge.wall:.2f} s, CPU {merge.cpu:.2f} s ({load_now()})"
                     )
                 gradebooks.add((out / "gradebook.csv").read_bytes())
+                shutil.rmtree(out)
         if len(gradebooks) != 1:
             FIGURES.say("WARNING: the gradebooks differ between the one batch and the shards")
-        single, split, merge = statistics.median(one_batch), statistics.median(sharded), statistics.median(merges)
-        FIGURES.say(f"medians of {arguments.runs}:")
-        FIGURES.say(f"  one batch --jobs 2                     {single:6.1f} s")
+        single, split, merge = median(batches), median(sharded), median(merges)
+        FIGURES.say(f"medians of {arguments.runs} (wall; CPU of every process):")
+        FIGURES.say(f"  one batch --jobs 2                       {single.wall:6.1f} s; CPU {single.cpu:6.1f} s")
         FIGURES.say(
-            f"  {SHARDS} shards --jobs 1 side by side + merge  {split:6.1f} s = {split / single - 1:+.1%} "
+            f"  {SHARDS} shards --jobs 1 side by side + merge    {split.wall:6.1f} s; CPU {split.cpu:6.1f} s: "
+            f"{split.wall / single.wall - 1:+.1%} wall, {split.cpu / single.cpu - 1:+.1%} CPU "
             f"(target <= +{TARGET_SHARD_COST:.0%})"
         )
         FIGURES.say(
-            f"  the merge alone, {arguments.size} hand-ins             {merge:6.2f} s "
+            f"  the merge alone, {arguments.size} hand-ins               {merge.wall:6.2f} s; CPU {merge.cpu:6.2f} s "
             f"(target < {TARGET_MERGE_SECONDS_200:.0f} s for 200, similarity included)"
         )
     if arguments.docs:

@@ -69,10 +69,10 @@ class Sampler:
                 self.spare_boots.append(tree_cpu_ms(spare.worker.process.pid))
             return take(grader, *args)
 
-        def discard_worker(worker: Any, cage: Any) -> None:
+        def discard_worker(worker: Any) -> None:
             if self.on and worker.process is not None and worker.process.poll() is None:
                 self.worker_trees.append(tree_cpu_ms(worker.process.pid))
-            discard(worker, cage)
+            discard(worker)
 
         starting._take_spare = take_spare  # type: ignore[assignment]
         runner.discard = discard_worker

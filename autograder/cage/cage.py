@@ -108,6 +108,7 @@ class Cage:
     tree: TreeLimits | None = None
     notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
     worker_uid: int | None = None  # the worker's own user, where it is root's until it drops to it
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)  # the hand-in, as ``fill`` wrote it
 
     @property
     def runtime(self) -> Path:
@@ -185,11 +186,17 @@ class Cage:
         bound into the worker's view when it starts, so files written after it started are seen too;
         the worker reads them only once its config says where they are."""
         copy = self.submission if self.copies_in else self.work
+        self.files = {**self.files, **files}
         for relative, content in files.items():
             target = copy / relative
             target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
             target.write_bytes(content)
             target.chmod(0o644)
+
+    def twin(self) -> Cage:
+        """A new cage holding this one's hand-in: its own folder, user and control groups, so that a worker
+        started in it shares nothing with this cage's worker but the hand-in (``Worker.prepare_fresh``)."""
+        return Cage.create(self.files, limits=self.limits)
 
     def prepare_start(self) -> None:
         """Before each start of the container cage's worker: an empty work/ and tmp/ of its user's, so a

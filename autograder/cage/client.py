@@ -221,6 +221,8 @@ class Worker:
         self.streaming = 0
         self._draining: threading.Thread | None = None
         self._output_read = threading.Event()
+        # The worker the next ``isolate`` starts, booted ahead in a cage of its own (``prepare_fresh``).
+        self._twin: Worker | None = None
 
     # -- life cycle -------------------------------------------------------
     def _move(self, state: WorkerState) -> None:
@@ -431,9 +433,64 @@ class Worker:
 
     def isolate(self) -> None:
         """End the live process and the worker (what they wrote past their calls dropped where it is
-        tainted): the next call starts a fresh worker, in a fresh sandbox, which has seen no call."""
+        tainted): the next call starts a fresh worker, in a fresh sandbox, which has seen no call; the one
+        ``prepare_fresh`` booted, where there is one."""
         self.end_process()
         self.stop()
+        self._take_twin()
+
+    def prepare_fresh(self) -> None:
+        """Start booting now, in a cage of its own, the fresh worker the next ``isolate`` will need (a test
+        failed in a tainted worker: it is decided again in a fresh one once the other tests have run), so
+        that the grader does not wait for it then. Its interpreter runs the grader's start-up alone until
+        the worker it stands in for has ended (student code runs in a process forked for a part: ``_enter``),
+        and it shares no user, folder or control group with that worker. The sandbox only, where a start
+        costs most; elsewhere the next start is made then, as is one that fails here."""
+        if self._twin is not None or not self.cage.level.full:
+            return
+        cage = self.cage.twin()
+        twin = Worker(cage, self.limits, self.script)
+        try:
+            twin.start()
+        except Exception:
+            twin.stop()
+            cage.remove()
+            return
+        except BaseException:
+            twin.stop()
+            cage.remove()
+            raise
+        self._twin = twin
+
+    def _take_twin(self) -> None:
+        """Carry on in the twin ``prepare_fresh`` booted, in its cage, as a start of this worker: this
+        worker's stopped interpreter's cage goes, and the room its output has is the room left."""
+        twin, self._twin = self._twin, None
+        if twin is None:
+            return
+        if twin._ended() or twin.process is None or twin.replies is None:
+            twin.close()  # a twin that did not live: the next call starts a worker as it would have
+            return
+        ended, self.cage = self.cage, twin.cage
+        ended.remove()
+        self.process, self.replies = twin.process, twin.replies
+        self._draining, self._output_read = twin._draining, twin._output_read
+        written = twin.stray_output[-1]
+        with written.changed:
+            written.room = max(self.limits.output_kb * 1024 - sum(each.kept for each in self.stray_output), 0)
+        self.stray_output.append(written)
+        self.starts += 1
+        self._move(WorkerState.SPAWNED)  # a new interpreter, which has served no test
+        self._move(WorkerState.CONFIGURED)
+
+    def close(self) -> None:
+        """Stop the worker and the twin booted for it, if any, and remove that twin's cage (the worker's own
+        cage is its owner's to remove: ``starting.discard``)."""
+        self.stop()
+        twin, self._twin = self._twin, None
+        if twin is not None:
+            twin.stop()
+            twin.cage.remove()
 
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that

@@ -65,7 +65,7 @@ def start_worker(
         try:
             worker.start()
         except BaseException:  # an interrupt between its spawn and its config leaves no process behind either
-            discard(worker, cage)
+            discard(worker)
             raise
     if grader is not None and grader.spares:
         try:
@@ -73,15 +73,16 @@ def start_worker(
         except Exception:
             pass  # a spare is only ever a head start: the next hand-in starts its own worker, and says what fails
         except BaseException:  # an interrupt: this hand-in's worker is not handed back, so it goes too
-            discard(worker, cage)
+            discard(worker)
             raise
     return StartedWorker(submission, cage, worker, limits, since)
 
 
-def discard(worker: Worker, cage: Cage) -> None:
-    """Stop a worker and everything it started, then remove its cage: the end of every worker's life."""
-    worker.stop()
-    cage.remove()
+def discard(worker: Worker) -> None:
+    """Stop a worker and everything it started, then remove its cage (the one it runs in now: a worker that
+    was isolated may have moved to its twin's) and its twin's: the end of every worker's life."""
+    worker.close()
+    worker.cage.remove()
 
 
 @dataclass
@@ -93,7 +94,7 @@ class Spare:
     limits: CageLimits
 
     def discard(self) -> None:
-        discard(self.worker, self.cage)
+        discard(self.worker)
 
 
 def _take_spare(
@@ -127,6 +128,6 @@ def _keep_spare(grader: SpareKeeper, limits: CageLimits) -> None:
     try:
         worker.spawn()
     except BaseException:
-        discard(worker, cage)
+        discard(worker)
         raise
     grader.spare = Spare(cage, worker, limits)

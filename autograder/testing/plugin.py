@@ -114,6 +114,7 @@ class GradingPlugin:
         self.session.forget_since(said)  # what its first run found out is found out again, or not
         if not isinstance(first, CallTimedOut):
             self._deferred.append(_Again(item, said, len(self.outcomes)))
+            self.session.prepare_isolation()  # the worker that decides it boots while the other tests run
             raise first  # its outcome, made now, is replaced then
         self.session.isolate()
         self._begin(item)

@@ -279,6 +279,10 @@ class GradingSession:
         """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
         self.worker.isolate()
 
+    def prepare_isolation(self) -> None:
+        """A later ``isolate`` is sure to come: the fresh worker it needs boots meanwhile (``Worker.prepare_fresh``)."""
+        self.worker.prepare_fresh()
+
     @property
     def last_call(self) -> CallRecord | None:
         return self.calls[-1] if self.calls else None

@@ -57,7 +57,7 @@ def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: 
         report, read = _load_report(worker)
         from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
     finally:
-        discard(worker, cage)
+        discard(worker)
     stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
     if stray:
         from_code.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))

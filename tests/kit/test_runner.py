@@ -37,9 +37,12 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     assert hidden.worth != public.worth
 
 
-def grade_with_own_suite(tmp_path: Path, tests: str, bpe: str, *, limits: CageLimits | None = None) -> GradingRun:
-    """Grade a ``bpe.py`` holding ``bpe`` with a one-file suite holding ``tests`` (as bpe/test_merge_pair.py)."""
-    suite = tmp_path / "suite"
+def grade_with_own_suite(
+    tmp_path: Path, tests: str, bpe: str, *, limits: CageLimits | None = None, suite_name: str = "suite"
+) -> GradingRun:
+    """Grade a ``bpe.py`` holding ``bpe`` with a one-file suite holding ``tests`` (as bpe/test_merge_pair.py);
+    ``suite_name`` "hidden" grades it as the hidden suite (its example sets, failures decided apart)."""
+    suite = tmp_path / suite_name
     (suite / "bpe").mkdir(parents=True)
     (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
     (tmp_path / "student").mkdir()
@@ -256,3 +259,87 @@ def test_reading_the_points_leaves_none_of_the_suites_modules_loaded():
     assert there could not say what was expected and what came back."""
     suite_points("hidden")
     assert [name for name in sys.modules if name == "hidden" or name.startswith("hidden.")] == []
+
+
+# Every process a worker's call can see but its own and those above it: killed, and sent bytes on its input.
+HUNTS_OTHER_PROCESSES = """import os, signal
+
+
+def hunt():
+    mine, above = os.getpid(), set()
+    pid = mine
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat") as file:
+                pid = int(file.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        above.add(pid)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in above | {mine, 1}:
+            try:
+                with open(f"/proc/{entry}/fd/0", "wb") as channel:
+                    channel.write(b"\\x00" * 64)
+            except OSError:
+                pass
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize(
+    "ending", ["decided in the twin", "the tainted worker hunts for it", "the tainted worker ends itself"]
+)
+def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_path, monkeypatch, ending):
+    """In the sandbox, the fresh worker that decides a failure from a tainted one starts booting as that failure
+    is known, in a cage of its own, and is taken up booted once the other tests have run: a tainted worker that
+    kills, or writes into the input of, every process it can see while the twin boots reaches nothing of it.
+    One never needed (here the tainted worker ends itself, so the worker that decides is a new start anyway)
+    goes with the hand-in; no cage stays behind either way."""
+    from engines import unavailable
+
+    from autograder.cage.cage import Cage
+    from autograder.cage.client import Worker
+    from autograder.cage.isolation import isolation
+
+    if not isolation().full:
+        unavailable("needs bubblewrap's sandbox, the cage's full level: run `grade doctor` to see why it is off")
+    roots: list[Path] = []
+    taken: list[bool] = []
+    twin, take = Cage.twin, Worker._take_twin
+
+    def noted_twin(self):
+        made = twin(self)
+        roots.extend((self.root, made.root))
+        return made
+
+    def noted_take(self):
+        booted = self._twin
+        taken.append(booted is not None and not booted._ended())
+        return take(self)
+
+    monkeypatch.setattr(Cage, "twin", noted_twin)
+    monkeypatch.setattr(Worker, "_take_twin", noted_take)
+    ends = "        import os\n        os._exit(1)\n" if ending.endswith("ends itself") else "        pass\n"
+    hunts = HUNTS_OTHER_PROCESSES if ending.endswith("hunts for it") else ""
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_passes(submission):\n    assert submission.bpe.merge_pair([], ('a', 'b')) == []\n\n"
+        "@pytest.mark.points(1)\ndef test_fails(submission):\n    assert submission.bpe.merge_pair(['w'], ('a', 'b')) == ['w']\n\n"
+        "@pytest.mark.points(1)\ndef test_ends(submission):\n    assert submission.bpe.merge_pair(['x'], ('a', 'b')) == ['x']\n",
+        hunts
+        + "def merge_pair(tokens, pair):\n    if tokens == ['x']:\n"
+        + ends
+        + (f"    {'hunt()' if hunts else 'pass'}\n    return ['right'] if tokens == ['w'] else list(tokens)\n"),
+        suite_name="hidden",
+    )
+    assert [outcome.outcome.value for outcome in run.outcomes][:2] == ["passed", "failed"]
+    assert len(roots) == 2, "the hand-in's cage and its twin's"
+    assert taken == ([] if ending.endswith("ends itself") else [True]), taken
+    assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
+    assert [root for root in roots if root.exists()] == [], "no cage left behind"

@@ -599,6 +599,50 @@ def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles
     assert f"{choices}: line 2" in said and "1009" in said, said
 
 
+def test_a_folder_and_a_zip_under_one_name_are_settled_by_a_line_in_choices_csv(tmp_path):
+    """ada/ beside ada.zip, each a hand-in of its own: the batch names both and the lines that choose, as for two
+    uploads; `ada,*,ada.zip` in OUT/choices.csv grades the zip alone, `ada,*,ada/` the folder, and the folder of
+    hand-ins is never touched. A line naming neither is said in the reason; one for a student with a single
+    hand-in stops the run with the fix."""
+    submissions = _folder(
+        tmp_path / "class",
+        {"ada/simple_tokenizers.py": TOKENIZERS, "bea/simple_tokenizers.py": TOKENIZERS},
+    )
+    (submissions / "ada.zip").write_bytes(_zipped({"simple_tokenizers.py": _older_tokenizers()}))
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    choices = out / "choices.csv"
+    reason = gradebook_rows(out)["ada"]["reason"]
+    assert "ada/, ada.zip" in reason and f"a line in {choices}: ada,*,ada/ or ada,*,ada.zip" in reason, reason
+    (warned,) = [said for said in process.stderr.splitlines() if "ada" in said]
+    assert "ada,*,ada.zip" in warned, warned
+    assert choices.read_text(encoding="utf-8") == "student,file,upload\n", "made for the instructor to fill in"
+    feedback = (out / "ada" / "feedback.md").read_text(encoding="utf-8")
+    assert "keep one and hand in again" in feedback and "choices.csv" not in feedback, "the student's own words"
+    sent = {path: path.read_bytes() for path in submissions.rglob("*") if path.is_file()}
+
+    choices.write_text("student,file,upload\nada,*,ada.zip\n", encoding="utf-8")
+    settled = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert settled.returncode == 0, settled.stderr[-2000:]
+    row = gradebook_rows(out)["ada"]
+    assert row["status"] == gradebook.GRADED and row["simple_tokenizers.char_tokenize (5)"] == "0", "the zip"
+    choices.write_text("student,file,upload\nada,*,ada/\n", encoding="utf-8")
+    assert run_batch(submissions, out, "--part", "simple_tokenizers").returncode == 0
+    assert gradebook_rows(out)["ada"]["total"] == full_marks("simple_tokenizers"), "the folder, graded again"
+    assert {path: path.read_bytes() for path in submissions.rglob("*") if path.is_file()} == sent
+
+    choices.write_text("student,file,upload\nada,*,ada.tar\n", encoding="utf-8")
+    assert run_batch(submissions, out, "--part", "simple_tokenizers").returncode == 0
+    reason = gradebook_rows(out)["ada"]["reason"]
+    assert "takes ada's hand-in from ada.tar, which is not one of them" in reason, reason
+    choices.write_text("student,file,upload\nbea,*,bea/\n", encoding="utf-8")
+    refused = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert refused.returncode == 2
+    (said,) = refused.stderr.splitlines()
+    assert f"{choices}" in said and "bea, who has one hand-in only" in said and "delete the line" in said, said
+
+
 def _older_tokenizers() -> bytes:
     """The reference's simple_tokenizers.py with char_tokenize not started yet: a student's older try."""
     return TOKENIZERS + b"\n\ndef char_tokenize(text):\n    raise NotImplementedError\n"

@@ -101,6 +101,7 @@ class Discovery:
     found: list[Found] = field(default_factory=list)
     assignment: str = ""  # nbgrader's assignment name, when the layout says it
     conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
+    conflicting: dict[str, list[Found]] = field(default_factory=dict)  # id -> those hand-ins, for a choice
     ignored: list[str] = field(default_factory=list)
     # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
     collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -172,6 +173,7 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
             discovery.found.append(same[0])
         else:
             discovery.conflicts[student] = [candidate.origin for candidate in same]
+            discovery.conflicting[student] = same
     return discovery
 
 

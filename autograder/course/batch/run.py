@@ -145,6 +145,7 @@ def run_batch(
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
     chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
+    discovery, chosen, to_choose = choices.settle(discovery, chosen, out / choices.CHOICES)
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(
         suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
@@ -165,6 +166,7 @@ def run_batch(
         limits=options.limits.handin,
         chosen=chosen,
         choices_path=out / choices.CHOICES,
+        to_choose=to_choose,
     )
     if plan.to_choose:
         choices.ensure_file(out)
@@ -243,7 +245,7 @@ def run_batch(
             else:
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
-    by_hand = _graded_by_hand(outcomes, changes, set(roster or {}), points.full_marks, selection.reads)
+    by_hand = _graded_by_hand(outcomes, plan.failures, changes, set(roster or {}), points.full_marks, selection.reads)
     for student, document in by_hand.items():
         graded_by_hand = adjusted(student, document)
         outcomes[student] = (graded_by_hand, outcomes.get(student, (None, ""))[1])
@@ -329,10 +331,12 @@ def _plan(
     limits: HandinLimits,
     chosen: dict[str, dict[str, str]],
     choices_path: Path,
+    to_choose: dict[str, str],
 ) -> _Plan:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
     a student ``regrade`` names is left to grade even where their result is current. ``chosen``: the
-    instructor's choices between uploads (``choices_path``), by student.
+    instructor's choices between uploads (``choices_path``), by student; ``to_choose``: the line for the
+    instructor on each conflict between whole hand-ins left (choices.settle).
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
@@ -357,9 +361,9 @@ def _plan(
         else:
             plan.pending.append((found.student, loaded))
     for student, origins in discovery.conflicts.items():
-        reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
-        plan.outcomes[student] = (None, reason)
-        plan.failures[student] = reason
+        plan.outcomes[student] = (None, to_choose[student])  # the instructor's choice to make, with its line
+        plan.failures[student] = f"more than one submission ({'; '.join(origins)}); keep one and hand in again"
+        plan.to_choose.append(f"{student}: {to_choose[student]}")
     return plan
 
 
@@ -439,13 +443,15 @@ def _extensions(course: CourseFile, students: set[str]) -> dict[str, datetime]:
 
 def _graded_by_hand(
     outcomes: Outcomes,
+    failures: dict[str, str],
     changes: dict[str, list[adjustments.Adjustment]],
     roster: set[str],
     full_marks: float,
     chosen: Callable[[str], bool],
 ) -> dict[str, GradeResult]:
     """The students with no grade from the tests (no hand-in, or one that could not be graded) whose total
-    adjustments.csv sets by hand, each with the grade that total gives."""
+    adjustments.csv sets by hand, each with the grade that total gives, and why the tests gave none as the
+    student reads it (``failures``: not the instructor's choice to make)."""
     found: dict[str, GradeResult] = {}
     for student, rows in changes.items():
         total = adjustments.manual_total(rows)
@@ -453,7 +459,7 @@ def _graded_by_hand(
         if total is None or document is not None or not (student in outcomes or student in roster):
             continue
         if chosen(student):
-            found[student] = adjustments.by_hand(total, why, full_marks)
+            found[student] = adjustments.by_hand(total, failures.get(student, why), full_marks)
     return found
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -669,3 +670,60 @@ def test_a_zip_with_more_members_than_a_class_download_has_is_not_opened_to_look
     with pytest.raises(DiscoveryError, match=r"bea\.zip \(Canvas\) is a whole class's LMS download"):
         discover(tmp_path)
     assert opened == [tmp_path / "bea.zip"]
+
+
+def _bad_uploads(name: Callable[[str, str, str], str]) -> dict[str, bytes]:
+    """A class's uploads that cannot be graded, each its own way, named by ``name(slug, id, file)`` as an LMS
+    names them; 1006 hands in the reference, for a class the batch grades."""
+    return {
+        name("lovelaceada", "1001", "notes.txt"): b"my notes\n",
+        name("beebea", "1002", "work.zip"): _zipped({"README.txt": b"x"}),
+        name("ceecyd", "1003", "broken.zip"): b"PK\x03\x04 not a zip",
+        name("deedan", "1004", "work.zip"): _zipped(
+            {"a/simple_tokenizers.py": TOKENIZERS, "b/simple_tokenizers.py": TOKENIZERS}
+        ),
+        name("goguy", "1007", "simple_tokenizers.ipynb"): b"{not json",
+        name("hohal", "1008", "notes.txt"): b"one\n",
+        name("hohal", "1008", "more.txt"): b"two\n",
+        name("ivyivy", "1006", "simple_tokenizers.py"): TOKENIZERS,
+    }
+
+
+CANVAS_NAME = "{}_{}_5000_{}".format
+MOODLE_NAME = "{}_{}_assignsubmission_file_{}".format
+
+
+@pytest.mark.parametrize(
+    ("lms", "packed"),
+    [("Canvas", False), ("Canvas", True), ("Moodle", False)],
+    ids=["Canvas folder", "Canvas zip", "Moodle folder"],
+)
+def test_every_lms_message_names_what_the_instructor_has_and_the_fix(tmp_path, lms, packed):
+    """A hand-in of an LMS download that cannot be graded: the gradebook's reason, in one line, names the files
+    as the instructor has them (the download's own names, on disk or in its .zip) and the fix; never a path
+    such as download/1001 that names nothing on disk. The student's feedback names their own uploads only."""
+    uploads = _bad_uploads(CANVAS_NAME if lms == "Canvas" else MOODLE_NAME)
+    download = _folder(tmp_path / "download", uploads)
+    if packed:
+        (tmp_path / "download.zip").write_bytes(_zipped(uploads))
+        shutil.rmtree(download)
+        download = tmp_path / "download.zip"
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert rows["1006"]["status"] == gradebook.GRADED
+    failed = {student: row["reason"] for student, row in rows.items() if row["status"] == gradebook.CANNOT_GRADE}
+    assert set(failed) == {"1001", "1002", "1003", "1004", "1007", "1008"}, failed
+    for student, reason in failed.items():
+        assert "\n" not in reason and "; " in reason, reason
+        subject = reason.split(": ", 1)[0]
+        assert str(tmp_path / "download" / student) not in reason and f"{tmp_path}/{student}" not in reason, reason
+        on_disk, _, uploads_named = subject.partition(f", {student}'s upload")
+        assert Path(on_disk).exists(), f"{reason!r} names {on_disk}, which is not on disk"
+        if packed:
+            assert on_disk == str(download) and uploads_named, reason
+        named = [name for name in uploads if f"_{student}_" in name]
+        assert all(name in reason for name in named), f"{reason!r} leaves out one of {named}"
+        feedback = (out / student / "feedback.md").read_text(encoding="utf-8")
+        assert str(tmp_path) not in feedback, feedback

@@ -412,8 +412,9 @@ def _feedback(result: GradeResult, code: Sources, mode: str, *, heading: str) ->
 def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path, *, heading: str) -> None:
     """A student whose hand-in could not be graded still gets feedback saying why, naming their files from the
     class folder ``source`` (the instructor's own folders are not the student's to see), titled ``heading``."""
-    for folder in {str(source.resolve()), str(source), str(source.absolute())}:
-        reason = reason.replace(folder.rstrip(os.sep) + os.sep, "")
+    download = (source,) if source.is_dir() else (source, source.parent)  # a .zip download: its folder too
+    for folder in {str(place) for path in download for place in (path.resolve(), path, path.absolute())}:
+        reason = reason.replace(folder.rstrip(os.sep) + os.sep, "").replace(f"{folder}, ", "")
     reason = visible(reason)  # it may quote a file name the student chose
     text = f"# Feedback for {markdown_text(heading)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     html = html_report.page(

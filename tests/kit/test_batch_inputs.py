@@ -473,7 +473,7 @@ def test_a_moodle_grading_worksheet_is_the_roster_and_comes_back_graded(tmp_path
         sent = list(csv.reader(stream))
     assert back[0] == sent[0], "Moodle's importer finds Identifier, Grade and Last modified (grade) by name"
     grade = sent[0].index("Grade")
-    assert [row[grade] for row in back[1:]] == [full_marks("simple_tokenizers"), "0", ""]
+    assert [row[grade] for row in back[1:]] == ["100", "0", ""], "out of the worksheet's Maximum Grade, 100.00"
     for got, given in zip(back[1:], sent[1:], strict=True):
         assert got[:grade] + got[grade + 1 :] == given[:grade] + given[grade + 1 :], "all but Grade as it came"
 

@@ -262,7 +262,7 @@ def run_batch(
     records = _records(discovery, roster, outcomes, standings, set(by_hand))
     if roster is not None:
         warnings += gradebook.roster_warnings(records)
-    written = _write_class_files(out, records, points, options)
+    written = _write_class_files(out, records, points, options, warnings)
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
@@ -509,8 +509,9 @@ def _records(
 
 
 def _write_class_files(
-    out: Path, records: list[StudentRecord], points: SuitePoints, options: BatchOptions
+    out: Path, records: list[StudentRecord], points: SuitePoints, options: BatchOptions, warnings: list[str]
 ) -> list[Path]:
+    """Write the class's files into ``out``; return them, adding to ``warnings`` what an LMS file could not hold."""
     written: list[Path] = []
 
     def write(path: Path, text: str) -> None:
@@ -522,7 +523,9 @@ def _write_class_files(
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title, without_grade=without_grade))
     if options.roster is not None and is_moodle_worksheet(options.roster):
         worksheet = options.roster.read_text(encoding="utf-8-sig")
-        write(out / MOODLE, gradebook.moodle_csv(worksheet, records, without_grade=without_grade))
+        moodle, capped = gradebook.moodle_csv(worksheet, records, points.full_marks, without_grade=without_grade)
+        write(out / MOODLE, moodle)
+        warnings += capped
     most = points.full_marks + points.bonus_total
     sections = class_summary.build_sections(summarize(records, stubs=_stub_code(), most=most))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}

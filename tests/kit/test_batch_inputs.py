@@ -61,7 +61,7 @@ def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):
     (tmp_path / "ada.zip").write_bytes(b"")
     discovery = discover(tmp_path)
     assert not discovery.found
-    assert sorted(Path(origin).name for origin in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
+    assert sorted(Path(found.origin).name for found in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
 
 
 @pytest.mark.unit

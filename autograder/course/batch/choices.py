@@ -93,7 +93,7 @@ def settle(
     taken = list(discovery.found)
     conflicts = dict(discovery.conflicts)
     left: dict[str, str] = {}
-    for student, candidates in discovery.conflicting.items():
+    for student, candidates in discovery.conflicts.items():
         names = [entry_name(candidate.origin) for candidate in candidates]
         wanted = chosen.get(student, {}).get(WHOLE)
         if wanted is not None and wanted.rstrip("/") in [name.rstrip("/") for name in names]:

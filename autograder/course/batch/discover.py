@@ -101,8 +101,7 @@ class Discovery:
     layout: str
     found: list[Found] = field(default_factory=list)
     assignment: str = ""  # nbgrader's assignment name, when the layout says it
-    conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
-    conflicting: dict[str, list[Found]] = field(default_factory=dict)  # id -> those hand-ins, for a choice
+    conflicts: dict[str, list[Found]] = field(default_factory=dict)  # id -> two hand-ins or more, one student
     ignored: list[str] = field(default_factory=list)
     # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
     collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -173,8 +172,7 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
         if len(same) == 1:
             discovery.found.append(same[0])
         else:
-            discovery.conflicts[student] = [candidate.origin for candidate in same]
-            discovery.conflicting[student] = same
+            discovery.conflicts[student] = same
     return discovery
 
 

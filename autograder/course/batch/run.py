@@ -289,7 +289,7 @@ def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
     return replace(
         discovery,
         found=[found for found in discovery.found if chosen(found.student)],
-        conflicts={student: origins for student, origins in discovery.conflicts.items() if chosen(student)},
+        conflicts={student: same for student, same in discovery.conflicts.items() if chosen(student)},
     )
 
 
@@ -360,7 +360,8 @@ def _plan(
             plan.reused += 1
         else:
             plan.pending.append((found.student, loaded))
-    for student, origins in discovery.conflicts.items():
+    for student, same in discovery.conflicts.items():
+        origins = [found.origin for found in same]
         plan.outcomes[student] = (None, to_choose[student])  # the instructor's choice to make, with its line
         plan.failures[student] = f"more than one submission ({'; '.join(origins)}); keep one and hand in again"
         plan.to_choose.append(f"{student}: {to_choose[student]}")
@@ -472,7 +473,9 @@ def _records(
     by_hand: set[str],
 ) -> list[StudentRecord]:
     origins = {found.student: found.origin for found in discovery.found}
-    origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
+    origins.update(
+        {student: "; ".join(found.origin for found in same) for student, same in discovery.conflicts.items()}
+    )
     hints = {found.student: found.name_hint for found in discovery.found}
     times = {found.student: found.timestamp for found in discovery.found}
     late = {found.student for found in discovery.found if found.late}

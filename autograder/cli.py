@@ -651,12 +651,18 @@ def notebooks() -> None:
     is_flag=True,
     help="Add a GitHub Classroom workflow that grades the public tests and reports the points.",
 )
-def release(out: Path, github_classroom: bool) -> None:
-    """Build the student release in OUT: stubs, notebooks, public tests and the grader (instructors)."""
+@COURSE_OPTION
+def release(out: Path, github_classroom: bool, course_path: Path | None) -> None:
+    """Build the student release in OUT: stubs, notebooks, public tests and the grader (instructors).
+
+    It carries what students may see of the course file (points per function, feedback, limits, due date),
+    which their `grade` reads.
+    """
     from autograder.authoring.release import ReleaseError, build_release
 
+    course = load_course(course_path, "grade release")
     try:
-        written = build_release(out, github_classroom=github_classroom)
+        written = build_release(out, github_classroom=github_classroom, course=course)
     except ReleaseError as error:
         click.echo(f"grade release: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)

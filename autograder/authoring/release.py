@@ -40,15 +40,20 @@ class ReleaseError(Exception):
     """The release or package cannot be built: one line naming the problem and the fix."""
 
 
-def build_release(out: Path, *, github_classroom: bool = False, kit: Path = KIT_ROOT) -> tuple[Path, Path]:
-    """Write ``OUT/bpe-kit-student/`` and ``OUT/bpe-kit-student.zip``; return both."""
+def build_release(
+    out: Path, *, github_classroom: bool = False, kit: Path = KIT_ROOT, course: CourseFile | None = None
+) -> tuple[Path, Path]:
+    """Write ``OUT/bpe-kit-student/`` and ``OUT/bpe-kit-student.zip``; return both. The release carries the
+    ``course`` file's visible part (course.student_course), which its ``grade`` reads."""
     _require_instructor_kit(kit)
+    course = course or CourseFile()
     folder = out / RELEASE_NAME
     if folder.exists() and not (folder / MARKER).exists():
         raise ReleaseError(f"{folder}: exists and was not made by `grade release`; choose another OUT")
     with tempfile.TemporaryDirectory(prefix=".release-", dir=_made(out)) as staging:
         built = Path(staging) / RELEASE_NAME
         _write_release(built, kit, github_classroom=github_classroom)
+        _write_course(built, course)
         problems = release_leaks(built, kit)
         if problems:
             shown = "; ".join(problems[:3]) + (f" and {len(problems) - 3} more" if len(problems) > 3 else "")
@@ -96,6 +101,19 @@ def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
         workflows.mkdir(parents=True)
         shutil.copy2(TEMPLATES / "classroom.yml", workflows / "classroom.yml")
     (folder / MARKER).write_text("made by `grade release`; rebuilt in place\n", encoding="utf-8")
+
+
+def _write_course(folder: Path, course: CourseFile) -> None:
+    """The course file's visible part, as the release's course.toml, read back as the release will read it."""
+    from autograder.course.course_file import CourseFileError, read
+    from autograder.course.student_course import student_course_text
+
+    written = folder / COURSE_FILE
+    try:
+        written.write_text(student_course_text(course, course.suite_points("hidden")), encoding="utf-8")
+        read(written)
+    except CourseFileError as error:
+        raise ReleaseError(f"the release's {COURSE_FILE} cannot be made: {error}") from None
 
 
 def student_pyproject(kit: Path = KIT_ROOT) -> str:

@@ -97,11 +97,15 @@ class CourseFile:
 
 
 def find(given: Path | None, folder: Path | None = None) -> Path | None:
-    """The course file: ``given``, else ``course.toml`` in ``folder`` (the working folder), else None."""
+    """The course file: ``given``, else ``course.toml`` in ``folder`` (the working folder), else, in a student
+    release, the one it carries (wherever the student runs ``grade``), else None."""
     if given is not None:
         return given
     here = (folder or Path.cwd()) / COURSE_FILE
-    return here if here.is_file() else None
+    if here.is_file():
+        return here
+    released = KIT_ROOT / COURSE_FILE
+    return released if released.is_file() and not (KIT_ROOT / "solutions").is_dir() else None
 
 
 def load(given: Path | None, folder: Path | None = None) -> CourseFile:

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -60,7 +61,7 @@ def test_two_hand_ins_of_one_student_are_a_conflict_not_a_guess(tmp_path):
     (tmp_path / "ada.zip").write_bytes(b"")
     discovery = discover(tmp_path)
     assert not discovery.found
-    assert sorted(Path(origin).name for origin in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
+    assert sorted(Path(found.origin).name for found in discovery.conflicts["ada"]) == ["ada", "ada.zip"]
 
 
 @pytest.mark.unit
@@ -472,7 +473,7 @@ def test_a_moodle_grading_worksheet_is_the_roster_and_comes_back_graded(tmp_path
         sent = list(csv.reader(stream))
     assert back[0] == sent[0], "Moodle's importer finds Identifier, Grade and Last modified (grade) by name"
     grade = sent[0].index("Grade")
-    assert [row[grade] for row in back[1:]] == [full_marks("simple_tokenizers"), "0", ""]
+    assert [row[grade] for row in back[1:]] == ["100", "0", ""], "out of the worksheet's Maximum Grade, 100.00"
     for got, given in zip(back[1:], sent[1:], strict=True):
         assert got[:grade] + got[grade + 1 :] == given[:grade] + given[grade + 1 :], "all but Grade as it came"
 
@@ -599,6 +600,50 @@ def test_a_conflict_between_uploads_names_them_and_a_line_in_choices_csv_settles
     assert f"{choices}: line 2" in said and "1009" in said, said
 
 
+def test_a_folder_and_a_zip_under_one_name_are_settled_by_a_line_in_choices_csv(tmp_path):
+    """ada/ beside ada.zip, each a hand-in of its own: the batch names both and the lines that choose, as for two
+    uploads; `ada,*,ada.zip` in OUT/choices.csv grades the zip alone, `ada,*,ada/` the folder, and the folder of
+    hand-ins is never touched. A line naming neither is said in the reason; one for a student with a single
+    hand-in stops the run with the fix."""
+    submissions = _folder(
+        tmp_path / "class",
+        {"ada/simple_tokenizers.py": TOKENIZERS, "bea/simple_tokenizers.py": TOKENIZERS},
+    )
+    (submissions / "ada.zip").write_bytes(_zipped({"simple_tokenizers.py": _older_tokenizers()}))
+    out = tmp_path / "out"
+    process = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    choices = out / "choices.csv"
+    reason = gradebook_rows(out)["ada"]["reason"]
+    assert "ada/, ada.zip" in reason and f"a line in {choices}: ada,*,ada/ or ada,*,ada.zip" in reason, reason
+    (warned,) = [said for said in process.stderr.splitlines() if "ada" in said]
+    assert "ada,*,ada.zip" in warned, warned
+    assert choices.read_text(encoding="utf-8") == "student,file,upload\n", "made for the instructor to fill in"
+    feedback = (out / "ada" / "feedback.md").read_text(encoding="utf-8")
+    assert "keep one and hand in again" in feedback and "choices.csv" not in feedback, "the student's own words"
+    sent = {path: path.read_bytes() for path in submissions.rglob("*") if path.is_file()}
+
+    choices.write_text("student,file,upload\nada,*,ada.zip\n", encoding="utf-8")
+    settled = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert settled.returncode == 0, settled.stderr[-2000:]
+    row = gradebook_rows(out)["ada"]
+    assert row["status"] == gradebook.GRADED and row["simple_tokenizers.char_tokenize (5)"] == "0", "the zip"
+    choices.write_text("student,file,upload\nada,*,ada/\n", encoding="utf-8")
+    assert run_batch(submissions, out, "--part", "simple_tokenizers").returncode == 0
+    assert gradebook_rows(out)["ada"]["total"] == full_marks("simple_tokenizers"), "the folder, graded again"
+    assert {path: path.read_bytes() for path in submissions.rglob("*") if path.is_file()} == sent
+
+    choices.write_text("student,file,upload\nada,*,ada.tar\n", encoding="utf-8")
+    assert run_batch(submissions, out, "--part", "simple_tokenizers").returncode == 0
+    reason = gradebook_rows(out)["ada"]["reason"]
+    assert "takes ada's hand-in from ada.tar, which is not one of them" in reason, reason
+    choices.write_text("student,file,upload\nbea,*,bea/\n", encoding="utf-8")
+    refused = run_batch(submissions, out, "--part", "simple_tokenizers")
+    assert refused.returncode == 2
+    (said,) = refused.stderr.splitlines()
+    assert f"{choices}" in said and "bea, who has one hand-in only" in said and "delete the line" in said, said
+
+
 def _older_tokenizers() -> bytes:
     """The reference's simple_tokenizers.py with char_tokenize not started yet: a student's older try."""
     return TOKENIZERS + b"\n\ndef char_tokenize(text):\n    raise NotImplementedError\n"
@@ -625,3 +670,60 @@ def test_a_zip_with_more_members_than_a_class_download_has_is_not_opened_to_look
     with pytest.raises(DiscoveryError, match=r"bea\.zip \(Canvas\) is a whole class's LMS download"):
         discover(tmp_path)
     assert opened == [tmp_path / "bea.zip"]
+
+
+def _bad_uploads(name: Callable[[str, str, str], str]) -> dict[str, bytes]:
+    """A class's uploads that cannot be graded, each its own way, named by ``name(slug, id, file)`` as an LMS
+    names them; 1006 hands in the reference, for a class the batch grades."""
+    return {
+        name("lovelaceada", "1001", "notes.txt"): b"my notes\n",
+        name("beebea", "1002", "work.zip"): _zipped({"README.txt": b"x"}),
+        name("ceecyd", "1003", "broken.zip"): b"PK\x03\x04 not a zip",
+        name("deedan", "1004", "work.zip"): _zipped(
+            {"a/simple_tokenizers.py": TOKENIZERS, "b/simple_tokenizers.py": TOKENIZERS}
+        ),
+        name("goguy", "1007", "simple_tokenizers.ipynb"): b"{not json",
+        name("hohal", "1008", "notes.txt"): b"one\n",
+        name("hohal", "1008", "more.txt"): b"two\n",
+        name("ivyivy", "1006", "simple_tokenizers.py"): TOKENIZERS,
+    }
+
+
+CANVAS_NAME = "{}_{}_5000_{}".format
+MOODLE_NAME = "{}_{}_assignsubmission_file_{}".format
+
+
+@pytest.mark.parametrize(
+    ("lms", "packed"),
+    [("Canvas", False), ("Canvas", True), ("Moodle", False)],
+    ids=["Canvas folder", "Canvas zip", "Moodle folder"],
+)
+def test_every_lms_message_names_what_the_instructor_has_and_the_fix(tmp_path, lms, packed):
+    """A hand-in of an LMS download that cannot be graded: the gradebook's reason, in one line, names the files
+    as the instructor has them (the download's own names, on disk or in its .zip) and the fix; never a path
+    such as download/1001 that names nothing on disk. The student's feedback names their own uploads only."""
+    uploads = _bad_uploads(CANVAS_NAME if lms == "Canvas" else MOODLE_NAME)
+    download = _folder(tmp_path / "download", uploads)
+    if packed:
+        (tmp_path / "download.zip").write_bytes(_zipped(uploads))
+        shutil.rmtree(download)
+        download = tmp_path / "download.zip"
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers")
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert rows["1006"]["status"] == gradebook.GRADED
+    failed = {student: row["reason"] for student, row in rows.items() if row["status"] == gradebook.CANNOT_GRADE}
+    assert set(failed) == {"1001", "1002", "1003", "1004", "1007", "1008"}, failed
+    for student, reason in failed.items():
+        assert "\n" not in reason and "; " in reason, reason
+        subject = reason.split(": ", 1)[0]
+        assert str(tmp_path / "download" / student) not in reason and f"{tmp_path}/{student}" not in reason, reason
+        on_disk, _, uploads_named = subject.partition(f", {student}'s upload")
+        assert Path(on_disk).exists(), f"{reason!r} names {on_disk}, which is not on disk"
+        if packed:
+            assert on_disk == str(download) and uploads_named, reason
+        named = [name for name in uploads if f"_{student}_" in name]
+        assert all(name in reason for name in named), f"{reason!r} leaves out one of {named}"
+        feedback = (out / student / "feedback.md").read_text(encoding="utf-8")
+        assert str(tmp_path) not in feedback, feedback

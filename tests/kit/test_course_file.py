@@ -174,3 +174,59 @@ def test_a_course_file_mistake_is_one_line_naming_the_setting_and_the_fix(tmp_pa
     assert process.returncode == 2, process.stdout[-500:]
     (line,) = process.stderr.strip().splitlines()
     assert line.startswith(f"grade points: {course}") and said in line, line
+
+
+def test_the_student_release_carries_the_courses_visible_part_and_its_grade_reads_it(tmp_path):
+    """Points changed in course.toml, then `grade release`: the release's own `grade`, run on the reference
+    from another folder, scores each function out of the course's points and the score line out of the course's
+    full marks. The release's course.toml holds the due date and the feedback policy, never a hidden test's name,
+    the extensions or the secret."""
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "extensions.csv").write_text("student,due\nstudent-with-an-extension,2026-11-24 23:59\n", "utf-8")
+    (course / "course.toml").write_text(
+        COURSE.replace("[points]\n", '[points]\n"bpe.merge_pair" = 20\n')
+        + '\n[late]\ndue = 2026-11-20T23:59:00\ntime_zone = "Europe/Berlin"\n'
+        + 'percent = 10\nextensions = "extensions.csv"\n',
+        encoding="utf-8",
+    )
+    course_points = read(course / "course.toml").suite_points("hidden")
+    built = grade_command("release", str(tmp_path / "out"), cwd=course)
+    assert built.returncode == 0, built.stderr[-2000:]
+    release = tmp_path / "out" / "bpe-kit-student"
+    carried = (release / "course.toml").read_text(encoding="utf-8")
+    assert "::" not in carried and "student-with-an-extension" not in carried and "extensions" not in carried
+    assert not (release / ".course-secret").exists()
+    settings = tomllib.loads(carried)
+    assert settings["points"]["bpe.merge_pair"] == 20 and settings["feedback"]["gradescope_visibility"] == (
+        "after_due_date"
+    )
+    assert settings["late"]["due"].isoformat() == "2026-11-20T23:59:00+01:00"
+
+    hand_in = tmp_path / "elsewhere" / "hand-in"
+    hand_in.mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "bpe.py", hand_in)
+    graded = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(hand_in), "--part", "bpe", "--format", "json"],
+        cwd=hand_in.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(release)},
+    )
+    assert graded.returncode == 0, graded.stderr[-2000:]
+    document = json.loads(graded.stdout)
+    assert document["extra_data"]["suite"] == "public"
+    merge_pair = [test for test in document["tests"] if test["extra_data"]["function"] == "merge_pair"]
+    assert sum(test["max_score"] for test in merge_pair) == pytest.approx(20), "the course's points, not the marks'"
+    bpe = course_points.of_parts(("bpe",))
+    assert document["score"] == pytest.approx(bpe.full_marks + bpe.bonus_total)
+    text = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(hand_in), "--part", "bpe"],
+        cwd=hand_in.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(release), "COLUMNS": "200"},
+    )
+    assert f"{points_number(bpe.full_marks)} / {points_number(bpe.full_marks)} points" in text.stdout, text.stdout

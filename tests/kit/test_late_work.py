@@ -8,14 +8,16 @@ import os
 import shutil
 from datetime import UTC, datetime
 
+import moodle_importer
 import pytest
-from classroom import SOLUTIONS
+from classroom import SOLUTIONS, TEMPLATE
 from commands import run_batch
 from results import full_marks, gradebook_rows
 
 from autograder.course.batch import late_work
 
 TOKENIZERS = SOLUTIONS / "simple_tokenizers.py"
+TEMPLATE_TOKENIZERS = TEMPLATE / "simple_tokenizers.py"
 PART = ("--part", "simple_tokenizers")
 
 
@@ -77,6 +79,65 @@ def test_canvas_late_names_with_a_due_date_and_an_extension(tmp_path):
     rows = gradebook_rows(out)
     assert (rows["1002"]["late_penalty"], rows["1002"]["total"]) == ("", f"{full:g}")
     assert rows["1003"]["late_penalty"] == f"{0.2 * full:g}", "without its extension, cyd is late"
+
+
+MOODLE_HEADER = (
+    "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Grade can be changed,"
+    "Last modified (submission),Online text,Last modified (grade),Feedback comments"
+)
+
+
+def test_a_moodle_round_trip_with_a_due_date_is_taken_by_moodles_own_importer(tmp_path):
+    """A Moodle download and its grading worksheet as the roster, with a due date: each hand-in's time is the
+    worksheet's Last modified (submission), read in the course's zone; moodle.csv is the worksheet with Grade
+    filled in, the late penalty taken, out of the worksheet's Maximum Grade (a total past full marks at most that,
+    and said); and Moodle's own importer rules
+    (moodle_importer) take every graded student's grade from it, and leave the one without a grade alone."""
+    download = tmp_path / "download"
+    hand_ins = {"Ada Lovelace_201": TOKENIZERS, "Bea Bee_202": TOKENIZERS, "Dan Dee_204": TEMPLATE_TOKENIZERS}
+    for name, module in hand_ins.items():
+        folder = download / f"{name}_assignsubmission_file_"
+        folder.mkdir(parents=True)
+        shutil.copy(module, folder / "simple_tokenizers.py")
+    worksheet = tmp_path / "worksheet.csv"
+    rows = [
+        'Participant 201,Ada Lovelace,ada@uni.edu,Submitted for grading,,100.00,Yes,"Friday, 20 November 2026, 10:15 AM",,-,',
+        'Participant 202,Bea Bee,bea@uni.edu,Submitted for grading,,100.00,Yes,"Saturday, 21 November 2026, 9:00 AM",,-,"Tidy"',
+        "Participant 203,Cyd Cole,cyd@uni.edu,No submission,,100.00,Yes,-,,-,",
+        'Participant 204,Dan Dee,dan@uni.edu,Submitted for grading,,100.00,Yes,"Friday, 20 November 2026, 11:59 AM",,-,',
+    ]
+    worksheet.write_text("\n".join([MOODLE_HEADER, *rows]) + "\n", encoding="utf-8")
+    (tmp_path / "course.toml").write_text(
+        '[late]\ndue = 2026-11-20T12:00:00\ntime_zone = "Europe/Berlin"\npercent = 10\n', encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "adjustments.csv").write_text("student,part_or_test,points,comment\n201,,3,extra work\n", "utf-8")
+    process = run_batch(download, out, *PART, "--roster", str(worksheet))
+    assert process.returncode == 0, process.stderr[-2000:]
+    (capped,) = [line for line in process.stderr.splitlines() if "Maximum Grade" in line]
+    assert "201" in capped and "written as Maximum Grade" in capped, capped
+
+    full = float(full_marks("simple_tokenizers"))
+    graded = gradebook_rows(out)
+    assert graded["202"]["late"] == "21 h late (Moodle's worksheet)", graded["202"]["late"]
+    assert graded["201"]["late"] == graded["204"]["late"] == "on time (Moodle's worksheet)"
+    assert (graded["202"]["late_penalty"], graded["202"]["total"]) == (f"{0.1 * full:g}", f"{0.9 * full:g}")
+
+    sent = (out / "moodle.csv").read_text(encoding="utf-8")
+    moodle = moodle_importer.Moodle(participants=frozenset({"201", "202", "203", "204"}), maximum=100.0)
+    imported = moodle_importer.upload(sent, moodle)
+    expected = {student: float(graded[student]["total"]) * 100 / full for student in ("201", "202", "204")}
+    assert expected["201"] > 100, "past full marks with the extra points"
+    expected["201"] = 100.0  # above Maximum Grade, Moodle would skip the row: written as its maximum
+    assert imported.grades == pytest.approx(expected), "each total, out of the worksheet's Maximum Grade"
+    assert imported.skipped == {"203": "no value"}, "no grade: Moodle keeps the one it has"
+    with worksheet.open(encoding="utf-8", newline="") as stream:
+        given = list(csv.reader(stream))
+    back = list(csv.reader(sent.splitlines()))
+    grade = given[0].index("Grade")
+    for got, had in zip(back, given, strict=True):
+        assert got[:grade] + got[grade + 1 :] == had[:grade] + had[grade + 1 :], "all but Grade as it came"
 
 
 def test_timestamp_txt_lateness_is_charged_and_written_into_nbgraders_gradebook_in_its_terms(tmp_path):

@@ -91,19 +91,13 @@ def test_formgrader_shows_the_batchs_grades_adjustments_and_class_as_the_gradebo
         encoding="utf-8",
     )
     out = tmp_path / "graded"
-    out.mkdir()
-    (out / "adjustments.csv").write_text(
-        "student,part_or_test,points,comment\n"
+    database = _graded_into_nbgrader(
+        course,
+        roster,
         "alice,simple_tokenizers.char_tokenize,-2,copied the docstring's example\n"
         "bob,simple_tokenizers.word_tokenize,3,right idea\n"
         "bob,,1.5,came to office hours\n",
-        encoding="utf-8",
     )
-    database = course / "gradebook.db"
-    process = run_batch(
-        course, out, "--part", "simple_tokenizers", "--roster", str(roster), "--nbgrader-db", str(database)
-    )
-    assert process.returncode == 0, process.stderr[-3000:]
     totals = {student: row["total"] for student, row in gradebook_rows(out).items() if row["total"]}
     assert totals == {"alice": f"{float(full_marks('simple_tokenizers')) - 2:g}", "bob": "4.5"}, totals
     assert gradebook_rows(out)["alice"]["late"] == "2026-11-20 10:15:00.000000 UTC", "nbgrader's timestamp.txt"
@@ -121,3 +115,46 @@ def test_formgrader_shows_the_batchs_grades_adjustments_and_class_as_the_gradebo
             book.find_submission("ps1", "carol")
         cut = book.find_grade("test_char_tokenize", "simple_tokenizers", "ps1", "alice")
         assert (cut.auto_score - cut.manual_score, cut.extra_credit) == (2, None), cut.to_dict()
+
+
+def test_a_total_set_by_hand_is_formgraders_total_too(tmp_path):
+    """`=N` in adjustments.csv, carried into nbgrader's gradebook as formgrader reads it: for alice, graded by the
+    tests, her total; for bob, whose notebook cannot be read, and carol, who handed in on paper, the total
+    set by hand is their score, with nothing left to grade by hand."""
+    api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
+    course = tmp_path / "course"
+    for student in ("alice", "bob"):
+        (course / "submitted" / student / "ps1").mkdir(parents=True)
+    shutil.copy(SOLUTIONS / "simple_tokenizers.py", course / "submitted" / "alice" / "ps1")
+    (course / "submitted" / "bob" / "ps1" / "simple_tokenizers.ipynb").write_text("{not json", encoding="utf-8")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nalice,Alice Liddell\nbob,Bob Ross\ncarol,Carol Ann\n", encoding="utf-8")
+    database = _graded_into_nbgrader(
+        course,
+        roster,
+        "alice,,=12.5,graded again by hand\nbob,,=21.5,graded by hand from the module\ncarol,,=18,handed in on paper\n",
+    )
+    out = tmp_path / "graded"
+    rows = gradebook_rows(out)
+    totals = {student: row["total"] for student, row in rows.items()}
+    assert totals == {"alice": "12.5", "bob": "21.5", "carol": "18"}, totals
+    assert rows["bob"]["status"] == rows["carol"]["status"] == "graded by hand"
+    with api.Gradebook(f"sqlite:///{database}") as book:
+        view = {entry["student"]: entry for entry in book.submission_dicts("ps1")}
+        assert {student: f"{entry['score']:g}" for student, entry in view.items()} == totals
+        assert not any(entry["needs_manual_grade"] for entry in view.values()), view
+        assert not any(grade.needs_manual_grade for grade in book.db.query(api.Grade)), "no cell left to grade"
+
+
+def _graded_into_nbgrader(course: Path, roster: Path, adjustments: str) -> Path:
+    """The real batch of ``course``'s submitted/ into graded/ beside it, with ``adjustments`` (adjustments.csv's
+    rows) and ``roster``, writing course/gradebook.db; that database."""
+    out = course.parent / "graded"
+    out.mkdir()
+    (out / "adjustments.csv").write_text("student,part_or_test,points,comment\n" + adjustments, encoding="utf-8")
+    database = course / "gradebook.db"
+    process = run_batch(
+        course, out, "--part", "simple_tokenizers", "--roster", str(roster), "--nbgrader-db", str(database)
+    )
+    assert process.returncode == 0, process.stderr[-3000:]
+    return database

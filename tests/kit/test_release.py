@@ -162,8 +162,8 @@ def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp
     for part in PARTS:
         shutil.copy2(SOLUTIONS / f"{part.module}.py", student / "modules")
     finished = grade_here()
-    public = suite_points("public")
-    assert finished["score"] == public.full_marks + public.bonus_total
+    course = suite_points("hidden")  # the course's points, which the release's course.toml carries
+    assert finished["score"] == course.full_marks + course.bonus_total
     assert "each part counts from the folder where it scores better: Part 1 from modules/" in finished["output"]
 
 

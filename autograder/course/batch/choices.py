@@ -5,6 +5,9 @@ holds an older ``bpe.py``), the batch grades neither and names the choice to mak
 it, and the download stays as the LMS gave it: the student's id, the file, and the upload to take that
 file from, named as the download names it (``1001,bpe.py,lovelaceada_1001_5002_backup.zip``).
 
+Two whole hand-ins under one name (a folder ``ada/`` beside ``ada.zip``) are settled the same way, with ``*``
+for the file: ``ada,*,ada.zip`` grades ``ada.zip`` and leaves ``ada/`` alone.
+
 The file is the instructor's: the batch makes it, with its header only, the first time it meets such a
 choice, and never writes it again; every run reads it, before any grading.
 """
@@ -13,14 +16,17 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
+from autograder.course.batch.discover import Discovery
 from autograder.handin.uploads import UploadConflict
 
 CHOICES = "choices.csv"
 HEADER = ("student", "file", "upload")
+WHOLE = "*"  # the file of a choice between whole hand-ins under one name (ada/ and ada.zip): all of one
 
 
 class ChoicesError(ValueError):
@@ -69,3 +75,54 @@ def _line(*cells: str) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="").writerow(cells)
     return buffer.getvalue()
+
+
+def entry_name(origin: str) -> str:
+    """A whole hand-in as a choice names it: its name in the folder of hand-ins, a folder's with a slash."""
+    path = Path(origin)
+    return f"{path.name}/" if path.is_dir() else path.name
+
+
+def settle(
+    discovery: Discovery, chosen: dict[str, dict[str, str]], path: Path
+) -> tuple[Discovery, dict[str, dict[str, str]], dict[str, str]]:
+    """``discovery`` with each conflict between whole hand-ins that a ``*`` line of ``chosen`` settles taken as
+    the hand-in it names; the choices between uploads left for the hand-ins to read; and for each conflict left,
+    the instructor's line: the choice to make in ``path``, or why the line there does not make it.
+    ChoicesError for a ``*`` line about a student with one hand-in only."""
+    taken = list(discovery.found)
+    conflicts = dict(discovery.conflicts)
+    left: dict[str, str] = {}
+    for student, candidates in discovery.conflicts.items():
+        names = [entry_name(candidate.origin) for candidate in candidates]
+        wanted = chosen.get(student, {}).get(WHOLE)
+        if wanted is not None and wanted.rstrip("/") in [name.rstrip("/") for name in names]:
+            taken.append(
+                next(c for c, name in zip(candidates, names, strict=True) if name.rstrip("/") == wanted.rstrip("/"))
+            )
+            del conflicts[student]
+            continue
+        shown = f"in {Path(candidates[0].origin).parent}: {', '.join(names)}"
+        if wanted is not None:
+            left[student] = (
+                f"more than one submission ({shown}); {path} takes {student}'s hand-in from {wanted}, which is not "
+                "one of them; name one of them in that line"
+            )
+        else:
+            lines = " or ".join(_line(student, WHOLE, name) for name in names)
+            left[student] = (
+                f"more than one submission ({shown}); choose the one to grade with a line in {path}: {lines}"
+            )
+    stale = sorted(
+        student for student, files in chosen.items() if WHOLE in files and student not in discovery.conflicts
+    )
+    if stale:
+        raise ChoicesError(
+            f"{path}: chooses between hand-ins of {stale[0]}, who has one hand-in only; delete the line "
+            f"{_line(stale[0], WHOLE, chosen[stale[0]][WHOLE])}"
+        )
+    files = {
+        student: {file: upload for file, upload in each.items() if file != WHOLE} for student, each in chosen.items()
+    }
+    settled = replace(discovery, found=sorted(taken, key=lambda found: found.student), conflicts=conflicts)
+    return settled, files, left

@@ -18,13 +18,14 @@ witness of when it came).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
 import re
 import zipfile
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -33,7 +34,7 @@ from autograder.handin import bounded, loading
 from autograder.handin.bounded import SKIPPED_FOLDERS
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
-from autograder.handin.uploads import Uploads, merged_uploads, unpacked
+from autograder.handin.uploads import UploadConflict, Uploads, merged_uploads, unpacked
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
@@ -100,7 +101,7 @@ class Discovery:
     layout: str
     found: list[Found] = field(default_factory=list)
     assignment: str = ""  # nbgrader's assignment name, when the layout says it
-    conflicts: dict[str, list[str]] = field(default_factory=dict)  # id -> origins: two hand-ins, one student
+    conflicts: dict[str, list[Found]] = field(default_factory=dict)  # id -> two hand-ins or more, one student
     ignored: list[str] = field(default_factory=list)
     # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
     collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -171,7 +172,7 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
         if len(same) == 1:
             discovery.found.append(same[0])
         else:
-            discovery.conflicts[student] = [candidate.origin for candidate in same]
+            discovery.conflicts[student] = same
     return discovery
 
 
@@ -479,7 +480,8 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
                         f"{path}: cannot be read ({error.strerror}); check its permissions"
                     ) from None
         files = merged_uploads(_uploads_of(folder, student), uploads, limits, chosen=chosen)
-        return loading.from_files(folder / student, files, name=student, limits=limits)
+        with _named_as_downloaded(folder / student, _where_uploads_are(folder, student, [p.name for p, _ in members])):
+            return loading.from_files(folder / student, files, name=student, limits=limits)
 
     return load
 
@@ -533,9 +535,14 @@ def _zip_group_loader(archive_path: Path, student: str, members: dict[str, str])
 
     def load(limits: HandinLimits, chosen: Mapping[str, str]) -> LoadedSubmission:
         held = bounded.read_zip(archive_path, rename=lambda name: name if name in members else None, limits=limits)
-        uploads = [(item, unpacked(Path(item), members[item], content, limits)) for item, content in held.items()]
-        files = merged_uploads(_uploads_of(archive_path, student), uploads, limits, chosen=chosen)
-        return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)
+        where = _where_uploads_are(archive_path, student, list(members), inside=True)
+        with _named_as_downloaded(archive_path.parent / student, where):
+            uploads = []
+            for item, content in held.items():  # an upload is named by its member's name, inside the .zip
+                with _named_as_downloaded(Path(item), _where_uploads_are(archive_path, student, [item], inside=True)):
+                    uploads.append((item, unpacked(Path(item), members[item], content, limits)))
+            files = merged_uploads(_uploads_of(archive_path, student), uploads, limits, chosen=chosen)
+            return loading.from_files(archive_path.parent / student, files, name=student, limits=limits)
 
     return load
 
@@ -544,3 +551,29 @@ def _uploads_of(download: Path, student: str) -> str:
     """How messages name one student's uploads in an LMS download: the download as it is on disk, and the
     student, never a path that looks like one on disk but is inside the download."""
     return f"{download}, student {student}"
+
+
+def _where_uploads_are(download: Path, student: str, uploads: list[str], *, inside: bool = False) -> str:
+    """A student's uploads as the instructor has them: the one upload's own path in an unpacked download, else the
+    download (``inside``: the .zip) and the uploads' names there."""
+    if len(uploads) == 1 and not inside:
+        return str(download / uploads[0])
+    return f"{download}, {student}'s upload{'s' if len(uploads) > 1 else ''} {', '.join(sorted(uploads))}"
+
+
+@contextlib.contextmanager
+def _named_as_downloaded(stand_in: Path, where: str) -> Iterator[None]:
+    """A hand-in of an LMS download is read as if it were the folder ``stand_in``, which is not on disk: its
+    SubmissionError names ``where`` (the uploads as the download has them) in its place."""
+    try:
+        yield
+    except (UploadConflict, _Named):
+        raise  # names the download and the uploads already (an UploadConflict is the instructor's choice too)
+    except bounded.SubmissionError as error:
+        inner = re.compile(r"(?<![\w./-])" + re.escape(str(stand_in)) + r"(?:/(?P<folder>[^\s:;,]+))?(?=:)")
+        said = inner.sub(lambda found: where + (f", folder {found['folder']}/" if found["folder"] else ""), str(error))
+        raise _Named(said) from None
+
+
+class _Named(bounded.SubmissionError):
+    """A SubmissionError that names the uploads as the download has them already."""

@@ -30,6 +30,7 @@ NO_SUBMISSION = "no submission"
 CANNOT_GRADE = "could not grade"
 NOT_ON_ROSTER = "not on the roster"
 MOODLE_GRADE = "Grade"  # the worksheet's column Moodle's importer reads the grade from (by this name)
+MOODLE_MAXIMUM = "Maximum Grade"  # the assignment's maximum grade in Moodle: a grade above it is skipped
 NAMED_AT_MOST = 20  # ids a warning names before it counts the rest
 NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, or has no grade, and why
 
@@ -181,9 +182,15 @@ def _no_grade(record: StudentRecord) -> str:
     return f"{record.status}: {record.reason}" if record.reason else record.status
 
 
-def moodle_csv(worksheet: str, records: Iterable[StudentRecord], *, without_grade: str = "") -> str:
+def moodle_csv(
+    worksheet: str, records: Iterable[StudentRecord], full_marks: float, *, without_grade: str = ""
+) -> tuple[str, list[str]]:
     """Moodle's grading worksheet ``worksheet`` (its text, as downloaded) with each graded student's total in
-    Grade, ready to upload (Upload grading worksheet).
+    Grade, ready to upload (Upload grading worksheet); and a line for each grade Moodle could not take as it is.
+
+    A grade is out of the worksheet's Maximum Grade, the assignment's in Moodle: the total times Maximum Grade
+    over ``full_marks``, so each student's percentage is the gradebook's. Moodle's importer skips a row whose
+    grade is above Maximum Grade, so a total past full marks (bonus) is written as Maximum Grade, and said.
 
     Every row and column stays as it came, Grade aside: Moodle's importer finds its columns by name
     (Identifier, Grade, Last modified (grade), the feedback plugins' columns) and skips a row whose grade
@@ -195,24 +202,48 @@ def moodle_csv(worksheet: str, records: Iterable[StudentRecord], *, without_grad
     from autograder.course.batch.roster import MOODLE_ID_COLUMN, moodle_id
 
     graded = {
-        record.id: grade_or_blank(record, without_grade)
+        record.id: record.result.score if record.result is not None else 0.0
         for record in records
         if record.result is not None or without_grade == ZERO
     }
     rows = list(csv.reader(io.StringIO(worksheet, newline="")))
     if not rows:
-        return worksheet
+        return worksheet, []
     header = rows[0]
     identifier, grade = header.index(MOODLE_ID_COLUMN), header.index(MOODLE_GRADE)
+    maximum = header.index(MOODLE_MAXIMUM) if MOODLE_MAXIMUM in header else None
+    capped: list[str] = []
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
     for row in rows[1:]:
         student = student_id(moodle_id(row[identifier])) if len(row) > max(identifier, grade) else None
         if student in graded:
-            row[grade] = graded[student]
+            most = _number(row[maximum]) if maximum is not None and len(row) > maximum else None
+            value = graded[student] if most is None or not full_marks else graded[student] * most / full_marks
+            if most is not None and round(value, 2) > most:
+                capped.append(student)
+                value = most
+            row[grade] = points_number(round(value, 2))
         writer.writerow(row)
-    return buffer.getvalue()
+    warnings = (
+        [
+            f"moodle.csv: {_named(capped)} scored past full marks (bonus), above the worksheet's Maximum Grade, "
+            "which Moodle's importer refuses: written as Maximum Grade; raise the assignment's maximum grade in "
+            "Moodle and download the worksheet again to keep the bonus"
+        ]
+        if capped
+        else []
+    )
+    return buffer.getvalue(), warnings
+
+
+def _number(text: str) -> float | None:
+    """A number as Moodle's worksheet writes one (100.00), or None."""
+    try:
+        return float(text.strip().replace(",", ""))
+    except ValueError:
+        return None
 
 
 def roster_warnings(records: Iterable[StudentRecord]) -> list[str]:

@@ -145,6 +145,7 @@ def run_batch(
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
     chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
+    discovery, chosen, to_choose = choices.settle(discovery, chosen, out / choices.CHOICES)
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(
         suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
@@ -165,6 +166,7 @@ def run_batch(
         limits=options.limits.handin,
         chosen=chosen,
         choices_path=out / choices.CHOICES,
+        to_choose=to_choose,
     )
     if plan.to_choose:
         choices.ensure_file(out)
@@ -243,7 +245,7 @@ def run_batch(
             else:
                 results.refresh_feedback(student, feedback_of(student, kept, code))
             outcomes[student] = (kept, "")
-    by_hand = _graded_by_hand(outcomes, changes, set(roster or {}), points.full_marks, selection.reads)
+    by_hand = _graded_by_hand(outcomes, plan.failures, changes, set(roster or {}), points.full_marks, selection.reads)
     for student, document in by_hand.items():
         graded_by_hand = adjusted(student, document)
         outcomes[student] = (graded_by_hand, outcomes.get(student, (None, ""))[1])
@@ -260,7 +262,7 @@ def run_batch(
     records = _records(discovery, roster, outcomes, standings, set(by_hand))
     if roster is not None:
         warnings += gradebook.roster_warnings(records)
-    written = _write_class_files(out, records, points, options)
+    written = _write_class_files(out, records, points, options, warnings)
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
@@ -287,7 +289,7 @@ def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
     return replace(
         discovery,
         found=[found for found in discovery.found if chosen(found.student)],
-        conflicts={student: origins for student, origins in discovery.conflicts.items() if chosen(student)},
+        conflicts={student: same for student, same in discovery.conflicts.items() if chosen(student)},
     )
 
 
@@ -329,10 +331,12 @@ def _plan(
     limits: HandinLimits,
     chosen: dict[str, dict[str, str]],
     choices_path: Path,
+    to_choose: dict[str, str],
 ) -> _Plan:
     """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
     a student ``regrade`` names is left to grade even where their result is current. ``chosen``: the
-    instructor's choices between uploads (``choices_path``), by student.
+    instructor's choices between uploads (``choices_path``), by student; ``to_choose``: the line for the
+    instructor on each conflict between whole hand-ins left (choices.settle).
 
     Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
     """
@@ -356,10 +360,11 @@ def _plan(
             plan.reused += 1
         else:
             plan.pending.append((found.student, loaded))
-    for student, origins in discovery.conflicts.items():
-        reason = f"more than one submission ({'; '.join(origins)}); keep one and run again"
-        plan.outcomes[student] = (None, reason)
-        plan.failures[student] = reason
+    for student, same in discovery.conflicts.items():
+        origins = [found.origin for found in same]
+        plan.outcomes[student] = (None, to_choose[student])  # the instructor's choice to make, with its line
+        plan.failures[student] = f"more than one submission ({'; '.join(origins)}); keep one and hand in again"
+        plan.to_choose.append(f"{student}: {to_choose[student]}")
     return plan
 
 
@@ -408,8 +413,9 @@ def _feedback(result: GradeResult, code: Sources, mode: str, *, heading: str) ->
 def _write_failure(results: store.ResultStore, student: str, reason: str, source: Path, *, heading: str) -> None:
     """A student whose hand-in could not be graded still gets feedback saying why, naming their files from the
     class folder ``source`` (the instructor's own folders are not the student's to see), titled ``heading``."""
-    for folder in {str(source.resolve()), str(source), str(source.absolute())}:
-        reason = reason.replace(folder.rstrip(os.sep) + os.sep, "")
+    download = (source,) if source.is_dir() else (source, source.parent)  # a .zip download: its folder too
+    for folder in {str(place) for path in download for place in (path.resolve(), path, path.absolute())}:
+        reason = reason.replace(folder.rstrip(os.sep) + os.sep, "").replace(f"{folder}, ", "")
     reason = visible(reason)  # it may quote a file name the student chose
     text = f"# Feedback for {markdown_text(heading)}\n\nYour submission could not be graded:\n\n{fenced(reason)}\n"
     html = html_report.page(
@@ -439,13 +445,15 @@ def _extensions(course: CourseFile, students: set[str]) -> dict[str, datetime]:
 
 def _graded_by_hand(
     outcomes: Outcomes,
+    failures: dict[str, str],
     changes: dict[str, list[adjustments.Adjustment]],
     roster: set[str],
     full_marks: float,
     chosen: Callable[[str], bool],
 ) -> dict[str, GradeResult]:
     """The students with no grade from the tests (no hand-in, or one that could not be graded) whose total
-    adjustments.csv sets by hand, each with the grade that total gives."""
+    adjustments.csv sets by hand, each with the grade that total gives, and why the tests gave none as the
+    student reads it (``failures``: not the instructor's choice to make)."""
     found: dict[str, GradeResult] = {}
     for student, rows in changes.items():
         total = adjustments.manual_total(rows)
@@ -453,7 +461,7 @@ def _graded_by_hand(
         if total is None or document is not None or not (student in outcomes or student in roster):
             continue
         if chosen(student):
-            found[student] = adjustments.by_hand(total, why, full_marks)
+            found[student] = adjustments.by_hand(total, failures.get(student, why), full_marks)
     return found
 
 
@@ -465,7 +473,9 @@ def _records(
     by_hand: set[str],
 ) -> list[StudentRecord]:
     origins = {found.student: found.origin for found in discovery.found}
-    origins.update({student: "; ".join(paths) for student, paths in discovery.conflicts.items()})
+    origins.update(
+        {student: "; ".join(found.origin for found in same) for student, same in discovery.conflicts.items()}
+    )
     hints = {found.student: found.name_hint for found in discovery.found}
     times = {found.student: found.timestamp for found in discovery.found}
     late = {found.student for found in discovery.found if found.late}
@@ -502,8 +512,9 @@ def _records(
 
 
 def _write_class_files(
-    out: Path, records: list[StudentRecord], points: SuitePoints, options: BatchOptions
+    out: Path, records: list[StudentRecord], points: SuitePoints, options: BatchOptions, warnings: list[str]
 ) -> list[Path]:
+    """Write the class's files into ``out``; return them, adding to ``warnings`` what an LMS file could not hold."""
     written: list[Path] = []
 
     def write(path: Path, text: str) -> None:
@@ -515,7 +526,9 @@ def _write_class_files(
     write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title, without_grade=without_grade))
     if options.roster is not None and is_moodle_worksheet(options.roster):
         worksheet = options.roster.read_text(encoding="utf-8-sig")
-        write(out / MOODLE, gradebook.moodle_csv(worksheet, records, without_grade=without_grade))
+        moodle, capped = gradebook.moodle_csv(worksheet, records, points.full_marks, without_grade=without_grade)
+        write(out / MOODLE, moodle)
+        warnings += capped
     most = points.full_marks + points.bonus_total
     sections = class_summary.build_sections(summarize(records, stubs=_stub_code(), most=most))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}

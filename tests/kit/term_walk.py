@@ -191,15 +191,15 @@ def walk(root: Path) -> str:
     steps.block(formgrader_view(root / "gradebook.db", "ps1"))
     steps.say(
         "A second section is on Moodle: Download all submissions (unzipped to `section-b/moodle/`) and the grading "
-        "worksheet (`section-b/grading-worksheet.csv`). It is graded in that folder of its own, with the course file less the first section's "
-        "extensions and the same secret, the worksheet as the roster; `section-b/graded/moodle.csv` is the "
-        "worksheet to upload, its grades out of its Maximum Grade (100.00):"
+        "worksheet (`section-b/grading-worksheet.csv`). It is graded in that folder of its own with the same course "
+        "file (and so the same secret, kept beside it), the worksheet as the roster: the first section's extension "
+        "is named and given to no one. `section-b/graded/moodle.csv` is the worksheet to upload, its grades out of "
+        "its Maximum Grade (100.00):"
     )
     build_moodle_section(root / "section-b")
     steps.run(
-        "grep -v '^extensions = ' course.toml > section-b/course.toml",
-        "cp -p .course-secret section-b/",
-        f"cd section-b && grade batch moodle/ -o graded/ --roster grading-worksheet.csv {' '.join(OWN_OPTIONS)}",
+        "cd section-b && grade batch moodle/ -o graded/ --roster grading-worksheet.csv --course ../course.toml "
+        + " ".join(OWN_OPTIONS),
     )
     steps.show("section-b/graded/moodle.csv")
     return steps.markdown()

@@ -72,10 +72,15 @@ def test_canvas_late_names_with_a_due_date_and_an_extension(tmp_path):
     assert "1 day 3 h after the due date (2026-11-20 23:59 UTC)" in late and f"-{0.2 * full:g} points" in late
     assert "## Late" not in (out / "1003" / "feedback.md").read_text(encoding="utf-8")
 
-    # The rule is applied at every run to the stored results, never into them: none is graded again.
-    (tmp_path / "extensions.csv").write_text("student,due\n1002,2026-11-23 12:00\n", encoding="utf-8")
+    # The rule is applied at every run to the stored results, never into them: none is graded again. An
+    # extension for a student of another section (one course file serves them all) is named, not an error.
+    (tmp_path / "extensions.csv").write_text(
+        "student,due\n1002,2026-11-23 12:00\n2001,2026-11-23 12:00\n", encoding="utf-8"
+    )
     again = run_batch(download, out, *PART)
-    assert "(0 graded now, 4 up to date)" in again.stderr, again.stderr[-2000:]
+    assert again.returncode == 0 and "(0 graded now, 4 up to date)" in again.stderr, again.stderr[-2000:]
+    (other_section,) = [line for line in again.stderr.splitlines() if "'2001'" in line]
+    assert other_section.startswith("warning: ") and "extensions.csv" in other_section and "typo" in other_section
     rows = gradebook_rows(out)
     assert (rows["1002"]["late_penalty"], rows["1002"]["total"]) == ("", f"{full:g}")
     assert rows["1003"]["late_penalty"] == f"{0.2 * full:g}", "without its extension, cyd is late"

@@ -33,7 +33,7 @@ from autograder.course.batch.pool import grade_all
 from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
-from autograder.course.course_file import CourseFile, CourseFileError
+from autograder.course.course_file import CourseFile
 from autograder.course.late import Lateness
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.grading.limits import Limits
@@ -140,7 +140,7 @@ def run_batch(
     course = options.course
     points = _points(options.suite, course).of_parts(options.parts)
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
-    extensions = _extensions(course, students)  # before grading, as the adjustments
+    extensions, unknown_extensions = _extensions(course, students)
     out.mkdir(parents=True, exist_ok=True)
     changes_path = adjustments.ensure_file(out)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
@@ -256,6 +256,7 @@ def run_batch(
     warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     warnings += late_work.doubts(standings)
+    warnings += unknown_extensions
     if not selection.class_files:
         records = _records(read_now, None, outcomes, standings, set(by_hand))
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
@@ -431,16 +432,18 @@ def _points(suite: str | None, course: CourseFile) -> SuitePoints:
     return course.suite_points(suite or suites.default_suite())
 
 
-def _extensions(course: CourseFile, students: set[str]) -> dict[str, datetime]:
-    """The course's extensions, each for a student of this batch; CourseFileError (naming the fix) otherwise."""
+def _extensions(course: CourseFile, students: set[str]) -> tuple[dict[str, datetime], list[str]]:
+    """The course's extensions, and a warning naming those for no student of this batch or its roster: one
+    course file serves every section of a course, so they are not an error, but a typo must not go unseen."""
     extensions = course.extensions()
     unknown = sorted(set(extensions) - students)
-    if unknown:
-        raise CourseFileError(
-            f"{course.late.extensions}: no student {unknown[0]!r} in this batch; fix the id (as the gradebook shows "
-            "it) or delete the line"
-        )
-    return extensions
+    if not unknown:
+        return extensions, []
+    named = ", ".join(map(repr, unknown[:5])) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+    return extensions, [
+        f"{course.late.extensions}: {len(unknown)} extension(s) for no student of this batch or its roster, given "
+        f"to no one here: {named}; if one is a typo, fix the id as the gradebook shows it"
+    ]
 
 
 def _graded_by_hand(

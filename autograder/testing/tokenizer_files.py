@@ -80,6 +80,16 @@ def _gpt2() -> tuple[dict[str, int], tuple[tuple[str, str], ...]]:
     return vocab, tuple(read_merges((folder / MERGES_FILE).read_bytes()))
 
 
+def gpt2_files(merges: int) -> dict[str, bytes]:
+    """GPT-2's own two files, cut to their first ``merges`` merges: the lines of merges.txt up to there, and the
+    vocabulary's tokens that those merges and the bytes make, with ``<|endoftext|>``, written as OpenAI wrote
+    encoder.json (one JSON object, non-ASCII characters escaped)."""
+    folder = gpt2_folder()
+    lines = (folder / MERGES_FILE).read_bytes().split(b"\n")
+    vocab, _ = gpt2(merges)
+    return {VOCAB_FILE: json.dumps(vocab).encode("ascii"), MERGES_FILE: b"\n".join(lines[: merges + 1]) + b"\n"}
+
+
 def gpt2(merges: int | None = None) -> tuple[dict[str, int], list[tuple[str, str]]]:
     """GPT-2's vocabulary and merges (fresh copies), or only its first ``merges`` merges and the tokens they
     and the bytes make, with ``<|endoftext|>``: a smaller tokenizer, still a valid BPE, with GPT-2's ids."""

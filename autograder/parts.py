@@ -58,6 +58,7 @@ PARTS: tuple[Part, ...] = (
         ),
     ),
     Part(5, "fast_bpe", "Fast BPE training (bonus)", ("train_bpe",)),
+    Part(6, "real_tokenizer", "A real tokenizer", ("bytes_to_unicode", "load", "save", "encode", "decode")),
 )
 
 MODULES: tuple[str, ...] = tuple(part.module for part in PARTS)

@@ -29,13 +29,14 @@ os.dup2(2, 1)
 
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _RUNTIME)
+import call_folders  # noqa: E402
 import codec  # noqa: E402
 import forks  # noqa: E402
 import protocol  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-del sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
+del sys.modules["call_folders"], sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
 
 import time  # noqa: E402
 import types  # noqa: E402
@@ -560,6 +561,13 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         return False
     payload = request["payload"]
     args, kwargs = marshal.loads(payload)
+    folder = request.get("folder")  # a folder of files for the call (call_folders), or None
+    try:
+        if folder is not None:
+            call_folders.prepare(folder["name"], folder["files"])
+    except call_folders.FolderError as error:
+        send({"ok": False, "kind": protocol.RAISED, "type": "OSError", "message": str(error), "output": output.take()})
+        return False
     try:
         value = function(*args, **kwargs)
     except NotImplementedError as error:
@@ -577,6 +585,11 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
                 # The grader decides whether this is a mutation: a set may come back
                 # in another order without having changed.
                 reply["args_after"], reply["kwargs_after"] = after
+        if folder is not None and folder["collect"]:
+            reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
+    except call_folders.FolderError as error:
+        send_unreadable(f"{request['function']} left a folder the grader cannot read: {error}", output.take())
+        return False
     except (codec.CodecError, RecursionError) as error:
         send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
         return False

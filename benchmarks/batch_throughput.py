@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -144,11 +145,20 @@ class _InProcessWorker:
         folder = message.get("folder")  # Part 6's load and save: the files, as the worker writes them
         if folder is not None:
             call_folders.prepare(folder["name"], folder["files"])
+        measured = message.get("peak_memory", False)  # Part 6's train_bytes: its peak memory, as the worker's
         try:
+            if measured:
+                tracemalloc.start()
             value = function(*args, **kwargs)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)
             return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})
+        finally:
+            peak = tracemalloc.get_traced_memory()[1] if measured else None
+            if measured:
+                tracemalloc.stop()
         reply = {"ok": True, "value": codec.to_plain(value)}
+        if measured:
+            reply["peak_bytes"] = peak
         if folder is not None and folder["collect"]:
             reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
         return Reply(reply)

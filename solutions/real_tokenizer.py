@@ -26,8 +26,10 @@ A worked example, with a vocabulary of five tokens and two merges:
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import regex
@@ -45,6 +47,7 @@ VOCAB_FILE = "vocab.json"
 MERGES_FILE = "merges.txt"
 MERGES_HEADER = "#version: 0.2"
 NO_RANK = float("inf")  # what a pair that is no merge ranks as: after every merge
+BYTE_VALUES = 256
 
 
 def bytes_to_unicode() -> dict[int, str]:
@@ -225,3 +228,134 @@ def decode(ids: list[int], vocab: dict[str, int]) -> str:
     text = "".join(token_by_id[token_id] for token_id in ids)
     return bytes(byte_of[character] for character in text).decode("utf-8", errors="replace")
     ### END SOLUTION
+
+
+def train_bytes(
+    text: str, vocab_size: int, special_tokens: tuple[str, ...] | list[str] = ()
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """Train a byte-level BPE as GPT-2's was trained: ``(vocab, merges)``, tokens as bytes.
+
+    1. Cut the special tokens out of ``text`` (the longer first where two
+       start at the same place): they are never split, and no pair is
+       counted across one.
+    2. Split each stretch between them with ``regex.findall(GPT2_SPLIT, ...)``;
+       each piece starts as its UTF-8 bytes, one ``bytes`` object a byte.
+       A pair is counted inside a piece only, weighed by how often the piece
+       occurs.
+    3. Merge, one at a time, the pair of largest ``(count, pair)``: on equal
+       counts the larger pair of bytes wins, as
+       ``max(counts, key=lambda pair: (counts[pair], pair))``. Stop when the
+       vocabulary is full or no pair occurs twice.
+
+    ``vocab`` gives ids 0 to 255 to the bytes ``bytes([0])`` to ``bytes([255])``,
+    the next ids to the merges' tokens in order, and the ids after them to
+    the special tokens (their UTF-8 bytes), so ``len(vocab) <= vocab_size``.
+    ``ValueError`` when ``vocab_size`` cannot hold the bytes and the special
+    tokens.
+
+    >>> vocab, merges = train_bytes("hug hug hug", 258)
+    >>> merges
+    [(b'u', b'g'), (b'h', b'ug')]
+    >>> vocab[256], vocab[257]
+    (b'ug', b'hug')
+    """
+    ### TODO (independent): count each piece once with its frequency; after a merge, recount only the pieces
+    ### that hold the merged pair (an index from pair to pieces), and find the best pair with a heap.
+    ### BEGIN SOLUTION
+    specials = list(dict.fromkeys(special_tokens))
+    merge_budget = vocab_size - BYTE_VALUES - len(specials)
+    if merge_budget < 0:
+        raise ValueError(
+            f"vocab_size {vocab_size} cannot hold the 256 bytes and {len(specials)} special tokens: "
+            f"make it at least {BYTE_VALUES + len(specials)}"
+        )
+    piece_counts = _piece_counts(text, specials)
+    # Each distinct piece once, as a list of tokens, with how often it occurs.
+    pieces = [[bytes([byte]) for byte in piece.encode("utf-8")] for piece in piece_counts]
+    weights = list(piece_counts.values())
+    pair_counts: Counter[tuple[bytes, bytes]] = Counter()
+    holders: dict[tuple[bytes, bytes], set[int]] = {}  # the pieces a pair may be in (some no longer)
+    for index, tokens in enumerate(pieces):
+        for pair in zip(tokens, tokens[1:], strict=False):
+            pair_counts[pair] += weights[index]
+            holders.setdefault(pair, set()).add(index)
+    heap = [_Largest(count, pair) for pair, count in pair_counts.items()]
+    heapq.heapify(heap)
+    merges: list[tuple[bytes, bytes]] = []
+    while len(merges) < merge_budget and heap:
+        top = heapq.heappop(heap)
+        if pair_counts.get(top.pair, 0) != top.count:
+            continue  # an entry from before the pair's count changed
+        if top.count < 2:
+            break
+        merges.append(top.pair)
+        changed: set[tuple[bytes, bytes]] = set()
+        for index in holders.pop(top.pair, ()):
+            tokens = pieces[index]
+            merged = _merge_tokens(tokens, top.pair)
+            if len(merged) == len(tokens):
+                continue
+            for pair in zip(tokens, tokens[1:], strict=False):
+                pair_counts[pair] -= weights[index]
+                changed.add(pair)
+            for pair in zip(merged, merged[1:], strict=False):
+                pair_counts[pair] += weights[index]
+                holders.setdefault(pair, set()).add(index)
+                changed.add(pair)
+            pieces[index] = merged
+        for pair in changed:
+            if pair_counts[pair] > 0:
+                heapq.heappush(heap, _Largest(pair_counts[pair], pair))
+            else:
+                del pair_counts[pair]
+    vocab = {token_id: bytes([token_id]) for token_id in range(BYTE_VALUES)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+    ### END SOLUTION
+
+
+### BEGIN SOLUTION
+class _Largest:
+    """A heap entry that heapq, a min-heap, pops largest ``(count, pair)`` first."""
+
+    __slots__ = ("count", "pair")
+
+    def __init__(self, count: int, pair: tuple[bytes, bytes]) -> None:
+        self.count = count
+        self.pair = pair
+
+    def __lt__(self, other: _Largest) -> bool:
+        return (self.count, self.pair) > (other.count, other.pair)
+
+
+def _piece_counts(text: str, specials: list[str]) -> Counter[str]:
+    """How often each piece of GPT-2's pre-split occurs in ``text``, the special tokens cut out first."""
+    chunks = [text]
+    if specials:
+        longest_first = sorted(specials, key=len, reverse=True)
+        chunks = regex.split("|".join(regex.escape(token) for token in longest_first), text)
+    counts: Counter[str] = Counter()
+    for chunk in chunks:
+        counts.update(regex.findall(GPT2_SPLIT, chunk))
+    return counts
+
+
+def _merge_tokens(tokens: list[bytes], pair: tuple[bytes, bytes]) -> list[bytes]:
+    """``tokens`` with each occurrence of ``pair`` made one token, left to right."""
+    first, second = pair
+    merged: list[bytes] = []
+    at = 0
+    while at < len(tokens):
+        if at + 1 < len(tokens) and tokens[at] == first and tokens[at + 1] == second:
+            merged.append(first + second)
+            at += 2
+        else:
+            merged.append(tokens[at])
+            at += 1
+    return merged
+
+
+### END SOLUTION

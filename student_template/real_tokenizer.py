@@ -27,8 +27,10 @@ A worked example, with a vocabulary of five tokens and two merges:
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import regex
@@ -46,6 +48,7 @@ VOCAB_FILE = "vocab.json"
 MERGES_FILE = "merges.txt"
 MERGES_HEADER = "#version: 0.2"
 NO_RANK = float("inf")  # what a pair that is no merge ranks as: after every merge
+BYTE_VALUES = 256
 
 
 def bytes_to_unicode() -> dict[int, str]:
@@ -150,3 +153,39 @@ def decode(ids: list[int], vocab: dict[str, int]) -> str:
     """
     # TODO (supported): invert vocab and bytes_to_unicode(); bytes(...) of every character's byte, then decode.
     raise NotImplementedError
+
+
+def train_bytes(
+    text: str, vocab_size: int, special_tokens: tuple[str, ...] | list[str] = ()
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """Train a byte-level BPE as GPT-2's was trained: ``(vocab, merges)``, tokens as bytes.
+
+    1. Cut the special tokens out of ``text`` (the longer first where two
+       start at the same place): they are never split, and no pair is
+       counted across one.
+    2. Split each stretch between them with ``regex.findall(GPT2_SPLIT, ...)``;
+       each piece starts as its UTF-8 bytes, one ``bytes`` object a byte.
+       A pair is counted inside a piece only, weighed by how often the piece
+       occurs.
+    3. Merge, one at a time, the pair of largest ``(count, pair)``: on equal
+       counts the larger pair of bytes wins, as
+       ``max(counts, key=lambda pair: (counts[pair], pair))``. Stop when the
+       vocabulary is full or no pair occurs twice.
+
+    ``vocab`` gives ids 0 to 255 to the bytes ``bytes([0])`` to ``bytes([255])``,
+    the next ids to the merges' tokens in order, and the ids after them to
+    the special tokens (their UTF-8 bytes), so ``len(vocab) <= vocab_size``.
+    ``ValueError`` when ``vocab_size`` cannot hold the bytes and the special
+    tokens.
+
+    >>> vocab, merges = train_bytes("hug hug hug", 258)
+    >>> merges
+    [(b'u', b'g'), (b'h', b'ug')]
+    >>> vocab[256], vocab[257]
+    (b'ug', b'hug')
+    """
+    # TODO (independent): count each piece once with its frequency; after a merge, recount only the pieces
+    # that hold the merged pair (an index from pair to pieces), and find the best pair with a heap.
+    raise NotImplementedError
+
+

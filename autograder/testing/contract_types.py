@@ -39,4 +39,5 @@ RETURNS: dict[tuple[str, str], Any] = {
     ("real_tokenizer", "save"): None,
     ("real_tokenizer", "encode"): list[int],
     ("real_tokenizer", "decode"): str,
+    ("real_tokenizer", "train_bytes"): tuple[dict[int, bytes], list[tuple[bytes, bytes]]],
 }

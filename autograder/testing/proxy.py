@@ -195,6 +195,7 @@ class CallRecord:
     output: str = ""
     answered: bool = False  # it returned (``returned`` is its answer), rather than raised or never ended
     files: dict[str, bytes] | None = None  # what the call's folder held after it, where it asked (CallFolder)
+    peak_bytes: int | None = None  # the call's peak of Python memory in the worker, where it asked (peak_memory)
 
     @property
     def text(self) -> str:
@@ -327,6 +328,7 @@ class GradingSession:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         folder: CallFolder | None = None,
+        peak_memory: bool = False,
     ) -> CallRecord:
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
@@ -345,7 +347,12 @@ class GradingSession:
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted
         # A call with a folder is never sent ahead: its files are written as it is made.
-        key = call_key(module, function, args, kwargs) if self.ahead.active and folder is None else None
+        # Nor one whose memory is measured: the measure is asked with the call.
+        key = (
+            call_key(module, function, args, kwargs)
+            if self.ahead.active and folder is None and not peak_memory
+            else None
+        )
         asked = time.monotonic()
         try:
             reply = self.ahead.answer(key)
@@ -353,6 +360,8 @@ class GradingSession:
                 request = _request(module, function, args, kwargs)
                 if folder is not None:
                     request["folder"] = folder.request()
+                if peak_memory:
+                    request["peak_memory"] = True
                 self.ahead.record(module, function, key, request)
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
@@ -382,7 +391,10 @@ class GradingSession:
                 files = codec.from_plain(message["files"]) if "files" in message else None
             except codec.CodecError as error:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
-            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files)
+            peak = message.get("peak_bytes") if peak_memory else None
+            record = CallRecord(
+                module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files, peak
+            )
             self.calls[-1] = record
             wrong = type_problem(module, function, returned)
             if wrong is not None:
@@ -443,6 +455,11 @@ class FunctionProxy:
     def call(self, *args: Any, **kwargs: Any) -> CallRecord:
         """Call and keep the whole record: what came back and the arguments afterwards."""
         return self._session.call(self._module, self._function, args, kwargs)
+
+    def peak_memory(self, *args: Any, **kwargs: Any) -> CallRecord:
+        """Call and keep the whole record, with the call's peak of Python memory in the worker (``peak_bytes``,
+        tracemalloc's: it slows the call, so a test times its calls apart from this one)."""
+        return self._session.call(self._module, self._function, args, kwargs, peak_memory=True)
 
     def in_folder(self, folder: CallFolder) -> Callable[..., CallRecord]:
         """The call, made with ``folder`` ready in the worker (its files written; sent back after when asked):

@@ -1613,4 +1613,106 @@ def decode(ids, vocab):
     return "".join(token_of[i] for i in ids).replace("Ġ", " ").replace("Ċ", "\\n")
 """,
     ),
+    # -- Part 6's bonus: training where its cost shows (helpers of the reference's module in reach) -------------
+    "train_bytes breaks a tie toward the smallest pair": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+class _Largest:
+    __slots__ = ("count", "pair")
+
+    def __init__(self, count, pair):
+        self.count, self.pair = count, pair
+
+    def __lt__(self, other):
+        return (-self.count, self.pair) < (-other.count, other.pair)
+""",
+    ),
+    "train_bytes counts pairs across GPT-2's pieces": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def _piece_counts(text, specials):
+    chunks = [text]
+    if specials:
+        chunks = regex.split("|".join(regex.escape(t) for t in sorted(specials, key=len, reverse=True)), text)
+    return Counter(chunk for chunk in chunks if chunk)
+""",
+    ),
+    "train_bytes trains on the special tokens' bytes": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def _piece_counts(text, specials):
+    return Counter(regex.findall(GPT2_SPLIT, text))
+""",
+    ),
+    "train_bytes recounts every pair after each merge": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    if vocab_size < 256 + len(specials):
+        raise ValueError("vocab_size is too small for the bytes and the special tokens")
+    pieces = {tuple(bytes([b]) for b in p.encode("utf-8")): n for p, n in _piece_counts(text, specials).items()}
+    merges = []
+    while len(merges) < vocab_size - 256 - len(specials):
+        counts = Counter()
+        for tokens, n in pieces.items():
+            for pair in zip(tokens, tokens[1:]):
+                counts[pair] += n
+        best = max(counts, key=lambda pair: (counts[pair], pair), default=None)
+        if best is None or counts[best] < 2:
+            break
+        merges.append(best)
+        pieces = {tuple(_merge_tokens(list(tokens), best)): n for tokens, n in pieces.items()}
+    vocab = {i: bytes([i]) for i in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
+    "train_bytes keeps every merge's pieces (memory grows with merges times pieces)": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    if vocab_size < 256 + len(specials):
+        raise ValueError("vocab_size is too small for the bytes and the special tokens")
+    counted = _piece_counts(text, specials)
+    pieces = [[bytes([b]) for b in p.encode("utf-8")] for p in counted]
+    weights = list(counted.values())
+    counts, holders = Counter(), {}
+    for i, tokens in enumerate(pieces):
+        for pair in zip(tokens, tokens[1:]):
+            counts[pair] += weights[i]
+            holders.setdefault(pair, set()).add(i)
+    merges, history = [], []  # history: the pieces after each merge, to show the training step by step
+    while len(merges) < vocab_size - 256 - len(specials) and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for i in holders.pop(best, ()):
+            merged = _merge_tokens(pieces[i], best)
+            for pair in zip(pieces[i], pieces[i][1:]):
+                counts[pair] -= weights[i]
+            for pair in zip(merged, merged[1:]):
+                counts[pair] += weights[i]
+                holders.setdefault(pair, set()).add(i)
+            pieces[i] = merged
+        counts = +counts
+        history.append([list(tokens) for tokens in pieces])
+    vocab = {i: bytes([i]) for i in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
 }

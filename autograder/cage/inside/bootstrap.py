@@ -41,6 +41,11 @@ del sys.modules["call_folders"], sys.modules["codec"], sys.modules["forks"], sys
 import time  # noqa: E402
 import types  # noqa: E402
 
+# tracemalloc's C half: built in, so no start-up cost, and held here before any student code can change it.
+from _tracemalloc import get_traced_memory, is_tracing  # noqa: E402
+from _tracemalloc import start as start_tracing  # noqa: E402
+from _tracemalloc import stop as stop_tracing  # noqa: E402
+
 # typing is a few milliseconds of every worker's start, for names only the type checker reads.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -568,7 +573,10 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     except call_folders.FolderError as error:
         send({"ok": False, "kind": protocol.RAISED, "type": "OSError", "message": str(error), "output": output.take()})
         return False
+    measured = request.get("peak_memory", False)  # the call's peak of Python memory, sent back (tracemalloc)
     try:
+        if measured:
+            start_tracing()
         value = function(*args, **kwargs)
     except NotImplementedError as error:
         send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
@@ -577,8 +585,15 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
         return False
+    finally:
+        # None where the call stopped the tracing itself: no measure, which the grader does not take as small.
+        peak = get_traced_memory()[1] if measured and is_tracing() else None
+        if measured:
+            stop_tracing()
     try:
         reply = {"ok": True, "value": codec.to_plain(value)}
+        if measured:
+            reply["peak_bytes"] = peak
         if not _unchanged(args, kwargs, payload):
             after = [codec.to_plain(args), codec.to_plain(kwargs)]
             if after != [codec.to_plain(given) for given in marshal.loads(payload)]:

@@ -1,4 +1,5 @@
-"""Part 6 written another way: GPT-2's original table code, os.path and open(), and a merge loop by index."""
+"""Part 6 written another way: GPT-2's original table code, os.path and open(), a merge loop by index, and a trainer
+with no heap."""
 
 import json
 import os
@@ -80,3 +81,54 @@ def decode(ids, vocab):
     for token_id in ids:
         data.extend(back[character] for character in tokens[token_id])
     return data.decode("utf-8", "replace")
+
+
+def train_bytes(text, vocab_size, special_tokens=()):
+    # Pieces as tuples of bytes, counted once each; the pairs' counts and where each pair is kept up to date
+    # after a merge, and the best pair found by a plain max over the counts (no heap).
+    specials = sorted(set(special_tokens), key=len, reverse=True)
+    if vocab_size < 256 + len(specials):
+        raise ValueError(f"vocab_size must be at least {256 + len(specials)}")
+    stretches = regex.split("|".join(map(regex.escape, specials)), text) if specials else [text]
+    frequency = {}
+    for stretch in stretches:
+        for piece in regex.findall(GPT2_SPLIT, stretch):
+            frequency[piece] = frequency.get(piece, 0) + 1
+    words = [tuple(bytes([byte]) for byte in piece.encode("utf-8")) for piece in frequency]
+    counts = list(frequency.values())
+    pairs, where = {}, {}
+    for index, word in enumerate(words):
+        for pair in zip(word, word[1:]):
+            pairs[pair] = pairs.get(pair, 0) + counts[index]
+            where.setdefault(pair, set()).add(index)
+    merges = []
+    while pairs and len(merges) < vocab_size - 256 - len(specials):
+        best = max(pairs.items(), key=lambda item: (item[1], item[0]))
+        if best[1] < 2:
+            break
+        first, second = best[0]
+        merges.append(best[0])
+        for index in where.pop(best[0]):
+            word, count = words[index], counts[index]
+            new, at = [], 0
+            while at < len(word):
+                if word[at] == first and at + 1 < len(word) and word[at + 1] == second:
+                    new.append(first + second)
+                    at += 2
+                else:
+                    new.append(word[at])
+                    at += 1
+            for pair in zip(word, word[1:]):
+                pairs[pair] -= count
+                if not pairs[pair]:
+                    del pairs[pair]
+            for pair in zip(new, new[1:]):
+                pairs[pair] = pairs.get(pair, 0) + count
+                where.setdefault(pair, set()).add(index)
+            words[index] = tuple(new)
+    vocab = {token_id: bytes([token_id]) for token_id in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in dict.fromkeys(special_tokens):
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges

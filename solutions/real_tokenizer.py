@@ -269,7 +269,19 @@ def train_bytes(
             f"vocab_size {vocab_size} cannot hold the 256 bytes and {len(specials)} special tokens: "
             f"make it at least {BYTE_VALUES + len(specials)}"
         )
-    piece_counts = _piece_counts(text, specials)
+    merges = _merges_of(_piece_counts(text, specials), merge_budget)
+    vocab = {token_id: bytes([token_id]) for token_id in range(BYTE_VALUES)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+    ### END SOLUTION
+
+
+### BEGIN SOLUTION
+def _merges_of(piece_counts: Counter[str], merge_budget: int) -> list[tuple[bytes, bytes]]:
+    """At most ``merge_budget`` merges learned from each piece's count, largest ``(count, pair)`` first."""
     # Each distinct piece once, as a list of tokens, with how often it occurs.
     pieces = [[bytes([byte]) for byte in piece.encode("utf-8")] for piece in piece_counts]
     weights = list(piece_counts.values())
@@ -308,16 +320,9 @@ def train_bytes(
                 heapq.heappush(heap, _Largest(pair_counts[pair], pair))
             else:
                 del pair_counts[pair]
-    vocab = {token_id: bytes([token_id]) for token_id in range(BYTE_VALUES)}
-    for first, second in merges:
-        vocab[len(vocab)] = first + second
-    for token in specials:
-        vocab[len(vocab)] = token.encode("utf-8")
-    return vocab, merges
-    ### END SOLUTION
+    return merges
 
 
-### BEGIN SOLUTION
 class _Largest:
     """A heap entry that heapq, a min-heap, pops largest ``(count, pair)`` first."""
 

@@ -332,7 +332,8 @@ class _Largest:
         self.count = count
         self.pair = pair
 
-    def __lt__(self, other: _Largest) -> bool:
+    # Quoted: a notebook nests the helpers in a function's cell, where the class's name is not bound yet.
+    def __lt__(self, other: "_Largest") -> bool:  # noqa: UP037
         return (self.count, self.pair) > (other.count, other.pair)
 
 

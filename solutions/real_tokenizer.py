@@ -265,10 +265,8 @@ def train_bytes(
     specials = list(dict.fromkeys(special_tokens))
     merge_budget = vocab_size - BYTE_VALUES - len(specials)
     if merge_budget < 0:
-        raise ValueError(
-            f"vocab_size {vocab_size} cannot hold the 256 bytes and {len(specials)} special tokens: "
-            f"make it at least {BYTE_VALUES + len(specials)}"
-        )
+        too_small = f"vocab_size {vocab_size} cannot hold the 256 bytes and {len(specials)} special tokens"
+        raise ValueError(f"{too_small}: make it at least {BYTE_VALUES + len(specials)}")
     merges = _merges_of(_piece_counts(text, specials), merge_budget)
     vocab = {token_id: bytes([token_id]) for token_id in range(BYTE_VALUES)}
     for first, second in merges:

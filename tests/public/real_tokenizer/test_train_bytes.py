@@ -38,7 +38,7 @@ def recount(text: str, vocab_size: int, specials: tuple[str, ...]) -> tuple[dict
         best = max(seen, key=lambda pair: (seen[pair], pair), default=None)
         if best is None or seen[best] < 2:
             break
-        merges.append(best)
+        merges += [best]
         words = {joined(word, best): count for word, count in words.items()}
     tokens = [bytes([byte]) for byte in range(256)] + [a + b for a, b in merges] + [s.encode() for s in specials]
     return dict(enumerate(tokens)), merges
@@ -58,12 +58,12 @@ def joined(word: tuple[bytes, ...], chosen: Pair) -> tuple[bytes, ...]:
 @pytest.mark.points(1)
 def test_a_worked_example(submission):
     """train_bytes("hug hug hug", 258) merges (u, g), then (h, ug), and gives them ids 256 and 257"""
-    vocab, merges = submission.real_tokenizer.train_bytes("hug hug hug", 258)
-    assert merges == [(b"u", b"g"), (b"h", b"ug")], hint(
-        'count pairs inside GPT-2\'s pieces ("hug" once, " hug" twice), weighted by how often each piece occurs'
+    learned, order = submission.real_tokenizer.train_bytes("hug hug hug", 258)
+    assert order == [(b"u", b"g"), (b"h", b"ug")], hint(
+        "the pieces are 'hug' (once) and ' hug' (twice): count each pair inside them, times the piece's count"
     )
-    assert vocab[256] == b"ug" and vocab[257] == b"hug" and vocab[32] == b" ", hint(
-        "ids 0 to 255 are the single bytes; each merge's token takes the next id, in order"
+    assert learned[256] == b"ug" and learned[257] == b"hug" and learned[32] == b" ", hint(
+        "the vocab holds the 256 single bytes at ids 0 to 255, then each merge's token, in the merges' order"
     )
 
 
@@ -71,13 +71,13 @@ def test_a_worked_example(submission):
 def test_ties_go_to_the_largest_pair(submission):
     """on equal counts train_bytes merges the largest pair of bytes"""
     _, merges = submission.real_tokenizer.train_bytes("ab\nab\ncd\ncd", 257)
-    assert merges == [(b"c", b"d")], hint("compare (count, pair): on a tie the larger pair of bytes wins")
+    assert merges == [(b"c", b"d")], hint("(b'c', b'd') and (b'a', b'b') are both seen twice: the larger wins")
 
 
 @pytest.mark.points(1)
 def test_no_pair_across_pieces_or_special_tokens(submission):
     """train_bytes counts pairs inside GPT-2's pieces only, and never inside or across a special token"""
-    _, merges = submission.real_tokenizer.train_bytes("a1 a1 a1", 300)
+    _, merges = submission.real_tokenizer.train_bytes("a1 a1 a1 ", 300)
     assert merges == [(b" ", b"a")], hint("pre-split with regex.findall(GPT2_SPLIT, text): 'a' and '1' are apart")
     vocab, merges = submission.real_tokenizer.train_bytes(f"ab{END_OF_TEXT}ab{END_OF_TEXT}", 300, [END_OF_TEXT])
     assert merges == [(b"a", b"b")], hint("cut the special tokens out of the text first: none of their bytes count")
@@ -93,8 +93,8 @@ def test_no_pair_across_pieces_or_special_tokens(submission):
 )
 def test_hyp_same_as_the_slow_recount(submission, text, extra, specials):
     """train_bytes makes the recount's vocab and merges on any small text"""
-    vocab_size = 256 + len(specials) + extra
-    got = submission.real_tokenizer.train_bytes(text, vocab_size, list(specials))
-    assert got == recount(text, vocab_size, specials), hint(
+    size = 256 + len(specials) + extra
+    answer = submission.real_tokenizer.train_bytes(text, size, list(specials))
+    assert answer == recount(text, size, specials), hint(
         "special tokens cut out first, GPT-2's pre-split, then the largest (count, pair) while a pair occurs twice"
     )

@@ -38,6 +38,7 @@ import copy
 import dataclasses
 import os
 import shutil
+import tracemalloc
 
 import pytest
 from autograder.testing.proxy import CallRecord, StudentRaised
@@ -59,6 +60,14 @@ class _Function:
         after_args, after_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
         returned = self.function(*after_args, **after_kwargs)
         return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
+
+    def peak_memory(self, *args, **kwargs):  # as the worker measures a call's peak, with tracemalloc
+        tracemalloc.start()
+        try:
+            record = self.call(*args, **kwargs)
+            return dataclasses.replace(record, peak_bytes=tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
 
     def in_folder(self, folder):  # as the worker's call_folders does, in the working folder
         def call(*args, **kwargs):

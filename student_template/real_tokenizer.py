@@ -178,6 +178,11 @@ def train_bytes(
     ``ValueError`` when ``vocab_size`` cannot hold the bytes and the special
     tokens.
 
+    Graded as a bonus: the merges must be the reference's, and on about
+    200 KB to a vocabulary of 1,024 your time must stay within 5 times the
+    reference's and your peak of Python memory within 4 times, both
+    measured in the same run.
+
     >>> vocab, merges = train_bytes("hug hug hug", 258)
     >>> merges
     [(b'u', b'g'), (b'h', b'ug')]

@@ -58,6 +58,13 @@ PARTS: tuple[Part, ...] = (
         ),
     ),
     Part(5, "fast_bpe", "Fast BPE training (bonus)", ("train_bpe",)),
+    Part(
+        6,
+        "real_tokenizer",
+        "A real tokenizer",
+        # the bonus: GPT-2-style training where its time and memory show
+        ("bytes_to_unicode", "load", "save", "encode", "decode", "train_bytes"),
+    ),
 )
 
 MODULES: tuple[str, ...] = tuple(part.module for part in PARTS)

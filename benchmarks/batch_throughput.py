@@ -17,6 +17,7 @@ in this process against the reference (no cage, no worker, warm), and a correct 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import marshal
 import os
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -134,17 +136,32 @@ class _InProcessWorker:
 
     def request(self, message: dict[str, Any], timeout: float) -> Any:
         from autograder.cage.client import Reply
-        from autograder.cage.inside import codec, protocol
+        from autograder.cage.inside import call_folders, codec, protocol
 
         if message["op"] != protocol.CALL:
             return Reply({"ok": True})
         function = getattr(reference(message["module"]), message["function"])
         args, kwargs = marshal.loads(message["payload"])  # as the worker reads them
+        folder = message.get("folder")  # Part 6's load and save: the files, as the worker writes them
+        if folder is not None:
+            call_folders.prepare(folder["name"], folder["files"])
+        measured = message.get("peak_memory", False)  # Part 6's train_bytes: its peak memory, as the worker's
         try:
+            if measured:
+                tracemalloc.start()
             value = function(*args, **kwargs)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)
             return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})
-        return Reply({"ok": True, "value": codec.to_plain(value)})
+        finally:
+            peak = tracemalloc.get_traced_memory()[1] if measured else None
+            if measured:
+                tracemalloc.stop()
+        reply = {"ok": True, "value": codec.to_plain(value)}
+        if measured:
+            reply["peak_bytes"] = peak
+        if folder is not None and folder["collect"]:
+            reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
+        return Reply(reply)
 
     def runs_at_once(self, modules: set[str]) -> bool:
         return False  # no calls sent ahead: here a call is a function call already
@@ -168,7 +185,8 @@ def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = 
     from autograder.testing.proxy import GradingSession
 
     times = []
-    with Grader() as grader:  # one, as a batch's grader keeps one: the suite collected once, examples replayed
+    # A call's folder is made in the working folder, as the worker makes it in its copy of the hand-in.
+    with tempfile.TemporaryDirectory() as scratch, contextlib.chdir(scratch), Grader() as grader:
         for _ in range(rounds + 1):
             session = GradingSession(_InProcessWorker(), CageLimits(), plans=grader.plans)  # type: ignore[arg-type]
             plugin = GradingPlugin(session, recorded=grader.examples)

@@ -17,7 +17,8 @@ import resource
 import sys
 from pathlib import Path
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
+KIT = Path(__file__).resolve().parent.parent
+PAGE = KIT / "docs" / "performance.md"
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +58,18 @@ def children_cpu() -> float:
 
 
 def command() -> str:
-    """The command that ran, as a reader would type it again, without ``--docs``."""
-    words = [f"benchmarks/{Path(sys.argv[0]).name}", *(word for word in sys.argv[1:] if word != "--docs")]
+    """The command that ran, as a reader would type it again from the kit's folder, without ``--docs``."""
+    words = [f"benchmarks/{Path(sys.argv[0]).name}", *(kit_relative(word) for word in sys.argv[1:] if word != "--docs")]
     return "python " + " ".join(words)
+
+
+def kit_relative(word: str) -> str:
+    """``word``, with a path in it (``PATH`` or ``--option=PATH``) written from the kit's folder: this
+    machine's absolute paths mean nothing to a reader, ``../shared/corpora/...`` does."""
+    option, equals, value = word.rpartition("=") if word.startswith("--") else ("", "", word)
+    if not value.startswith("/"):
+        return word
+    return option + equals + os.path.relpath(Path(value).resolve(), KIT)
 
 
 def stamp() -> str:

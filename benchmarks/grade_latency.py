@@ -35,6 +35,10 @@ FIGURES = Figures("grade_latency")
 
 PLAIN_CONFTEST = """
 import copy
+import dataclasses
+import os
+import shutil
+import tracemalloc
 
 import pytest
 from autograder.testing.proxy import CallRecord, StudentRaised
@@ -56,6 +60,34 @@ class _Function:
         after_args, after_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
         returned = self.function(*after_args, **after_kwargs)
         return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
+
+    def peak_memory(self, *args, **kwargs):  # as the worker measures a call's peak, with tracemalloc
+        tracemalloc.start()
+        try:
+            record = self.call(*args, **kwargs)
+            return dataclasses.replace(record, peak_bytes=tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+
+    def in_folder(self, folder):  # as the worker's call_folders does, in the working folder
+        def call(*args, **kwargs):
+            shutil.rmtree(folder.name, ignore_errors=True)
+            if folder.files:
+                os.makedirs(folder.name)
+                for name, content in folder.files.items():
+                    with open(os.path.join(folder.name, name), "wb") as file:
+                        file.write(content)
+            record = self.call(*args, **kwargs)
+            if not folder.collect:
+                return record
+            names = os.listdir(folder.name) if os.path.isdir(folder.name) else []
+            files = {}
+            for name in names:
+                with open(os.path.join(folder.name, name), "rb") as file:
+                    files[name] = file.read()
+            return dataclasses.replace(record, files=files)
+
+        return call
 
 
 class _Module:

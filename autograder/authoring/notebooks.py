@@ -286,10 +286,10 @@ def expected_notebooks() -> dict[Path, str]:
             continue
         for flavour in ("student", "nbgrader"):
             expected[committed_path(part, flavour)] = render(build(part, flavour, points=points))
-    for data in sorted(path for path in (EXERCISES / "data").iterdir() if path.suffix in (".txt", ".md")):
-        expected[NBGRADER_COURSE / "source" / NBGRADER_ASSIGNMENT / "data" / data.name] = data.read_text(
-            encoding="utf-8"
-        )
+    data = EXERCISES / "data"
+    for path in sorted(path for path in data.rglob("*") if path.is_file()):  # the corpora, GPT-2's files
+        target = NBGRADER_COURSE / "source" / NBGRADER_ASSIGNMENT / "data" / path.relative_to(data)
+        expected[target] = path.read_text(encoding="utf-8")
     return expected
 
 

@@ -41,8 +41,9 @@ def grading_hash(
     )
     digest = hashlib.sha256(f"{__version__}\0{suite.name}\0{settings}".encode())
     for folder in (suite, references, GRADER):
-        for path in sorted(folder.rglob("*.py")):
-            if "__pycache__" in path.parts:
+        # Code, and the data a suite keeps beside its tests (tiktoken's ids for Part 6's held-out texts).
+        for path in sorted(folder.rglob("*")):
+            if path.suffix not in (".py", ".json") or "__pycache__" in path.parts:
                 continue
             digest.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -34,4 +34,10 @@ RETURNS: dict[tuple[str, str], Any] = {
     ("byte_bpe", "encode_with_specials"): list[int],
     ("byte_bpe", "decode_with_specials"): str,
     ("fast_bpe", "train_bpe"): list[tuple[str, str]],
+    ("real_tokenizer", "bytes_to_unicode"): dict[int, str],
+    ("real_tokenizer", "load"): tuple[dict[str, int], list[tuple[str, str]]],
+    ("real_tokenizer", "save"): None,
+    ("real_tokenizer", "encode"): list[int],
+    ("real_tokenizer", "decode"): str,
+    ("real_tokenizer", "train_bytes"): tuple[dict[int, bytes], list[tuple[bytes, bytes]]],
 }

@@ -11,7 +11,7 @@ import contextlib
 import itertools
 import reprlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,8 @@ class CallRecord:
     kwargs_after: dict[str, Any] | None = None
     output: str = ""
     answered: bool = False  # it returned (``returned`` is its answer), rather than raised or never ended
+    files: dict[str, bytes] | None = None  # what the call's folder held after it, where it asked (CallFolder)
+    peak_bytes: int | None = None  # the call's peak of Python memory in the worker, where it asked (peak_memory)
 
     @property
     def text(self) -> str:
@@ -207,6 +209,20 @@ class CallRecord:
         args_changed = self.args_after is not None and self.args_after != self.args
         kwargs_changed = self.kwargs_after is not None and self.kwargs_after != self.kwargs
         return args_changed or kwargs_changed
+
+
+@dataclass(frozen=True)
+class CallFolder:
+    """A folder in the worker's working folder for one call (``call_folders``): holding ``files`` only (none:
+    no folder there), and what it holds after the call sent back when ``collect``. The test passes ``name``
+    to the function."""
+
+    name: str
+    files: Mapping[str, bytes] = field(default_factory=dict)
+    collect: bool = False
+
+    def request(self) -> dict[str, Any]:
+        return {"name": self.name, "files": dict(self.files), "collect": self.collect}
 
 
 @dataclass
@@ -309,7 +325,15 @@ class GradingSession:
         budget = min(limit, *self._time_left())
         return min(budget, limit * TAINTED_CALL_SHARE) if self.tainted else budget
 
-    def call(self, module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CallRecord:
+    def call(
+        self,
+        module: str,
+        function: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        folder: CallFolder | None = None,
+        peak_memory: bool = False,
+    ) -> CallRecord:
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
         test_left, submission_left = self._time_left()
@@ -326,12 +350,22 @@ class GradingSession:
         # could say it to tell them something (the plugin runs such a test again in a fresh one).
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted
-        key = call_key(module, function, args, kwargs) if self.ahead.active else None
+        # A call with a folder is never sent ahead: its files are written as it is made.
+        # Nor one whose memory is measured: the measure is asked with the call.
+        key = (
+            call_key(module, function, args, kwargs)
+            if self.ahead.active and folder is None and not peak_memory
+            else None
+        )
         asked = time.monotonic()
         try:
             reply = self.ahead.answer(key)
             if reply is None:
                 request = _request(module, function, args, kwargs)
+                if folder is not None:
+                    request["folder"] = folder.request()
+                if peak_memory:
+                    request["peak_memory"] = True
                 self.ahead.record(module, function, key, request)
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 reply = self.worker.request(request, budget)
@@ -358,9 +392,13 @@ class GradingSession:
                 returned = codec.from_plain(message.get("value"))
                 args_after = tuple(codec.from_plain(message["args_after"])) if "args_after" in message else None
                 kwargs_after = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
+                files = codec.from_plain(message["files"]) if "files" in message else None
             except codec.CodecError as error:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
-            record = CallRecord(module, function, args, kwargs, returned, args_after, kwargs_after, output, True)
+            peak = message.get("peak_bytes") if peak_memory else None
+            record = CallRecord(
+                module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files, peak
+            )
             self.calls[-1] = record
             wrong = type_problem(module, function, returned)
             if wrong is not None:
@@ -421,6 +459,16 @@ class FunctionProxy:
     def call(self, *args: Any, **kwargs: Any) -> CallRecord:
         """Call and keep the whole record: what came back and the arguments afterwards."""
         return self._session.call(self._module, self._function, args, kwargs)
+
+    def peak_memory(self, *args: Any, **kwargs: Any) -> CallRecord:
+        """Call and keep the whole record, with the call's peak of Python memory in the worker (``peak_bytes``,
+        tracemalloc's: it slows the call, so a test times its calls apart from this one)."""
+        return self._session.call(self._module, self._function, args, kwargs, peak_memory=True)
+
+    def in_folder(self, folder: CallFolder) -> Callable[..., CallRecord]:
+        """The call, made with ``folder`` ready in the worker (its files written; sent back after when asked):
+        ``submission.real_tokenizer.load.in_folder(CallFolder("gpt2", files))("gpt2")``."""
+        return lambda *args, **kwargs: self._session.call(self._module, self._function, args, kwargs, folder)
 
 
 class ModuleProxy:

@@ -1298,4 +1298,421 @@ def train_bpe(word_freqs, num_merges):
     return merges
 """,
     ),
+    # -- Part 6: a real tokenizer ------------------------------------------------------------
+    "byte table: every byte stands for itself": (
+        "real_tokenizer",
+        "bytes_to_unicode",
+        """
+def bytes_to_unicode():
+    return {byte: chr(byte) for byte in range(256)}
+""",
+    ),
+    "byte table shifts a byte to chr(256 + byte)": (
+        "real_tokenizer",
+        "bytes_to_unicode",
+        """
+def bytes_to_unicode():
+    printable = set(range(ord("!"), ord("~") + 1)) | set(range(ord("¡"), ord("¬") + 1)) | set(range(ord("®"), ord("ÿ") + 1))
+    return {byte: chr(byte) if byte in printable else chr(256 + byte) for byte in range(256)}
+""",
+    ),
+    "byte table leaves out the range ¡ to ¬": (
+        "real_tokenizer",
+        "bytes_to_unicode",
+        """
+def bytes_to_unicode():
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    table, n = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(256 + n)
+            n += 1
+    return table
+""",
+    ),
+    "byte table ranges stop one short (range end excluded)": (
+        "real_tokenizer",
+        "bytes_to_unicode",
+        """
+def bytes_to_unicode():
+    printable = list(range(ord("!"), ord("~"))) + list(range(ord("¡"), ord("¬"))) + list(range(ord("®"), ord("ÿ")))
+    table, n = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(256 + n)
+            n += 1
+    return table
+""",
+    ),
+    "load keeps the #version line as a merge": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    with open(f"{folder}/vocab.json", encoding="utf-8") as file:
+        vocab = json.load(file)
+    with open(f"{folder}/merges.txt", encoding="utf-8") as file:
+        merges = [tuple(line.split()) for line in file.read().split("\\n") if line]
+    return vocab, merges
+""",
+    ),
+    "load drops the first line even when it is a merge": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    with open(f"{folder}/vocab.json", encoding="utf-8") as file:
+        vocab = json.load(file)
+    with open(f"{folder}/merges.txt", encoding="utf-8") as file:
+        lines = file.read().split("\\n")[1:]
+    return vocab, [tuple(line.split(" ")) for line in lines if line]
+""",
+    ),
+    "load drops the last merge, as encoder.py's [1:-1]": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    with open(f"{folder}/vocab.json", encoding="utf-8") as file:
+        vocab = json.load(file)
+    with open(f"{folder}/merges.txt", encoding="utf-8") as file:
+        lines = file.read().split("\\n")[1:-1]
+    return vocab, [tuple(line.split(" ")) for line in lines]
+""",
+    ),
+    "load gives each merge as a list": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    with open(f"{folder}/vocab.json", encoding="utf-8") as file:
+        vocab = json.load(file)
+    with open(f"{folder}/merges.txt", encoding="utf-8") as file:
+        lines = [line for line in file.read().split("\\n") if line and not line.startswith("#version")]
+    return vocab, [line.split(" ") for line in lines]
+""",
+    ),
+    "save leaves out the #version line": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as file:
+        json.dump(vocab, file)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
+        for first, second in merges:
+            file.write(f"{first} {second}\\n")
+""",
+    ),
+    "save does not make the folder": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as file:
+        json.dump(vocab, file)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
+        file.write("#version: 0.2\\n")
+        for first, second in merges:
+            file.write(f"{first} {second}\\n")
+""",
+    ),
+    "save joins the lines with no newline after the last": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as file:
+        json.dump(vocab, file)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
+        file.write("\\n".join(["#version: 0.2"] + [f"{first} {second}" for first, second in merges]))
+""",
+    ),
+    "save writes each merge as its tuple's repr": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as file:
+        json.dump(vocab, file)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
+        file.write("#version: 0.2\\n")
+        for merge in merges:
+            file.write(f"{merge}\\n")
+""",
+    ),
+    "encode merges the first pair it meets that is a merge": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    table = bytes_to_unicode()
+    known = set(merges)
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(t) for t in sorted(special_tokens, key=len, reverse=True)) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            symbols = [table[b] for b in piece.encode("utf-8")]
+            while True:
+                for i in range(len(symbols) - 1):
+                    if (symbols[i], symbols[i + 1]) in known:
+                        symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+                        break
+                else:
+                    break
+            ids.extend(vocab[s] for s in symbols)
+    return ids
+""",
+    ),
+    "encode spells characters, not bytes": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    table = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(t) for t in sorted(special_tokens, key=len, reverse=True)) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            symbols = [table.get(ord(c), c) for c in piece]
+            ids.extend(vocab.get(s, 0) for s in _merge_by_rank(symbols, ranks))
+    return ids
+""",
+    ),
+    "encode always splits with GPT2_SPLIT": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    table = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(t) for t in sorted(special_tokens, key=len, reverse=True)) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(GPT2_SPLIT, chunk):
+            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+    return ids
+""",
+    ),
+    "encode tries special tokens in the order given": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    table = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(t) for t in special_tokens) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+    return ids
+""",
+    ),
+    "encode merges across pieces (no pre-split)": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    table = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        chunks = regex.split("(" + "|".join(regex.escape(t) for t in sorted(special_tokens, key=len, reverse=True)) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+        elif chunk:
+            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in chunk.encode("utf-8")], ranks))
+    return ids
+""",
+    ),
+    "encode splits on an empty alternation when there are no special tokens": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    table = bytes_to_unicode()
+    longest = sorted(special_tokens, key=len, reverse=True)
+    chunks = regex.split("(" + "|".join(regex.escape(t) for t in longest) + ")", text)
+    ids = []
+    for chunk in chunks:
+        if chunk in special_tokens:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+    return ids
+""",
+    ),
+    "decode decodes each token on its own": (
+        "real_tokenizer",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {i: t for t, i in vocab.items()}
+    byte_of = {c: b for b, c in bytes_to_unicode().items()}
+    return "".join(bytes(byte_of[c] for c in token_of[i]).decode("utf-8", errors="replace") for i in ids)
+""",
+    ),
+    "decode with errors=strict": (
+        "real_tokenizer",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {i: t for t, i in vocab.items()}
+    byte_of = {c: b for b, c in bytes_to_unicode().items()}
+    return bytes(byte_of[c] for i in ids for c in token_of[i]).decode("utf-8")
+""",
+    ),
+    "decode joins the tokens as they are written": (
+        "real_tokenizer",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {i: t for t, i in vocab.items()}
+    return "".join(token_of[i] for i in ids)
+""",
+    ),
+    "decode turns only Ġ back into a space": (
+        "real_tokenizer",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {i: t for t, i in vocab.items()}
+    return "".join(token_of[i] for i in ids).replace("Ġ", " ").replace("Ċ", "\\n")
+""",
+    ),
+    # -- Part 6's bonus: training where its cost shows (helpers of the reference's module in reach) -------------
+    "train_bytes breaks a tie toward the smallest pair": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+class _Largest:
+    __slots__ = ("count", "pair")
+
+    def __init__(self, count, pair):
+        self.count, self.pair = count, pair
+
+    def __lt__(self, other):
+        return (-self.count, self.pair) < (-other.count, other.pair)
+""",
+    ),
+    "train_bytes counts pairs across GPT-2's pieces": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def _piece_counts(text, specials):
+    chunks = [text]
+    if specials:
+        chunks = regex.split("|".join(regex.escape(t) for t in sorted(specials, key=len, reverse=True)), text)
+    return Counter(chunk for chunk in chunks if chunk)
+""",
+    ),
+    "train_bytes trains on the special tokens' bytes": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def _piece_counts(text, specials):
+    return Counter(regex.findall(GPT2_SPLIT, text))
+""",
+    ),
+    "train_bytes recounts every pair after each merge": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    if vocab_size < 256 + len(specials):
+        raise ValueError("vocab_size is too small for the bytes and the special tokens")
+    pieces = {tuple(bytes([b]) for b in p.encode("utf-8")): n for p, n in _piece_counts(text, specials).items()}
+    merges = []
+    while len(merges) < vocab_size - 256 - len(specials):
+        counts = Counter()
+        for tokens, n in pieces.items():
+            for pair in zip(tokens, tokens[1:]):
+                counts[pair] += n
+        best = max(counts, key=lambda pair: (counts[pair], pair), default=None)
+        if best is None or counts[best] < 2:
+            break
+        merges.append(best)
+        pieces = {tuple(_merge_tokens(list(tokens), best)): n for tokens, n in pieces.items()}
+    vocab = {i: bytes([i]) for i in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
+    "train_bytes keeps every merge's pieces (memory grows with merges times pieces)": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    if vocab_size < 256 + len(specials):
+        raise ValueError("vocab_size is too small for the bytes and the special tokens")
+    counted = _piece_counts(text, specials)
+    pieces = [[bytes([b]) for b in p.encode("utf-8")] for p in counted]
+    weights = list(counted.values())
+    counts, holders = Counter(), {}
+    for i, tokens in enumerate(pieces):
+        for pair in zip(tokens, tokens[1:]):
+            counts[pair] += weights[i]
+            holders.setdefault(pair, set()).add(i)
+    merges, history = [], []  # history: the pieces after each merge, to show the training step by step
+    while len(merges) < vocab_size - 256 - len(specials) and counts:
+        best = max(counts, key=lambda pair: (counts[pair], pair))
+        if counts[best] < 2:
+            break
+        merges.append(best)
+        for i in holders.pop(best, ()):
+            merged = _merge_tokens(pieces[i], best)
+            for pair in zip(pieces[i], pieces[i][1:]):
+                counts[pair] -= weights[i]
+            for pair in zip(merged, merged[1:]):
+                counts[pair] += weights[i]
+                holders.setdefault(pair, set()).add(i)
+            pieces[i] = merged
+        counts = +counts
+        history.append([list(tokens) for tokens in pieces])
+    vocab = {i: bytes([i]) for i in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
 }

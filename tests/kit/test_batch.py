@@ -21,6 +21,7 @@ from commands import grade, run_batch, snapshot
 from results import Results, full_marks, function_scores, gradebook_rows
 
 from autograder.course.batch import gradebook
+from autograder.parts import PARTS
 
 
 def results(out: Path, student: str) -> Results:
@@ -83,7 +84,10 @@ def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     assert rows["gus"]["total"] == full_marks(), "a .zip of a folder"
     assert rows["bea"]["total"] == "0"
     assert rows["eve"]["total"] == full_marks(), "printing a lot is not wrong"
-    assert (out / "eve" / "results.json").stat().st_size < 200_000, "what a flood printed is cut short"
+    # What a flood printed is cut short: eve's record is a quiet hand-in's (ada's, the same tests passed) and
+    # at most a little of the 10 MB printed.
+    flooded, quiet = ((out / student / "results.json").stat().st_size for student in ("eve", "ada"))
+    assert flooded - quiet < 50_000, f"eve's results.json holds {flooded:,} bytes, ada's {quiet:,}"
     assert FLOODS[1] == "char_tokenize"
     for student, (module, function, _) in (("cyd", HANGS), ("dan", CRASHES)):
         scores = function_scores(results(out, student))
@@ -181,7 +185,7 @@ def test_a_renamed_copy_is_listed_with_what_it_shares(graded_class):
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("##")[0]
     (row,) = [line for line in section.splitlines() if line.startswith("| ada (Ada Lovelace), ren |")]
     shares = dict(re.findall(r"(Part \d) \((\d+)%\)", row))
-    assert set(shares) == {"Part 1", "Part 2", "Part 3", "Part 4", "Part 5"}, row
+    assert set(shares) == {f"Part {part.number}" for part in PARTS}, row
     assert all(int(shared) >= 90 for shared in shares.values()), row
     assert "bea" not in section, "the untouched stubs are shared by all, and count for no one"
 

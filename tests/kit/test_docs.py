@@ -132,10 +132,25 @@ def test_a_benchmark_replaces_its_own_block_and_no_other(tmp_path):
     run.write(page)
     written = figures.blocks(page.read_text(encoding="utf-8"))
     assert written["two"] == "kept\n"
-    assert "```text\n12.0 ms\n1.50x the limit\n```" in written["one"] and "old" not in written["one"]
+    assert "```text\n12.0 ms\n1.50x the limit\n```" in written["one"] and "old\n" not in written["one"]
     assert figures.stamp().split(",")[0] in written["one"], "the block says when"
     with pytest.raises(ValueError, match="needs one"):
         figures.Figures("three").write(page)
+
+
+@pytest.mark.docs
+@pytest.mark.unit
+def test_a_blocks_command_names_paths_from_the_kits_folder(monkeypatch):
+    """A reader types the block's command in the kit's folder: a path given as this machine's absolute path
+    is written relative to the kit, plain or after an option's ``=``; other words stay as they were."""
+    shared = KIT_ROOT.parent / "shared" / "corpora" / "tinyshakespeare.txt"
+    argv = ["benchmarks/encode_speed.py", "--corpus", str(shared), f"--out={KIT_ROOT / 'out'}", "--runs", "5", "--docs"]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert figures.command() == (
+        "python benchmarks/encode_speed.py --corpus ../shared/corpora/tinyshakespeare.txt --out=out --runs 5"
+    )
+    for block in figures.blocks(figures.PAGE.read_text(encoding="utf-8")).values():
+        assert not re.search(r"^`python [^`]* /", block), "a block's command names an absolute path"
 
 
 def runnable_blocks() -> list[tuple[str, str]]:

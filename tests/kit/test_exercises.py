@@ -40,6 +40,34 @@ def test_the_readmes_show_what_the_grader_prints_for_their_mistake():
         assert "got:" in text and "hint:" in text
 
 
+def lead_ins(source: str, name: str) -> list[list[str]]:
+    """For each code cell of a prose source, the paragraphs since the cell before that end with a colon: the
+    lines that lead into it."""
+    found: list[list[str]] = []
+    leading: list[str] = []
+    for block in exercises.parse(source, name=name):
+        if block.kind == "markdown":
+            paragraphs = [paragraph.strip() for paragraph in block.text.split("\n\n") if paragraph.strip()]
+            leading += [paragraph for paragraph in paragraphs if paragraph.endswith(":")]
+            if paragraphs and not paragraphs[-1].endswith(":"):
+                leading = []  # prose after the lead-in: a lead-in before it leads into nothing here
+        else:
+            found.append(leading)
+            leading = []
+    return found
+
+
+@pytest.mark.unit
+def test_no_code_cell_has_two_lead_ins():
+    """A paragraph ending in a colon leads into the code after it; two in a row are a leftover draft."""
+    duplicated = "Here is the rank at work:\n\nWatch the rank at work, on abc:\n\n```python\nprint(1)\n```\n"
+    assert [len(cell) for cell in lead_ins(duplicated, "example")] == [2], "the lint sees a doubled lead-in"
+    for part in PARTS:
+        path = exercises.EXERCISES / "src" / f"{part.module}.md"
+        doubled = [cell for cell in lead_ins(path.read_text(encoding="utf-8"), str(path)) if len(cell) > 1]
+        assert doubled == [], f"{path.name}: one lead-in per code cell: {doubled}"
+
+
 @pytest.mark.unit
 def test_every_function_is_an_exercise_with_its_check(points):
     for part in PARTS:
@@ -89,6 +117,7 @@ def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
     from nbclient import NotebookClient
 
     shutil.copytree(exercises.EXERCISES / "data", tmp_path / "data")
+    printed_by_part = {}
     for part in PARTS:
         notebook = exercises.build(part, "solved", points=points)
         # Solved and saved beside the next: Part 5 times the student's own Part 3 trainer, read from word_bpe.ipynb.
@@ -104,10 +133,14 @@ def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
         assert any(
             "image/png" in output.get("data", {}) for cell in notebook.cells for output in cell.get("outputs", [])
         ), "the exploration draws its plot"
-        printed = "\n".join(_printed(cell) for cell in notebook.cells if cell.cell_type == "code")
+        printed = printed_by_part[part.module] = "\n".join(
+            _printed(cell) for cell in notebook.cells if cell.cell_type == "code"
+        )
         unsupported = [claim for claim in exercises.claims(part) if claim not in printed]
         assert unsupported == [], f"{part.module}: the prose quotes what the notebook does not print"
-    assert "recount (your Part 3)" in printed, "Part 5 timed the student's own Part 3 trainer, read from word_bpe.ipynb"
+    assert "recount (your Part 3)" in printed_by_part["fast_bpe"], (
+        "Part 5 timed the student's own Part 3 trainer, read from word_bpe.ipynb"
+    )
 
 
 def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):

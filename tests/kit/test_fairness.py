@@ -72,7 +72,7 @@ def test_every_tie_rule_earns_full_marks(tmp_path: Path, suite: str):
         assert row["total"] == full_marks(*TRAINED_PARTS, suite=suite), f"ties broken by {name} ({suite}): {row}"
 
 
-EMPTY = {"list": "[]", "dict": "{}", "Counter": "{}", "str": '""', "tuple": "([], [])"}
+EMPTY = {"list": "[]", "dict": "{}", "Counter": "{}", "str": '""', "tuple": "([], [])", "None": "None"}
 
 
 def constant_module(module: str) -> str:

@@ -29,16 +29,22 @@ os.dup2(2, 1)
 
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _RUNTIME)
+import call_folders  # noqa: E402
 import codec  # noqa: E402
 import forks  # noqa: E402
 import protocol  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-del sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
+del sys.modules["call_folders"], sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
 
 import time  # noqa: E402
 import types  # noqa: E402
+
+# tracemalloc's C half: built in, so no start-up cost, and held here before any student code can change it.
+from _tracemalloc import get_traced_memory, is_tracing  # noqa: E402
+from _tracemalloc import start as start_tracing  # noqa: E402
+from _tracemalloc import stop as stop_tracing  # noqa: E402
 
 # typing is a few milliseconds of every worker's start, for names only the type checker reads.
 TYPE_CHECKING = False
@@ -560,7 +566,17 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         return False
     payload = request["payload"]
     args, kwargs = marshal.loads(payload)
+    folder = request.get("folder")  # a folder of files for the call (call_folders), or None
     try:
+        if folder is not None:
+            call_folders.prepare(folder["name"], folder["files"])
+    except call_folders.FolderError as error:
+        send({"ok": False, "kind": protocol.RAISED, "type": "OSError", "message": str(error), "output": output.take()})
+        return False
+    measured = request.get("peak_memory", False)  # the call's peak of Python memory, sent back (tracemalloc)
+    try:
+        if measured:
+            start_tracing()
         value = function(*args, **kwargs)
     except NotImplementedError as error:
         send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
@@ -569,14 +585,26 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
         return False
+    finally:
+        # None where the call stopped the tracing itself: no measure, which the grader does not take as small.
+        peak = get_traced_memory()[1] if measured and is_tracing() else None
+        if measured:
+            stop_tracing()
     try:
         reply = {"ok": True, "value": codec.to_plain(value)}
+        if measured:
+            reply["peak_bytes"] = peak
         if not _unchanged(args, kwargs, payload):
             after = [codec.to_plain(args), codec.to_plain(kwargs)]
             if after != [codec.to_plain(given) for given in marshal.loads(payload)]:
                 # The grader decides whether this is a mutation: a set may come back
                 # in another order without having changed.
                 reply["args_after"], reply["kwargs_after"] = after
+        if folder is not None and folder["collect"]:
+            reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
+    except call_folders.FolderError as error:
+        send_unreadable(f"{request['function']} left a folder the grader cannot read: {error}", output.take())
+        return False
     except (codec.CodecError, RecursionError) as error:
         send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
         return False

@@ -1,0 +1,45 @@
+import pytest
+
+from autograder.testing.proxy import CallFolder
+from autograder.testing.rubric import hint
+from autograder.testing.tokenizer_files import gpt2, gpt2_files
+
+SMALL_VOCAB = b'{"l": 0, "o": 1, "w": 2, "\\u0120": 3, "lo": 4, "low": 5, "\\u0120low": 6, "\xc3\xa9": 7}'
+SMALL_MERGES = "#version: 0.2\nl o\nlo w\nĠ low\n".encode()
+
+
+def load_from(submission, files, folder="tokenizer-files"):
+    record = submission.real_tokenizer.load.in_folder(CallFolder(folder, files))(folder)
+    return record.returned
+
+
+@pytest.mark.points(2)
+def test_reads_a_small_tokenizers_two_files(submission):
+    """load reads vocab.json into a dict and merges.txt into a list of pairs, in their order"""
+    got = load_from(submission, {"vocab.json": SMALL_VOCAB, "merges.txt": SMALL_MERGES})
+    assert isinstance(got, tuple) and len(got) == 2, hint("return the tuple (vocab, merges)")
+    vocab, merges = got
+    assert vocab == {"l": 0, "o": 1, "w": 2, "Ġ": 3, "lo": 4, "low": 5, "Ġlow": 6, "é": 7}, hint(
+        'json.loads the text of vocab.json, read with encoding="utf-8"'
+    )
+    assert merges == [("l", "o"), ("lo", "w"), ("Ġ", "low")], hint(
+        "skip the #version line, then one (first, second) tuple per line, in the file's order"
+    )
+
+
+@pytest.mark.points(2)
+def test_keeps_every_merge_whatever_the_first_and_last_lines(submission):
+    """load keeps a first merge when there is no #version line, and reads a last line with no newline"""
+    got = load_from(submission, {"vocab.json": b'{"a": 0, "b": 1, "ab": 2, "abb": 3}', "merges.txt": b"a b\nab b"})
+    assert got == ({"a": 0, "b": 1, "ab": 2, "abb": 3}, [("a", "b"), ("ab", "b")]), hint(
+        "skip the first line only when it starts with #version, and keep a last line that has no newline"
+    )
+
+
+@pytest.mark.points(2)
+def test_reads_gpt2s_own_files(submission):
+    """load reads GPT-2's own files, cut to their first 5,000 merges and the tokens they make"""
+    vocab, merges = load_from(submission, gpt2_files(5000), folder="gpt2")
+    expected_vocab, expected_merges = gpt2(5000)
+    assert vocab == expected_vocab, hint("read vocab.json as UTF-8 JSON, as it is")
+    assert merges == expected_merges, hint("one merge per line of merges.txt after #version, none dropped at the end")

@@ -1,0 +1,134 @@
+"""Part 6 written another way: GPT-2's original table code, os.path and open(), a merge loop by index, and a trainer
+with no heap."""
+
+import json
+import os
+
+import regex
+
+GPT2_SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+def bytes_to_unicode():
+    kept = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
+    characters = kept[:]
+    extra = 0
+    for byte in range(256):
+        if byte not in kept:
+            kept.append(byte)
+            characters.append(256 + extra)
+            extra += 1
+    return dict(zip(kept, map(chr, characters)))
+
+
+def load(folder):
+    with open(os.path.join(folder, "vocab.json"), encoding="utf-8") as file:
+        vocab = json.load(file)
+    with open(os.path.join(folder, "merges.txt"), encoding="utf-8") as file:
+        lines = file.read().split("\n")
+    if lines[0].startswith("#version"):
+        del lines[0]
+    return vocab, [tuple(line.split(" ")) for line in lines if line != ""]
+
+
+def save(folder, vocab, merges):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "vocab.json"), "w", encoding="utf-8") as file:
+        json.dump(vocab, file, indent=2)
+    with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
+        file.write("#version: 0.2\n")
+        file.writelines(f"{first} {second}\n" for first, second in merges)
+
+
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    rank = {}
+    for index, pair in enumerate(merges):
+        rank.setdefault(pair, index)
+    table = bytes_to_unicode()
+    ids = []
+    rest = text
+    longest = sorted(special_tokens, key=len, reverse=True)
+    while rest:
+        # the earliest special token, the longest of those that start there
+        found = min(((rest.find(token), -len(token), token) for token in longest if token in rest), default=None)
+        head, rest = (rest, "") if found is None else (rest[: found[0]], rest[found[0] - found[1] :])
+        for piece in regex.findall(pattern, head):
+            word = [table[byte] for byte in piece.encode("utf-8")]
+            while True:
+                ranked = [(rank[pair], at) for at, pair in enumerate(zip(word, word[1:])) if pair in rank]
+                if not ranked:
+                    break
+                best = word[min(ranked)[1]], word[min(ranked)[1] + 1]
+                at, merged = 0, []
+                while at < len(word):
+                    if word[at : at + 2] == list(best):
+                        merged.append(best[0] + best[1])
+                        at += 2
+                    else:
+                        merged.append(word[at])
+                        at += 1
+                word = merged
+            ids += [vocab[token] for token in word]
+        if found is not None:
+            ids.append(vocab[found[2]])
+    return ids
+
+
+def decode(ids, vocab):
+    tokens = {value: key for key, value in vocab.items()}
+    back = {character: byte for byte, character in bytes_to_unicode().items()}
+    data = bytearray()
+    for token_id in ids:
+        data.extend(back[character] for character in tokens[token_id])
+    return data.decode("utf-8", "replace")
+
+
+def train_bytes(text, vocab_size, special_tokens=()):
+    # Pieces as tuples of bytes, counted once each; the pairs' counts and where each pair is kept up to date
+    # after a merge, and the best pair found by a plain max over the counts (no heap).
+    specials = sorted(set(special_tokens), key=len, reverse=True)
+    if vocab_size < 256 + len(specials):
+        raise ValueError(f"vocab_size must be at least {256 + len(specials)}")
+    stretches = regex.split("|".join(map(regex.escape, specials)), text) if specials else [text]
+    frequency = {}
+    for stretch in stretches:
+        for piece in regex.findall(GPT2_SPLIT, stretch):
+            frequency[piece] = frequency.get(piece, 0) + 1
+    words = [tuple(bytes([byte]) for byte in piece.encode("utf-8")) for piece in frequency]
+    counts = list(frequency.values())
+    pairs, where = {}, {}
+    for index, word in enumerate(words):
+        for pair in zip(word, word[1:]):
+            pairs[pair] = pairs.get(pair, 0) + counts[index]
+            where.setdefault(pair, set()).add(index)
+    merges = []
+    while pairs and len(merges) < vocab_size - 256 - len(specials):
+        best = max(pairs.items(), key=lambda item: (item[1], item[0]))
+        if best[1] < 2:
+            break
+        first, second = best[0]
+        merges.append(best[0])
+        for index in where.pop(best[0]):
+            word, count = words[index], counts[index]
+            new, at = [], 0
+            while at < len(word):
+                if word[at] == first and at + 1 < len(word) and word[at + 1] == second:
+                    new.append(first + second)
+                    at += 2
+                else:
+                    new.append(word[at])
+                    at += 1
+            for pair in zip(word, word[1:]):
+                pairs[pair] -= count
+                if not pairs[pair]:
+                    del pairs[pair]
+            for pair in zip(new, new[1:]):
+                pairs[pair] = pairs.get(pair, 0) + count
+                where.setdefault(pair, set()).add(index)
+            words[index] = tuple(new)
+    vocab = {token_id: bytes([token_id]) for token_id in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in dict.fromkeys(special_tokens):
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges

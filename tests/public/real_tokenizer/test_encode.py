@@ -1,0 +1,63 @@
+import pytest
+
+from autograder.testing.rubric import hint
+from autograder.testing.tokenizer_files import END_OF_TEXT, GPT4_SPLIT, gpt2
+
+# GPT-2's first 2,000 merges, its <|endoftext|> and two special tokens added after it that overlap it.
+VOCAB, MERGES = gpt2(2000)
+SPECIALS = {"<|endoftext|><|endoftext|>": 50257, "<|end": 50258}
+VOCAB |= SPECIALS
+# tiktoken's ids for these texts with the same merges, written out when the test was made.
+GPT2_IDS = {
+    "Hello world! It's 2025.": [39, 695, 78, 995, 0, 632, 338, 1160, 1495, 13],
+    " café 🙂": [1275, 69, 127, 102, 220, 172, 253, 247, 224],
+    "WE'LL  see\n\n  it": [54, 36, 6, 43, 43, 220, 766, 628, 220, 340],
+}
+
+
+@pytest.mark.points(2)
+def test_merges_by_lowest_rank(submission):
+    """encode merges the adjacent pair of lowest rank first, in every piece"""
+    vocab = {"x": 0, "y": 1, "z": 2, "xy": 3, "yz": 4, "xyz": 5, "Ġ": 6}
+    merges = [("y", "z"), ("x", "y"), ("x", "yz")]
+    assert submission.real_tokenizer.encode("xyz", vocab, merges) == [5], hint(
+        '("y", "z") is rank 0: merge it before ("x", "y"), then ("x", "yz") gives "xyz"'
+    )
+    assert submission.real_tokenizer.encode("xyxyz", vocab, merges) == [3, 5], hint(
+        "merge the lowest-ranked pair wherever it occurs, then look again"
+    )
+
+
+@pytest.mark.points(5)
+def test_gives_gpt2s_ids(submission):
+    """encode with GPT-2's first 2,000 merges gives GPT-2's own ids (tiktoken's)"""
+    for text, ids in GPT2_IDS.items():
+        answer = submission.real_tokenizer.encode(text, VOCAB, MERGES)
+        assert answer == ids, hint(
+            "regex.findall(pattern, text); each piece's UTF-8 bytes through bytes_to_unicode; merge by rank"
+        )
+
+
+@pytest.mark.points(2)
+def test_special_tokens_are_one_id_and_the_longest_wins(submission):
+    """encode cuts out special tokens first, the longer where two start at one place"""
+    assert submission.real_tokenizer.encode("x<|endoftext|>y", VOCAB, MERGES, special_tokens=[END_OF_TEXT]) == [
+        87,
+        50256,
+        88,
+    ], hint("split on the special tokens first and look each one up whole in vocab")
+    specials = [END_OF_TEXT, *SPECIALS]
+    got = submission.real_tokenizer.encode("ab<|endoftext|><|endoftext|>c<|end", VOCAB, MERGES, special_tokens=specials)
+    assert got == [397, 50257, 66, 50258], hint("try the special tokens longest first (sorted by length, reversed)")
+    assert submission.real_tokenizer.encode("a b", VOCAB, MERGES, special_tokens=[]) == [64, 275], hint(
+        "with no special tokens, encode the whole text: an empty alternation would split it everywhere"
+    )
+
+
+@pytest.mark.points(2)
+def test_uses_the_pattern_given(submission):
+    """encode with pattern=GPT4_SPLIT splits digits three at a time, as GPT-4 does"""
+    got = submission.real_tokenizer.encode("Hello world! It's 2025.", VOCAB, MERGES, pattern=GPT4_SPLIT)
+    assert got == [39, 695, 78, 995, 0, 632, 338, 220, 1238, 17, 20, 13], hint(
+        "split with the pattern argument (its default is GPT2_SPLIT)"
+    )

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
+from typing import TYPE_CHECKING
 
 from autograder.atomic_files import write_atomically
 from autograder.parts import PARTS, Part
 from autograder.scoring import points_cache
 from autograder.scoring.course_points import CoursePoints
-from autograder.testing.plugin import test_location
 from autograder.testing.suites import suite_path
+
+if TYPE_CHECKING:  # pytest and the plugin only where the suite is collected: a merge reads its points kept
+    import pytest
 
 Key = tuple[str, str]  # (module, function)
 TABLE_HEADER = "| part | function | points |"  # the first line of the points table, in the README too
@@ -68,6 +69,8 @@ class _Collector:
         self.bonus: set[Key] = set()
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        from autograder.testing.plugin import test_location
+
         for item in items:
             module, function = test_location(Path(str(item.path)))
             marker = item.get_closest_marker("points")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -20,6 +21,11 @@ from autograder.testing.suites import SUITES
 
 if TYPE_CHECKING:
     from autograder.course.course_file import CourseFile
+
+# Hypothesis runs the plugin of every installed package that registers one as it is imported: trio's (there for
+# selenium) imports trio and its testing helpers, a tenth of a second of CPU in every grader a batch starts (they
+# inherit this), for strategies no graded test uses.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = 2

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
+from typing import TYPE_CHECKING
 
 from autograder.atomic_files import write_atomically
 from autograder.parts import PARTS, Part
+from autograder.scoring import points_cache
 from autograder.scoring.course_points import CoursePoints
-from autograder.testing.plugin import test_location
 from autograder.testing.suites import suite_path
+
+if TYPE_CHECKING:  # pytest and the plugin only where the suite is collected: a merge reads its points kept
+    import pytest
 
 Key = tuple[str, str]  # (module, function)
 TABLE_HEADER = "| part | function | points |"  # the first line of the points table, in the README too
@@ -67,6 +69,8 @@ class _Collector:
         self.bonus: set[Key] = set()
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        from autograder.testing.plugin import test_location
+
         for item in items:
             module, function = test_location(Path(str(item.path)))
             marker = item.get_closest_marker("points")
@@ -96,12 +100,22 @@ def suite_points(suite: str = "hidden", course: CoursePoints | None = None) -> S
 
 def suite_tests(suite: str = "hidden") -> tuple[list[tuple[str, str, str, float]], frozenset[Key]]:
     """Every test of ``suite`` as (module, function, pytest's name, its mark's points), in the suite's order,
-    and the bonus functions."""
+    and the bonus functions: as the suite was collected last time it was as it is now (points_cache), else
+    collected now."""
+    folder = suite_path(suite)
+    kept = points_cache.load(folder)
+    if kept is not None:
+        return kept
+    tests, bonus = _collect_tests(folder)
+    points_cache.save(folder, tests, bonus)
+    return tests, bonus
+
+
+def _collect_tests(folder: Path) -> tuple[list[tuple[str, str, str, float]], frozenset[Key]]:
     from autograder.testing.collected import forget_suite_modules
     from autograder.testing.runner import run_suite_session
 
     collector = _Collector()
-    folder = suite_path(suite)
     # Collected only, so with plain asserts: rewriting them was a third of the time. The modules loaded so
     # are dropped after, so that a grading later in this process loads its tests with their asserts rewritten.
     run_suite_session(folder, collector, "--collect-only", "--assert=plain")

@@ -12,6 +12,7 @@ import pytest
 from autograder.cage.limits import CageLimits
 from autograder.handin.loading import load
 from autograder.kit_root import KIT_ROOT
+from autograder.scoring import points_cache
 from autograder.scoring.points import suite_points
 from autograder.scoring.results import build_result
 from autograder.testing.grader import Grader
@@ -253,10 +254,11 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
     assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail
 
 
-def test_reading_the_points_leaves_none_of_the_suites_modules_loaded():
+def test_reading_the_points_leaves_none_of_the_suites_modules_loaded(monkeypatch):
     """Points are read with plain asserts (the suite collected only): a test module loaded so and kept would
     be the one a later session in the process ran (the notebook's check reuses loaded modules), and a failed
     assert there could not say what was expected and what came back."""
+    monkeypatch.setattr(points_cache, "load", lambda suite: None)  # collected, not read from the last collection
     suite_points("hidden")
     assert [name for name in sys.modules if name == "hidden" or name.startswith("hidden.")] == []
 

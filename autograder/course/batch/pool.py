@@ -21,6 +21,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import tempfile
 import threading
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -29,11 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar, cast
 
+from autograder.cage.cage import grader_folder
 from autograder.cage.client import parent_death_signal
 from autograder.cage.limits import CageLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.scoring.course_points import CoursePoints
 from autograder.scoring.grade_result import GradeResult
+from autograder.testing.yardsticks import SHARED_VARIABLE
 
 Key = TypeVar("Key")
 ATTEMPTS = 2
@@ -65,9 +68,10 @@ class _GraderNumbers:
         return int, (next(self._next),)
 
 
-def _start_grader(number: int, cpus: tuple[int, ...], first_cpu: int) -> None:
+def _start_grader(number: int, cpus: tuple[int, ...], first_cpu: int, yardsticks: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started by _grade_in; Ctrl-C is the batch's
     keep_to_one_cpu(first_cpu + number, cpus)
+    os.environ[SHARED_VARIABLE] = yardsticks  # the speed tests' yardsticks, timed by the first grader to need one
     set_signal = parent_death_signal()
     if set_signal is not None:
         set_signal()  # a batch killed with -9 takes its graders (and their workers) with it
@@ -148,7 +152,10 @@ def grade_all(
     queue.reverse()  # pop() from the end keeps the given order
     attempts: dict[int, int] = {}
     cpus = usable_cpus()
-    with _batch_beside_graders(cpus, jobs, first_cpu):
+    with (
+        tempfile.TemporaryDirectory(dir=grader_folder("yardsticks")) as yardsticks,
+        _batch_beside_graders(cpus, jobs, first_cpu),
+    ):
         while queue:
             # "spawn": a fresh interpreter, not a fork of this one with its threads (the progress bar's).
             context = multiprocessing.get_context("spawn")
@@ -157,7 +164,7 @@ def grade_all(
                 max_workers=jobs,
                 mp_context=context,
                 initializer=_start_grader,
-                initargs=(numbers, cpus, first_cpu),
+                initargs=(numbers, cpus, first_cpu, yardsticks),
             ) as pool:
                 try:
                     yield from _grade_in(

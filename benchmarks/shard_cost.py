@@ -10,8 +10,8 @@ same cores, ``--runs`` times each way, the ways alternated so that the machine's
 It prints each run, then the medians: the shards and the merge against the one batch, and the merge
 alone (it grades nothing; it reads every hand-in and result, runs the similarity measure over the class
 and writes every report). Each figure is the wall clock's and, beside it, the CPU of every process the
-way ran (on a machine others share, the steadier of the two). Every run's gradebook must be the one
-batch's.
+way ran (on a machine others share, the steadier of the two). Both ways are a course's first batch: each
+run draws the hidden examples into an empty store of its own. Every run's gradebook must be the one batch's.
 
     python benchmarks/shard_cost.py [--size 200] [--runs 5]
 """
@@ -19,6 +19,7 @@ batch's.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -29,6 +30,8 @@ from typing import NamedTuple
 
 from batch_throughput import batch_command, grade_class, write_mixed_class
 from figures import Figures, add_option, children_cpu, load_now
+
+from autograder.testing.example_store import STORE_VARIABLE
 
 FIGURES = Figures("shard_cost")
 
@@ -52,12 +55,15 @@ def one_batch(submissions: Path, out: Path) -> Took:
 
 def in_shards(submissions: Path, out: Path) -> tuple[Took, Took]:
     """The shards side by side then the merge, and the merge alone."""
+    # A course's first batch, as one_batch's (grade_class): the shards draw the examples into one empty store.
+    environment = {**os.environ, STORE_VARIABLE: str(out.with_name(out.name + "-examples"))}
     started, cpu = time.perf_counter(), children_cpu()
     shards = [
         subprocess.Popen(
             batch_command(submissions, out, "--jobs", "1", "--shard", f"{index}/{SHARDS}"),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            env=environment,
         )
         for index in range(SHARDS)
     ]
@@ -66,7 +72,7 @@ def in_shards(submissions: Path, out: Path) -> tuple[Took, Took]:
         if shard.returncode != 0:
             raise SystemExit(f"shard {index}/{SHARDS} failed ({shard.returncode}): {errors.decode()[-2000:]}")
     merge_started, merge_cpu = time.perf_counter(), children_cpu()
-    merged = subprocess.run(batch_command(submissions, out, "--merge"), capture_output=True, text=True)
+    merged = subprocess.run(batch_command(submissions, out, "--merge"), capture_output=True, text=True, env=environment)
     ended, ended_cpu = time.perf_counter(), children_cpu()
     if merged.returncode != 0:
         raise SystemExit(f"the merge failed ({merged.returncode}): {merged.stderr[-2000:]}")

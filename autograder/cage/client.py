@@ -453,12 +453,10 @@ class Worker:
         try:
             twin.start()
         except Exception:
-            twin.stop()
-            cage.remove()
+            twin.close()
             return
         except BaseException:
-            twin.stop()
-            cage.remove()
+            twin.close()
             raise
         self._twin = twin
 
@@ -468,7 +466,7 @@ class Worker:
         twin, self._twin = self._twin, None
         if twin is None:
             return
-        if twin._ended() or twin.process is None or twin.replies is None:
+        if twin._ended():
             twin.close()  # a twin that did not live: the next call starts a worker as it would have
             return
         ended, self.cage = self.cage, twin.cage
@@ -484,13 +482,13 @@ class Worker:
         self._move(WorkerState.CONFIGURED)
 
     def close(self) -> None:
-        """Stop the worker and the twin booted for it, if any, and remove that twin's cage (the worker's own
-        cage is its owner's to remove: ``starting.discard``)."""
+        """The end of a worker's life: stop it and everything it started, remove the cage it runs in now (one
+        that was isolated may have moved to its twin's), and close the twin booted for it, if any."""
         self.stop()
+        self.cage.remove()
         twin, self._twin = self._twin, None
         if twin is not None:
-            twin.stop()
-            twin.cage.remove()
+            twin.close()
 
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that

@@ -79,10 +79,8 @@ def start_worker(
 
 
 def discard(worker: Worker) -> None:
-    """Stop a worker and everything it started, then remove its cage (the one it runs in now: a worker that
-    was isolated may have moved to its twin's) and its twin's: the end of every worker's life."""
+    """The end of every worker's life (``Worker.close``)."""
     worker.close()
-    worker.cage.remove()
 
 
 @dataclass

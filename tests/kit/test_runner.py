@@ -295,14 +295,16 @@ def hunt():
 
 @pytest.mark.sandbox
 @pytest.mark.parametrize(
-    "ending", ["decided in the twin", "the tainted worker hunts for it", "the tainted worker ends itself"]
+    "ending",
+    ["decided in the twin", "the tainted worker hunts for it", "the tainted worker ends itself", "the twin dies first"],
 )
 def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_path, monkeypatch, ending):
     """In the sandbox, the fresh worker that decides a failure from a tainted one starts booting as that failure
     is known, in a cage of its own, and is taken up booted once the other tests have run: a tainted worker that
     kills, or writes into the input of, every process it can see while the twin boots reaches nothing of it.
     One never needed (here the tainted worker ends itself, so the worker that decides is a new start anyway)
-    goes with the hand-in; no cage stays behind either way."""
+    goes with the hand-in, as does one that died before it was needed (a new worker decides then); no cage
+    stays behind either way."""
     from engines import unavailable
 
     from autograder.cage.cage import Cage
@@ -322,6 +324,9 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
 
     def noted_take(self):
         booted = self._twin
+        if booted is not None and ending.endswith("dies first"):
+            booted.process.kill()
+            booted.process.wait()
         taken.append(booted is not None and not booted._ended())
         return take(self)
 
@@ -342,6 +347,6 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     )
     assert [outcome.outcome.value for outcome in run.outcomes][:2] == ["passed", "failed"]
     assert len(roots) == 2, "the hand-in's cage and its twin's"
-    assert taken == ([] if ending.endswith("ends itself") else [True]), taken
+    assert taken == ([] if ending.endswith("ends itself") else [not ending.endswith("dies first")]), taken
     assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
     assert [root for root in roots if root.exists()] == [], "no cage left behind"

@@ -27,6 +27,7 @@ from autograder.cage.limits import CageLimits
 from autograder.testing.answer_types import type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
+from autograder.testing.rubric import passing_within
 from autograder.testing.student_output import MESSAGE_PER_TEST, cut
 
 # What a session tells later tests without a call: functions that ran out of time, modules not handed in.
@@ -320,10 +321,15 @@ class GradingSession:
 
     def budget(self) -> float:
         """Seconds the next call may take: its own limit, or what is left of the test's or the submission's;
-        in a tainted worker, a share of its limit (TAINTED_CALL_SHARE)."""
+        in a tainted worker, a share of its limit (TAINTED_CALL_SHARE), and for a speed test's timed call no
+        longer than a pass allows (rubric.passing_within): a slow trainer's failure is decided again anyway."""
         limit = self.call_seconds or self.limits.call_seconds
         budget = min(limit, *self._time_left())
-        return min(budget, limit * TAINTED_CALL_SHARE) if self.tainted else budget
+        if not self.tainted:
+            return budget
+        budget = min(budget, limit * TAINTED_CALL_SHARE)
+        passing = passing_within()
+        return budget if passing is None else min(budget, passing)
 
     def call(
         self,

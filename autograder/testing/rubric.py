@@ -178,6 +178,26 @@ def id_training_problem(
     ).problem
 
 
+# How far below its target a speed test's ratio may fall before no noise explains it (fastest_seconds).
+NOISE_FACTOR = 3
+
+# While a speed test times a call (fastest_seconds): the seconds past which the call cannot help the test
+# pass. None elsewhere.
+_passing_within: ContextVar[Callable[[], float] | None] = ContextVar("bpe_kit_passing_within", default=None)
+
+
+def passing_within() -> float | None:
+    """The seconds past which the call being made cannot help its speed test pass (``fastest_seconds``);
+    None outside a speed test's timed call.
+
+    The session cuts such a call there in a worker that has served a passing test (GradingSession.budget):
+    a failure in one is decided again in a fresh worker under the whole limit anyway, so a slow trainer's
+    first run there need not run its course, only show that it does not pass.
+    """
+    seconds = _passing_within.get()
+    return None if seconds is None else seconds()
+
+
 def fastest_seconds(
     rounds: int,
     call: Callable[[int], object],
@@ -188,19 +208,23 @@ def fastest_seconds(
     """The best time of ``call(round)`` over up to ``rounds`` rounds, each answer passed to ``check``.
 
     The best of several: a busy machine slows a run, never speeds it up. ``yardstick`` (the seconds the
-    slow way takes) is asked only after a first call, so a function not started costs no yardstick. The
-    rounds stop as soon as the ratio reaches ``target`` (a later round could only make the best time
-    better, never change the verdict) or falls below a third of it (no noise explains that). Only the
-    call is timed, never the check.
+    slow way takes) is asked only after a first call, so a function not started costs no yardstick, except
+    where the call is cut short (``passing_within``). The rounds stop as soon as the ratio reaches ``target``
+    (a later round could only make the best time better, never change the verdict) or falls below a third
+    of it (no noise explains that). Only the call is timed, never the check.
     """
     times: list[float] = []
     for round_number in range(rounds):
-        before = time.perf_counter()
-        got = call(round_number)
-        times.append(time.perf_counter() - before)
+        token = _passing_within.set(lambda: yardstick() / target * NOISE_FACTOR)
+        try:
+            before = time.perf_counter()
+            got = call(round_number)
+            times.append(time.perf_counter() - before)
+        finally:
+            _passing_within.reset(token)
         check(round_number, got)
         ratio = yardstick() / min(times)
-        if ratio >= target or ratio < target / 3:
+        if ratio >= target or ratio < target / NOISE_FACTOR:
             break
     return min(times)
 

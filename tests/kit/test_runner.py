@@ -223,6 +223,62 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     assert len(starts) == 4
 
 
+def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allows(tmp_path, monkeypatch):
+    """A speed test's timed call in a worker that served a passing test is cut where it can no longer pass
+    (rubric.passing_within: the yardstick over the target, times the noise factor), not at a share of the
+    test's long limit; its failure is then decided in a fresh worker under the whole limit, with the ratio's
+    words. A fast enough call passes where it is, with no second run."""
+    from autograder.cage.client import Worker
+    from autograder.testing.rubric import NOISE_FACTOR
+
+    waits: list[tuple[str, float]] = []
+    request = Worker.request
+
+    def timed_request(self, message, timeout, *arguments, **keywords):
+        payload = str(message.get("payload", ""))
+        for name in ("slow_train", "fast_train"):
+            if f"{name} timed" in payload:
+                waits.append((name, timeout))
+        return request(self, message, timeout, *arguments, **keywords)
+
+    monkeypatch.setattr(Worker, "request", timed_request)
+    suite = tmp_path / "hidden"  # the hidden suite's guard is on by its name
+    (suite / "fast_bpe").mkdir(parents=True)
+    speed_test = (
+        "@pytest.mark.points(1)\n@pytest.mark.call_seconds(10)\ndef test_{number}_{name}(submission):\n"
+        "    problem = speed_problem(3, lambda _: submission.fast_bpe.{name}('{name} timed'),\n"
+        "                            lambda _, got: None,\n"
+        "                            lambda: 1.0, 10, slow_way='the recount', advice='use a heap')\n"
+        "    assert not problem, hint(problem)\n\n"
+    )
+    (suite / "fast_bpe" / "test_speed.py").write_text(
+        "import pytest\nfrom autograder.testing.rubric import hint, speed_problem\n\n"
+        "@pytest.mark.points(1)\ndef test_0_passes(submission):\n    assert submission.fast_bpe.fast_train(1) == 1\n\n"
+        + speed_test.format(number=1, name="fast_train")
+        + speed_test.format(number=2, name="slow_train"),
+        encoding="utf-8",
+    )
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "fast_bpe.py").write_text(
+        "import time\n\n\ndef fast_train(n):\n    return n\n\n\n"
+        "def slow_train(n):\n    start = time.perf_counter()\n    while time.perf_counter() - start < 0.8:\n"
+        "        pass\n    return n\n",
+        encoding="utf-8",
+    )
+    with Grader() as grader:
+        run = grade_submission(load(tmp_path / "student"), suite, limits=CageLimits(), grader=grader)
+    by_name = {outcome.name: outcome for outcome in run.outcomes}
+    assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "passed", "failed"]
+    assert "faster than the recount" in by_name["test_2_slow_train"].hint, by_name["test_2_slow_train"]
+    cut = 1.0 / 10 * NOISE_FACTOR
+    fast = [seconds for name, seconds in waits if name == "fast_train"]
+    slow = [seconds for name, seconds in waits if name == "slow_train"]
+    assert fast == [pytest.approx(cut)], "a fast call passes where it is, in one round"
+    assert len(slow) == 2, slow
+    assert slow[0] == pytest.approx(cut), "cut where it can no longer pass, not at a share of its 10 s"
+    assert slow[1] == pytest.approx(10), "then decided in a fresh worker under the whole limit"
+
+
 def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(tmp_path):
     """Two tests of a function that answers wrongly in a tainted worker and hangs in a fresh one: deciding the
     first again finds the hang under the whole limit; the second, decided after it, is not run (a hang costs

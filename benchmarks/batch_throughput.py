@@ -175,9 +175,12 @@ class _InProcessWorker:
         pass
 
 
-def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = time.perf_counter) -> float:
+def in_process_seconds(
+    rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = time.perf_counter, only: tuple[Path, ...] = ()
+) -> float:
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
-    timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock)."""
+    timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock), of the hidden suite or its
+    test folders ``only``."""
     from autograder.cage.limits import CageLimits
     from autograder.testing import suites
     from autograder.testing.grader import Grader
@@ -191,7 +194,7 @@ def in_process_seconds(rounds: int = LIMIT_ROUNDS, clock: Callable[[], float] = 
             session = GradingSession(_InProcessWorker(), CageLimits(), plans=grader.plans)  # type: ignore[arg-type]
             plugin = GradingPlugin(session, recorded=grader.examples)
             started = clock()
-            grader.run(suites.resolve("hidden"), plugin)
+            grader.run(suites.resolve("hidden"), plugin, only)
             times.append(clock() - started)
             lost = [outcome.name for outcome in plugin.outcomes if outcome.outcome.value != "passed"]
             if lost:

@@ -8,7 +8,10 @@ of the worker's process tree from its boot to its end (and of that, the spare's 
 was known); then the CPU of the same hidden tests in-process against the reference (batch_throughput's
 limit, on the CPU clock), and the ratio of the two.
 
-    python benchmarks/hand_in_cpu.py [--hand-ins 20]
+    python benchmarks/hand_in_cpu.py [--hand-ins 20] [--part MODULE ...]
+
+``--part`` grades those parts only, on both sides (the kit before Part 6 had Parts 1 to 5: a comparison
+with it passes those five).
 
 Linux only: a process tree's CPU is read from /proc/<pid>/schedstat, which counts every process in it
 while it runs, and from /proc/<pid>/stat, where the children's times arrive once they are reaped.
@@ -81,27 +84,32 @@ class Sampler:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hand-ins", type=int, default=20)
+    parser.add_argument("--part", action="append", default=[], help="grade this part only (repeat for more)")
     add_option(parser)
     arguments = parser.parse_args()
+    if arguments.docs and arguments.part:
+        parser.error("--docs records the whole kit's figure: leave out --part")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})  # as a batch's grader keeps to one CPU
     suite, limits = suites.resolve("hidden"), CageLimits()
+    only = tuple(suite / part for part in arguments.part)
     reference = KIT_ROOT / "solutions"
     sampler = Sampler()
     graders = []
     with Grader(spares=True) as grader:  # as a batch's grader process keeps one
         for _ in range(WARM_UP):
-            hand_in.grade_loaded(load(reference), suite, limits=limits, grader=grader)
+            hand_in.grade_loaded(load(reference), suite, limits=limits, grader=grader, only=only)
         sampler.on = True
         for _ in range(arguments.hand_ins):
             loaded = load(reference)
             started = time.process_time()
-            hand_in.grade_loaded(loaded, suite, limits=limits, grader=grader)
+            hand_in.grade_loaded(loaded, suite, limits=limits, grader=grader, only=only)
             graders.append((time.process_time() - started) * 1000)
         sampler.on = False
-    limit = in_process_seconds(arguments.hand_ins, clock=time.process_time) * 1000
+    limit = in_process_seconds(arguments.hand_ins, clock=time.process_time, only=only) * 1000
     own, tree = statistics.mean(graders), statistics.mean(sampler.worker_trees)
-    FIGURES.say(f"a correct hand-in in a batch's grader, mean of {arguments.hand_ins}, CPU:")
+    parts = f" (parts {', '.join(arguments.part)})" if arguments.part else ""
+    FIGURES.say(f"a correct hand-in in a batch's grader{parts}, mean of {arguments.hand_ins}, CPU:")
     FIGURES.say(f"  grader process  {own:6.1f} ms")
     if sampler.spare_boots:
         boot = statistics.mean(sampler.spare_boots)

@@ -64,6 +64,7 @@ def graded_in(root: Path, suite: str = "hidden") -> Path:
     return out
 
 
+@pytest.mark.slow  # one batch of the whole corpus: two minutes of the default run's six
 @pytest.mark.parametrize("name", NAMES)
 def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus):
     module, function, _ = BUGS[name]
@@ -82,6 +83,7 @@ def test_a_known_mistake_loses_points_only_where_it_is_made(name, graded_corpus)
 PUBLIC_SHARE = 0.9
 
 
+@pytest.mark.slow  # the whole corpus again, with the public suite
 def test_the_public_suite_catches_nine_in_ten_known_mistakes(tmp_path):
     """A student who trusts their public score hands in few of the mistakes students make: each mistake loses
     public points in the function where it is made, for at least PUBLIC_SHARE of the corpus."""

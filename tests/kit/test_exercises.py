@@ -112,6 +112,7 @@ def _printed(cell) -> str:
     )
 
 
+@pytest.mark.slow  # every notebook top to bottom, its demos and trainings included
 def test_solved_notebooks_run_clean_top_to_bottom(points, tmp_path):
     """Every cell, the checks and the explorations, runs against the solutions without an error."""
     from nbclient import NotebookClient

@@ -30,6 +30,7 @@ def _nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess[str]
     return process
 
 
+@pytest.mark.slow  # nbgrader's own release, collect, autograde and formgrader: half a minute
 def test_nbgrader_round_trip(tmp_path):
     """The real nbgrader: release without solutions or hidden tests; autograde gives 100 and 0."""
     api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")

@@ -15,7 +15,7 @@ Left out, and why:
 - empty files and repeats of a file already taken (``__init__.py`` files are often identical): a document
   seen twice would weigh its pairs twice.
 
-The files are Copyright © 2001 Python Software Foundation, distributed under the PSF License Agreement;
+The files are Copyright © 2001 onward Python Software Foundation, distributed under the PSF License Agreement;
 the kit reads them where the interpreter has them and copies none.
 """
 

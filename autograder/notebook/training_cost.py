@@ -50,7 +50,7 @@ class Step:
 class Grown:
     """The largest text trained on, what the trainer learned from it, and every step on the way."""
 
-    text: StdlibText
+    corpus: StdlibText
     vocab: dict[int, bytes]
     merges: list[tuple[bytes, bytes]]
     steps: list[Step]
@@ -98,7 +98,7 @@ def peak_memory(train: Trainer, grown: Grown, *, bound: float = BOUND_SECONDS, v
     if not fitting:
         return f"peak: not measured, tracemalloc would take over {bound:,.0f} s even on the smallest text"
     step = fitting[-1]
-    text = grown.text if step is grown.steps[-1] else stdlib_text(step.asked)
+    text = grown.corpus if step is grown.steps[-1] else stdlib_text(step.asked)
     tracemalloc.start()
     try:
         train(text.text, vocab_size, [END_OF_TEXT])

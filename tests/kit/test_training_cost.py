@@ -87,3 +87,14 @@ def test_the_benchmark_trains_on_the_notebooks_text():
     assert "from autograder.notebook.training_cost import" in notebook
     assert "grow(train_bytes)" in notebook
     assert training_cost.SIZES[-1] == 5_000_000
+
+
+@pytest.mark.unit
+def test_the_prose_quotes_the_helpers_sizes_and_bound():
+    prose = (KIT_ROOT / "exercises" / "src" / "real_tokenizer.md").read_text(encoding="utf-8")
+    assert "20 KB, 200 KB, 1 MB, then 5 MB asked for" in prose
+    assert training_cost.SIZES == (20_000, 200_000, 1_000_000, 5_000_000)
+    assert "projected past two minutes" in " ".join(prose.split())
+    assert training_cost.BOUND_SECONDS == 120
+    assert "at least 5,000,000 bytes" in prose and "a vocabulary of 4,096" in prose
+    assert training_cost.VOCAB_SIZE == 4096

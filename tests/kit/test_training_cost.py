@@ -98,3 +98,26 @@ def test_the_prose_quotes_the_helpers_sizes_and_bound():
     assert training_cost.BOUND_SECONDS == 120
     assert "at least 5,000,000 bytes" in prose and "a vocabulary of 4,096" in prose
     assert training_cost.VOCAB_SIZE == 4096
+
+
+@pytest.mark.unit
+def test_memory_is_measured_on_the_largest_text_whose_traced_run_fits_the_bound():
+    small, large = stdlib_text(training_cost.SIZES[0]), stdlib_text(training_cost.SIZES[1])
+    steps = [
+        training_cost.Step(training_cost.SIZES[0], small.size, small.files, 1.0),
+        training_cost.Step(training_cost.SIZES[1], large.size, large.files, 30.0),  # traced: past 120 s
+    ]
+    grown = training_cost.Grown(large, {}, [], steps)
+    trained_on: list[int] = []
+
+    def holds_a_mebibyte(text, vocab_size, special_tokens):
+        trained_on.append(len(text.encode("utf-8")))
+        held = bytearray(2**20)
+        del held
+        return {}, []
+
+    line = training_cost.peak_memory(holds_a_mebibyte, grown, bound=120)
+    assert trained_on == [small.size]
+    assert line.startswith("peak: 1 MiB of Python memory for 0.0 MiB of text"), line
+    slow = training_cost.Grown(large, {}, [], [training_cost.Step(1, 1, 1, 30.0)])
+    assert training_cost.peak_memory(holds_a_mebibyte, slow, bound=120).startswith("peak: not measured")

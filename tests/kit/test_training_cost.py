@@ -61,6 +61,26 @@ def test_a_stub_skips_the_section_with_one_line():
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("execution", ["autograde", "validate"])
+def test_nbgrader_grading_the_notebook_skips_the_training_with_one_line(execution, monkeypatch):
+    """nbgrader runs every cell of every hand-in, one notebook at a time (NBGRADER_EXECUTION says so): the
+    section grades nothing, so it costs a class nothing there."""
+    trained: list[int] = []
+
+    def train(text, vocab_size, special_tokens=()):
+        trained.append(len(text))
+        return {}, []
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", execution)
+    said: list[str] = []
+    assert training_cost.grow(train, say=said.append) is None
+    assert trained == []
+    assert said == [
+        f"nbgrader is running this notebook ({execution}): the 5 MB training, which grades nothing, is skipped."
+    ]
+
+
+@pytest.mark.unit
 def test_the_text_is_whole_source_files_each_once_and_large_enough_on_this_python():
     text = stdlib_text(5_000_000)
     documents = text.text.split(END_OF_TEXT)

@@ -39,15 +39,22 @@ def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
 
 
 def grade_with_own_suite(
-    tmp_path: Path, tests: str, bpe: str, *, limits: CageLimits | None = None, suite_name: str = "suite"
+    tmp_path: Path,
+    tests: str,
+    source: str,
+    *,
+    limits: CageLimits | None = None,
+    suite_name: str = "suite",
+    module: str = "bpe",
 ) -> GradingRun:
-    """Grade a ``bpe.py`` holding ``bpe`` with a one-file suite holding ``tests`` (as bpe/test_merge_pair.py);
-    ``suite_name`` "hidden" grades it as the hidden suite (its example sets, failures decided apart)."""
+    """Grade a ``module``.py holding ``source`` with a one-file suite holding ``tests`` (as
+    ``module``/test_merge_pair.py); ``suite_name`` "hidden" grades it as the hidden suite (its example sets,
+    failures decided apart)."""
     suite = tmp_path / suite_name
-    (suite / "bpe").mkdir(parents=True)
-    (suite / "bpe" / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
+    (suite / module).mkdir(parents=True)
+    (suite / module / "test_merge_pair.py").write_text("import pytest\n\n" + tests, encoding="utf-8")
     (tmp_path / "student").mkdir()
-    (tmp_path / "student" / "bpe.py").write_text(bpe, encoding="utf-8")
+    (tmp_path / "student" / f"{module}.py").write_text(source, encoding="utf-8")
     with Grader() as grader:
         return grade_submission(load(tmp_path / "student"), suite, limits=limits or CageLimits(), grader=grader)
 
@@ -242,8 +249,6 @@ def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allo
         return request(self, message, timeout, *arguments, **keywords)
 
     monkeypatch.setattr(Worker, "request", timed_request)
-    suite = tmp_path / "hidden"  # the hidden suite's guard is on by its name
-    (suite / "fast_bpe").mkdir(parents=True)
     speed_test = (
         "@pytest.mark.points(1)\n@pytest.mark.call_seconds(10)\ndef test_{number}_{name}(submission):\n"
         "    problem = speed_problem(3, lambda _: submission.fast_bpe.{name}('{name} timed'),\n"
@@ -251,22 +256,19 @@ def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allo
         "                            lambda: 1.0, 10, slow_way='the recount', advice='use a heap')\n"
         "    assert not problem, hint(problem)\n\n"
     )
-    (suite / "fast_bpe" / "test_speed.py").write_text(
-        "import pytest\nfrom autograder.testing.rubric import hint, speed_problem\n\n"
+    tests = (
+        "from autograder.testing.rubric import hint, speed_problem\n\n"
         "@pytest.mark.points(1)\ndef test_0_passes(submission):\n    assert submission.fast_bpe.fast_train(1) == 1\n\n"
         + speed_test.format(number=1, name="fast_train")
-        + speed_test.format(number=2, name="slow_train"),
-        encoding="utf-8",
+        + speed_test.format(number=2, name="slow_train")
     )
-    (tmp_path / "student").mkdir()
-    (tmp_path / "student" / "fast_bpe.py").write_text(
+    source = (
         "import time\n\n\ndef fast_train(n):\n    return n\n\n\n"
         "def slow_train(n):\n    start = time.perf_counter()\n    while time.perf_counter() - start < 0.8:\n"
-        "        pass\n    return n\n",
-        encoding="utf-8",
+        "        pass\n    return n\n"
     )
-    with Grader() as grader:
-        run = grade_submission(load(tmp_path / "student"), suite, limits=CageLimits(), grader=grader)
+    # The hidden suite's guard is on by its name.
+    run = grade_with_own_suite(tmp_path, tests, source, suite_name="hidden", module="fast_bpe")
     by_name = {outcome.name: outcome for outcome in run.outcomes}
     assert [outcome.outcome.value for outcome in run.outcomes] == ["passed", "passed", "failed"]
     assert "faster than the recount" in by_name["test_2_slow_train"].hint, by_name["test_2_slow_train"]

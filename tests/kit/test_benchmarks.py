@@ -12,6 +12,7 @@ import pytest
 from autograder.kit_root import KIT_ROOT
 
 
+@pytest.mark.slow  # the whole hidden suite, for a benchmark's instrument
 def test_the_throughput_limit_is_a_full_marks_grading_of_the_reference():
     """batch_throughput's limit stands an in-process worker in for the cage: it must give the reference
     full marks (it stops the benchmark otherwise), whatever the grading session asks of its worker."""
@@ -54,6 +55,7 @@ def run_benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess[s
     return process
 
 
+@pytest.mark.slow  # the whole hidden suite, for a benchmark's instrument
 def test_grade_latencys_plain_pytest_baseline_passes_the_hidden_suite(tmp_path):
     """grade_latency compares the cage with plain pytest running the same hidden tests on the reference: a
     fixture the graded tests ask for that the baseline lacks fails the baseline, and stops the benchmark."""

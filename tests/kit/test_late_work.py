@@ -145,6 +145,7 @@ def test_a_moodle_round_trip_with_a_due_date_is_taken_by_moodles_own_importer(tm
         assert got[:grade] + got[grade + 1 :] == had[:grade] + had[grade + 1 :], "all but Grade as it came"
 
 
+@pytest.mark.slow  # nbgrader's gradebook through its own API, as the nbgrader round trip
 def test_timestamp_txt_lateness_is_charged_and_written_into_nbgraders_gradebook_in_its_terms(tmp_path):
     """nbgrader's timestamp.txt says when each hand-in came; against the course file's due date (in its time
     zone) and a rule per hour with a floor, the penalty is taken once: in the gradebook and, through

@@ -38,7 +38,11 @@ def train_bytes(text, vocab_size, special_tokens=()):
 
 @pytest.mark.parametrize(
     ("extra", "said"),
-    [(HOLDS_MUCH, "your peak was"), (STOPS_TRACING, "leave tracemalloc running")],
+    [
+        # A trained 50 KB under tracemalloc, held many times over: the bug corpus's memory mistakes cover it too.
+        pytest.param(HOLDS_MUCH, "your peak was", marks=pytest.mark.slow),
+        (STOPS_TRACING, "leave tracemalloc running"),
+    ],
     ids=["holds much", "stops tracing"],
 )
 def test_the_memory_test_reads_the_workers_measure_of_the_call(tmp_path, extra, said):

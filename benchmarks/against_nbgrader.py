@@ -1,7 +1,7 @@
 """The same class of notebook hand-ins graded by ``nbgrader autograde`` and by ``grade batch``, on this machine.
 
 Builds the kit's nbgrader course (exercises/nbgrader) with ``--students`` hand-ins in ``submitted/``, as
-nbgrader collects them: each student hands in the course's five notebooks, solved; half leave them so
+nbgrader collects them: each student hands in the course's notebooks (one a part), solved; half leave them so
 (correct), ``--slow`` hand in Part 5's trainer as the naive recount (right, but slow), the rest one
 mistake each from the kit's bug corpus, in the cell that defines the function (buggy). Then, ``--runs``
 times and the two alternated, on a fresh copy of the course each time:
@@ -122,8 +122,9 @@ def main() -> None:
         built = Path(scratch) / "course"
         kinds = write_class(built, arguments.students, arguments.slow)
         counted = {kind: list(kinds.values()).count(kind) for kind in sorted(set(kinds.values()))}
+        notebooks = len(list((built / "source" / NBGRADER_ASSIGNMENT).glob("*.ipynb")))
         FIGURES.say(
-            f"class of {arguments.students} notebook hand-ins (5 notebooks each), nbgrader layout: "
+            f"class of {arguments.students} notebook hand-ins ({notebooks} notebooks each), nbgrader layout: "
             + ", ".join(f"{count} {kind}" for kind, count in counted.items())
         )
         # nbgrader's gradebook holds the assignment once it is generated: not timed, as an instructor does it once.

@@ -44,6 +44,10 @@ import pytest
 from autograder.testing.proxy import CallRecord, StudentRaised
 from autograder.testing.reference import reference
 
+# The tests' call folders are made in the working folder, as the worker makes them in its copy of the
+# hand-in: here, the baseline's scratch folder (this file's folder's parent), whoever started it.
+os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 class _Function:
     def __init__(self, module, name):
@@ -115,7 +119,8 @@ def example_seed():
 
 
 def plain_pytest(scratch: Path) -> list[str]:
-    """The command that runs the hidden tests with plain pytest, the reference called in-process."""
+    """The command that runs the hidden tests with plain pytest, the reference called in-process (its call
+    folders made in ``scratch``, see PLAIN_CONFTEST)."""
     suite = scratch / "hidden"
     shutil.copytree(KIT / "tests" / "hidden", suite)
     (suite / "conftest.py").write_text(PLAIN_CONFTEST)

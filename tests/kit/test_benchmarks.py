@@ -62,8 +62,16 @@ def test_grade_latencys_plain_pytest_baseline_passes_the_hidden_suite(tmp_path):
     sys.path.insert(0, str(KIT_ROOT / "benchmarks"))
     import grade_latency
 
-    process = subprocess.run(grade_latency.plain_pytest(tmp_path), capture_output=True, text=True, timeout=300)
+    before = _kit_root_names()
+    command = grade_latency.plain_pytest(tmp_path)
+    process = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=KIT_ROOT)
     assert process.returncode == 0, process.stdout[-2000:]
+    assert _kit_root_names() == before, "the baseline's call folders go in its scratch, not the kit's root"
+
+
+def _kit_root_names() -> set[str]:
+    """What the kit's root holds, but for the hidden folders tools make in the working folder (.hypothesis)."""
+    return {path.name for path in KIT_ROOT.iterdir() if not path.name.startswith(".")}
 
 
 @pytest.mark.unit

@@ -15,7 +15,9 @@ from commands import snapshot
 PARTS_GRADED = ("--part", "simple_tokenizers", "--part", "bpe")
 CLASS_FILES = ("gradebook.csv", "canvas.csv", "summary.md", "summary.html", "summary-histogram.svg")
 # The students with a hand-in that can be graded (hal's is not a zip; ian handed nothing in).
-GRADABLE = ("ada", "bea", "bug0", "bug1", "bug2", "ren")
+GRADABLE = ("ada", "bea", "bug0", "bug1", "bug2", "cal")
+# Every hand-in the shards are dealt from, in the order a folder may list them.
+HAND_INS = ("hal", *GRADABLE)
 
 
 def write_class(root: Path) -> tuple[Path, Path]:
@@ -34,7 +36,7 @@ def write_class(root: Path) -> tuple[Path, Path]:
     ]
     for number, name in enumerate(in_parts):
         write_submission(submissions, Student(f"bug{number}", "buggy", BUGS[name]))
-    renamed_copy(SOLUTIONS, submissions / "ren")  # ada's code, every name changed and functions reordered
+    renamed_copy(SOLUTIONS, submissions / "cal")  # ada's code, every name changed and functions reordered
     (submissions / "hal.zip").write_bytes(b"not a zip")
     roster = root / "roster.csv"
     roster.write_text("Student,ID\nAda Lovelace,ada\nBea Bee,bea\nIan Absent,ian\n", encoding="utf-8")
@@ -87,4 +89,4 @@ def assert_same_but_timings(merged: Path, one_machine: Path) -> None:
     assert timed <= {name for name in theirs if name.endswith(("results.json", "summary.md", "summary.html"))}
     assert {"gradebook.csv", "canvas.csv", "ada/feedback.md", "ada/feedback.html"}.isdisjoint(timed)
     similar = (merged / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("\n## ")[0]
-    assert "| ada (Ada Lovelace), ren |" in similar, "a copy graded by another shard than its source is found"
+    assert "| ada (Ada Lovelace), cal |" in similar, "a copy graded by another shard than its source is found"

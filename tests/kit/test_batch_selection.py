@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import collections
 import shutil
 from pathlib import Path
 
@@ -12,21 +13,21 @@ from classroom import Student, write_submission
 from commands import run_batch, snapshot
 from results import gradebook_rows
 
-from autograder.course.batch.selection import Selection, Shard, shard_of
+from autograder.course.batch.selection import Selection, Shard, shards_of
 
 
 @pytest.mark.unit
 def test_each_selection_grades_its_own_and_only_a_shard_leaves_the_class_files_alone():
     class_ids = [f"s{number:04d}" for number in range(60)]
     every, named, merge = Selection.every(), Selection.of_students(["s0003"]), Selection.of_no_one()
-    shards = [Selection.of_shard(Shard(index, 3)) for index in range(3)]
+    shards = [Selection.of_shard(Shard(index, 3)).within(class_ids) for index in range(3)]
     assert all(every.grades(student) and not every.regrades(student) for student in class_ids)
     assert [student for student in class_ids if named.grades(student)] == ["s0003"]
     assert named.regrades("s0003") and not named.regrades("s0004"), "a student named is graded again"
     assert not any(merge.grades(student) for student in class_ids)
     graded_by = [[index for index, shard in enumerate(shards) if shard.grades(student)] for student in class_ids]
     assert all(len(indexes) == 1 for indexes in graded_by), "each hand-in is graded by one shard"
-    assert {indexes[0] for indexes in graded_by} == {0, 1, 2}, "every shard has work in a class of 60"
+    assert [sum(1 for indexes in graded_by if indexes == [index]) for index in range(3)] == [20, 20, 20]
     assert [every.class_files, named.class_files, merge.class_files] == [True, True, True]
     assert not any(shard.class_files for shard in shards), "shards write into one OUT at once: results only"
     assert all(shard.reads(student) == shard.grades(student) for shard in shards for student in class_ids)
@@ -34,12 +35,25 @@ def test_each_selection_grades_its_own_and_only_a_shard_leaves_the_class_files_a
 
 
 @pytest.mark.unit
-def test_a_students_shard_depends_on_their_id_alone():
-    """Every machine computes the same split, and a hand-in added later moves no one else."""
-    assert shard_of("ada", 1) == 0
-    # Pinned: Python's own hash() of a string is salted in each process, and would split the class
-    # differently on each machine (so some hand-ins would be graded twice, and others never).
-    assert [shard_of(student, 3) for student in ("ada", "bea", "cyd", "dan", "eve")] == [2, 1, 1, 1, 2]
+def test_every_machine_deals_the_same_split_and_the_shares_differ_by_one_at_most():
+    """The sorted ids dealt in turn: the same on every machine, whatever order its folder lists them in (a
+    salted hash() would grade some hand-ins twice and others never), and no shard is left the larger share
+    (a digest of each id split this class of 200 into 85 and 115, so one shard's wait was 15% longer)."""
+    class_ids = [f"s{number:04d}" for number in range(1, 201)]
+    split = shards_of(class_ids, 2)
+    assert shards_of(reversed(class_ids), 2) == split, "the order a folder lists the hand-ins in does not count"
+    assert sorted(collections.Counter(split.values()).values()) == [100, 100]
+    assert shards_of(["eve", "ada", "cyd", "bea", "dan", "ada"], 3) == {
+        "ada": 0,
+        "bea": 1,
+        "cyd": 2,
+        "dan": 0,
+        "eve": 1,
+    }
+    assert shards_of(["B", "a", "é"], 3) == {"B": 0, "a": 1, "é": 2}, "by code point, not the machine's locale"
+    assert set(shards_of(class_ids, 1).values()) == {0}
+    with pytest.raises(RuntimeError, match="within"):
+        Selection.of_shard(Shard(0, 2)).grades("s0001")
 
 
 # The first two parts only (`--part`): which hand-ins are graded does not depend on which tests run.

@@ -134,6 +134,7 @@ def run_batch(
             f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
         )
     selection.check(_students(discovery), roster=roster or ())
+    selection = selection.within(_students(discovery))
     assignment = options.assignment or discovery.assignment
     if options.nbgrader_db is not None and selection.class_files:
         nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after

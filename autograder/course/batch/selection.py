@@ -19,10 +19,9 @@ database) builds them from every hand-in's result, so it needs a current result 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
@@ -31,14 +30,18 @@ class SelectionError(ValueError):
     """The run names hand-ins that are not there, or a shard that cannot be; the message says the fix."""
 
 
-def shard_of(student: str, count: int) -> int:
-    """The shard of ``count`` that grades ``student``: from a digest of the id alone, so every machine
-    computes the same split, and a hand-in added later moves no one else to another shard.
+def shards_of(students: Iterable[str], count: int) -> dict[str, int]:
+    """Which shard of ``count`` grades each student: the ids sorted by code point, dealt out in turn.
 
-    >>> shard_of("ada", 1)
-    0
+    Every machine that sees the same hand-ins computes the same split (no locale, no salted hash), and the
+    shards' shares differ by one hand-in at most, so no shard waits on a larger one. A hand-in that arrives
+    between the shards' starts moves the ones after it: a shard run again grades what it then lacks, and
+    the merge lists any hand-in left without a result.
+
+    >>> shards_of(["cyd", "ada", "bea"], 2)
+    {'ada': 0, 'bea': 1, 'cyd': 0}
     """
-    return int.from_bytes(hashlib.sha256(student.encode("utf-8")).digest()[:8], "big") % count
+    return {student: position % count for position, student in enumerate(sorted(set(students)))}
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,9 @@ class Shard:
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
-    def holds(self, student: str) -> bool:
-        return shard_of(student, self.count) == self.index
+    def share(self, students: Iterable[str]) -> frozenset[str]:
+        """The students of ``students`` this shard grades."""
+        return frozenset(student for student, index in shards_of(students, self.count).items() if index == self.index)
 
 
 def _every(student: str) -> bool:
@@ -79,6 +83,10 @@ def _every(student: str) -> bool:
 
 def _no_one(student: str) -> bool:
     return False
+
+
+def _not_yet_dealt(student: str) -> bool:
+    raise RuntimeError("a shard's selection grades no one before it is dealt its share: call within(students)")
 
 
 @dataclass(frozen=True)
@@ -104,11 +112,18 @@ class Selection:
 
     @classmethod
     def of_shard(cls, shard: Shard) -> Selection:
-        return cls(grades=shard.holds, class_files=False, shard=shard)
+        """Shard ``shard`` of the class; it grades once ``within`` has dealt it its share."""
+        return cls(grades=_not_yet_dealt, class_files=False, shard=shard)
 
     @classmethod
     def of_no_one(cls) -> Selection:
         return cls(grades=_no_one, merge=True)
+
+    def within(self, students: Iterable[str]) -> Selection:
+        """This selection for a class whose hand-ins are ``students``: a shard's share is dealt from them."""
+        if self.shard is None:
+            return self
+        return replace(self, grades=self.shard.share(students).__contains__)
 
     def reads(self, student: str) -> bool:
         """Whether this run reads ``student``'s hand-in at all: a run that writes the class's files reads

@@ -4,6 +4,7 @@ the class summary; code the standard library generates (dataclasses, namedtuple,
 from __future__ import annotations
 
 import base64
+import importlib.util
 import marshal
 import zlib
 from pathlib import Path
@@ -15,6 +16,17 @@ from results import function_scores, gradebook_rows
 
 HONEST = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8")
 PACKED = base64.b64encode(zlib.compress(HONEST.encode("utf-8"))).decode("ascii")
+# A .pyc of the honest module with no source beside it (a header of magic number, flags, time and size).
+COMPILED_PART = importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(compile(HONEST, "compiled_part.py", "exec"))
+# A codec of the hand-in's own, which a source may declare (PACKED_PART does).
+REGISTERS_CODEC = (
+    "import base64, codecs, encodings.utf_8, zlib\n"
+    "def decode(data, errors='strict'):\n"
+    "    body = bytes(data).split(b'\\n', 1)[1]\n"
+    "    return zlib.decompress(base64.b64decode(body)).decode(), len(data)\n"
+    "codecs.register(lambda name: codecs.CodecInfo(encodings.utf_8.encode, decode, name='bpe-x')"
+    " if name in ('bpe_x', 'bpe-x') else None)\n"
+)
 COPIES = {
     "exec": f"import base64, zlib\nexec(zlib.decompress(base64.b64decode({PACKED!r})))\n",
     "marshal": f"import marshal\nexec(marshal.loads({marshal.dumps(compile(HONEST, 'x', 'exec'))!r}))\n",
@@ -45,15 +57,47 @@ COPIES = {
         "builtins.any = lambda *skipped: True\n"
         "exec(compile(SOURCE, os.path.dirname(os.__file__) + '/copied.py', 'exec'), globals())\n"
     ),
-    "a source decoded by a codec the hand-in registers": (
-        "import base64, codecs, encodings.utf_8, zlib\n"
-        "def decode(data, errors='strict'):\n"
-        "    body = bytes(data).split(b'\\n', 1)[1]\n"
-        "    return zlib.decompress(base64.b64decode(body)).decode(), len(data)\n"
-        "codecs.register(lambda name: codecs.CodecInfo(encodings.utf_8.encode, decode, name='bpe-x')"
-        " if name in ('bpe_x', 'bpe-x') else None)\n"
-        "from packed_part import *\n"
+    # The worker's own request reader, which may load marshal: a compiled copy framed as a request of the grader's.
+    "marshal loaded through the worker's own request reader": (
+        "import io, sys\nframe = sys._getframe()\nwhile 'codec' not in frame.f_globals:\n    frame = frame.f_back\n"
+        "reader = frame.f_globals['codec']\n"
+        f"BODY = {marshal.dumps({'code': compile(HONEST, 'x', 'exec')}, 2)!r}\n"
+        "exec(reader.read_request(io.BytesIO(reader.frame(BODY)))['code'], globals())\n"
     ),
+    # The hook found again from a refusal's traceback and the collector, then its defaults changed in place.
+    "exec after the hook's own defaults are changed in place": (
+        f"import base64, gc, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "try:\n    exec('0')\nexcept Exception as refused:\n    trace = refused.__traceback__\n"
+        "while trace.tb_next is not None:\n    trace = trace.tb_next\n"
+        "watched = trace.tb_frame.f_locals['_audited']\ngc.unfreeze()\n"
+        "for holder in gc.get_referrers(watched):\n"
+        "    if isinstance(holder, dict) and holder.get('_audited') is watched:\n"
+        "        holder['_audited'] = frozenset()\n"
+        "exec(SOURCE, globals())\n"
+    ),
+    # os.path.realpath as the hook called it: a Python function whose helpers student code can replace.
+    "a module written elsewhere whose path the hook resolves with helpers replaced": (
+        f"import base64, os, posixpath, sys, zlib\nos.makedirs('/tmp/bpe-kit-test-moved', exist_ok=True)\n"
+        f"open('/tmp/bpe-kit-test-moved/moved_part.py', 'wb').write(zlib.decompress(base64.b64decode({PACKED!r})))\n"
+        "resolve, inside = posixpath._joinrealpath, os.path.dirname(os.__file__) + '/moved_part.py'\n"
+        "posixpath._joinrealpath = lambda path, rest, *more: (inside, True) if 'moved_part' in rest "
+        "else resolve(path, rest, *more)\n"
+        "sys.path.insert(0, '/tmp/bpe-kit-test-moved')\nfrom moved_part import *\n"
+    ),
+    # A compiled copy written at run time, imported once the worker's source-only path hook is taken away.
+    "a compiled module imported after the source-only hook is removed": (
+        f"import os, sys\nos.makedirs('/tmp/bpe-kit-test-compiled', exist_ok=True)\n"
+        f"open('/tmp/bpe-kit-test-compiled/compiled_part.pyc', 'wb').write({COMPILED_PART!r})\n"
+        "del sys.path_hooks[0]\nsys.path_importer_cache.clear()\n"
+        "sys.path.insert(0, '/tmp/bpe-kit-test-compiled')\nfrom compiled_part import *\n"
+    ),
+    # The hook's reading of a declared coding, through builtins student code can replace.
+    "a source decoded by a codec the hand-in registers, with max replaced": (
+        "import builtins\nbuiltins.max = lambda *found, real=max: -1 if -1 in found else real(*found)\n"
+        + REGISTERS_CODEC
+        + "from packed_part import *\n"
+    ),
+    "a source decoded by a codec the hand-in registers": REGISTERS_CODEC + "from packed_part import *\n",
 }
 PACKED_PART = f"# -*- coding: bpe_x -*-\n{PACKED}\n"
 # Generated by the standard library, and the hand-in's own file run with exec: all source it holds.
@@ -115,11 +159,7 @@ def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path
 def test_a_part_module_in_a_codec_another_part_registers_does_not_run(tmp_path: Path):
     """Part 1 registers a codec; Part 2's module declares it, and the worker imports Part 2 itself."""
     packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")
-    registers = (
-        HONEST
-        + "\n"
-        + COPIES["a source decoded by a codec the hand-in registers"].replace("from packed_part import *\n", "")
-    )
+    registers = HONEST + "\n" + REGISTERS_CODEC
     (tmp_path / "simple_tokenizers.py").write_text(registers, encoding="utf-8")
     (tmp_path / "bpe.py").write_text(f"# -*- coding: bpe_x -*-\n{packed}\n", encoding="utf-8")
     process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers", "--part", "bpe")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 import sys
 
 # Unbuffered, read a message's bytes exactly: a forked process reads the calls it is sent, and the
@@ -199,11 +200,12 @@ def import_only_source(trusted: list[str]) -> None:
                 return code
             return self.source_to_code(source, self.path)
 
-    roots = [os.path.realpath(folder) for folder in trusted]
+    roots = tuple(real_path(folder) for folder in trusted)
+    below = tuple(root.rstrip(os.sep) + os.sep for root in roots)
 
-    def within_trusted(path: str) -> bool:
-        real = os.path.realpath(path)
-        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+    def within_trusted(path: str, _real_path: Any = real_path, _roots: tuple[str, ...] = roots) -> bool:
+        real = _real_path(path)
+        return real in _roots or real.startswith(below)
 
     def hook(path: str) -> Any:
         if within_trusted(path):
@@ -245,14 +247,17 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
     ``exec``, ``eval`` and ``compile`` of text that is not a hand-in file or one of its notebook cells,
     ``marshal.loads`` and code objects built by hand are refused where student code asks for them, with an
     error naming its line; the standard library's code generators (dataclasses, namedtuple, enum, typing)
-    still work, and so does importing, which the import hook keeps to source (import_only_source). ctypes
-    is not imported at all. Student code is any code outside the interpreter's folders and the worker's
-    runtime (a copy of a hand-in file written elsewhere too), and anything a thread of its own asks for.
+    still work, and so does importing: from source (import_only_source), or, for the interpreter's own
+    modules, from the compiled files beside them, byte for byte. ctypes is not imported at all. Student code
+    is any code outside the interpreter's folders and the worker's runtime (a copy of a hand-in file written
+    elsewhere too), and anything a thread of its own asks for.
 
-    The hook lives in the process it polices, so everything it relies on is bound now, where student code
-    cannot reach it (its default arguments, which cannot be replaced unseen): not sys._getframe, builtins,
-    hashlib or os.path as they may stand later. It catches copies hidden behind exec; the cage remains the
-    boundary, and the class summary lists hand-ins that build code at run time for a look.
+    The hook lives in the process it polices, and student code can find it (a refusal's traceback holds its
+    frame). So everything it relies on is bound now, in a tuple no code can change in place (its positional
+    defaults), and the worker's functions, the hook among them, cannot be changed: not sys._getframe,
+    builtins, hashlib, os.path or the import system's hooks as they may stand later. It catches copies
+    hidden behind exec; the cage remains the boundary, and the class summary lists hand-ins that build code
+    at run time for a look.
     """
     import _thread
 
@@ -271,50 +276,86 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _RUNTIME_FILES,
         "<frozen ",
     )
-    # The worker's own readers of the grader's requests (twice a call): known by their code, bound now.
-    readers = frozenset({handle_call.__code__, run_calls.__code__, codec.read_request.__code__})
+    main_frame = sys._getframe(1)  # main's: where the worker's loop starts (the depths below count from it)
+    main_depth = _depth(main_frame)
+    # The worker's own reads of the grader's requests, twice a call: (the function that loads marshal, the
+    # function that called it, that caller's depth). Student code runs deeper than each of these callers
+    # (called by handle_call, or a handler or profiler atop serve_process at the least), so a request it
+    # frames itself and hands to a reader, or a copy of a reader, is never one of them.
+    read_request = codec.read_request.__code__
+    own_reads = (
+        (read_request, serve_parts.__code__, main_depth + 1),
+        (read_request, serve_process.__code__, main_depth + 2),
+        (run_calls.__code__, serve_process.__code__, main_depth + 2),
+        (handle_call.__code__, serve_process.__code__, main_depth + 2),
+        (handle_call.__code__, run_calls.__code__, main_depth + 3),
+    )
     generators = tuple((os.sep + file.replace("/", os.sep), function) for file, function in GENERATORS)
 
+    # Everything the hook uses is bound here as a positional default: a tuple, which no code can change in
+    # place and which replacing is refused below. (Keyword-only defaults are a dict that can be changed in
+    # place, and a closure's cells can be set: student code that found the hook through a refusal's
+    # traceback and the collector did both.) Its helpers look nothing up when they run either.
     def hook(
         event: str,
         arguments: tuple[Any, ...],
-        *,
         _handed_in: frozenset[bytes] = frozenset(digests),
         _trusted: tuple[str, ...] = trusted_roots,
         _generators: tuple[tuple[str, str], ...] = generators,
         _roots: tuple[str, ...] = student_roots,
+        _submission_dir: str = submission_dir,
         _getframe: Any = sys._getframe,
         _sha256: Any = sha256,
-        _realpath: Any = os.path.realpath,
+        _real_path: Any = real_path,
         _thread_id: Any = _thread.get_ident,
         _main: int = _thread.get_ident(),
-        _coding: Any = _declared_coding,
+        _coding: Any = declared_coding,
         _note: Any = _note_read,
         _isinstance: Any = isinstance,
         _str: Any = str,
         _sep: str = os.sep,
         _bytes: Any = bytes,
         _any: Any = any,
+        _type: Any = type,
+        _function: Any = types.FunctionType,
+        _runtime: str = _RUNTIME_FILES,
         _audited: frozenset[str] = AUDITED,
         _refused_modules: frozenset[str] = REFUSED_MODULES,
         _plain_codings: frozenset[bytes] = PLAIN_CODINGS,
         _refused: Any = BuiltCodeRefused,
         _not_imported: Any = ImportError,
-        _own_readers: frozenset[Any] = readers,
+        _own_reads: tuple[tuple[Any, Any, int], ...] = own_reads,
+        _compiled_in: Any = compiled_in,
     ) -> None:
         if event == "open":
-            _note(arguments[0], _roots, submission_dir)
+            _note(arguments[0], _roots, _submission_dir)
             return
-        if event == "marshal.loads" and _getframe(1).f_code in _own_readers:
-            return  # the worker reading the grader's requests: twice a call, so before any walk of the stack
-        if event == "object.__setattr__" and arguments[0] is hook:
-            raise _refused("the grader's own hook cannot be changed")
+        if event == "marshal.loads" and _thread_id() == _main:
+            reader = _getframe(1)
+            caller = reader.f_back
+            if caller is not None:
+                depth, below = 1, caller.f_back
+                while below is not None:
+                    depth, below = depth + 1, below.f_back
+                code, calling = reader.f_code, caller.f_code
+                for own, by, at in _own_reads:
+                    if code is own and calling is by and depth == at:
+                        return  # the worker reading the grader's requests
+        if event == "object.__setattr__":
+            changed = arguments[0]
+            if _type(changed) is _function and changed.__code__.co_filename.startswith(_runtime):
+                raise _refused("the grader's own functions cannot be changed")
+            return
         if event not in _audited:
             return
-        chain = []  # the frames between the hook and the student's code that asked, innermost first
+        chain, codes = [], []  # the frames between the hook and the student's code that asked, innermost first
         frame = _getframe(1)
-        while frame is not None and frame.f_code.co_filename.startswith(_trusted):
-            chain.append(frame.f_code)
+        while frame is not None:
+            code = frame.f_code
+            if not code.co_filename.startswith(_trusted):
+                break
+            chain.append(frame)
+            codes.append(code)
             frame = frame.f_back
         held, filename, plain = False, "", True
         if event == "compile":
@@ -324,7 +365,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             held = _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in
             declared = _coding(source) if _isinstance(source, _bytes) else b""
             plain = not declared or declared in _plain_codings
-            filename = _realpath(named) if named.startswith(_sep) else named  # a file's path, not "<string>"
+            filename = _real_path(named) if named.startswith(_sep) else named  # a file's path, not "<string>"
             if filename.startswith(_roots) and not (held and plain):
                 # A file of the hand-in's folder that the hand-in did not hold (written there at run time), or
                 # one a codec of its own would decode, whoever imports it: the worker itself, for a part's
@@ -339,15 +380,17 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
         if frame is None and _thread_id() == _main:
             return  # not asked by student code: the worker's own work, or the standard library at start-up
-        importing = _any(code.co_name == "_find_and_load" for code in chain)
-        if event == "import" or (event.startswith("marshal.") and importing):
+        importing = _any(code.co_name == "_find_and_load" for code in codes)
+        if event == "import":
             return
+        if event.startswith("marshal.") and importing and _compiled_in(chain[0], arguments[0], _trusted):
+            return  # a module of the interpreter's own folders, from the compiled file Python keeps beside it
         if event == "compile":
             if plain and held:
                 return
             if plain and importing and filename.startswith(_trusted):  # a module of a package, from source
                 return
-            caller = chain[0] if chain else None  # what called compile or exec: a generator of the library's?
+            caller = codes[0] if codes else None  # what called compile or exec: a generator of the library's?
             if caller is not None and _any(
                 caller.co_filename.endswith(file) and caller.co_qualname.startswith(function)
                 for file, function in _generators
@@ -374,20 +417,117 @@ def _sha256_function() -> Any:
     return sha256
 
 
-def _declared_coding(source: bytes) -> bytes:
+def _depth(frame: Any) -> int:
+    """How many frames there are from ``frame`` down to the first (``frame`` counted)."""
+    depth = 0
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
+
+
+# The hook's helpers below look nothing up when they run (every name is a default bound now, a tuple no code
+# can change): os.path.realpath and the builtins are Python that student code can replace under them.
+
+
+def declared_coding(source: bytes, _bytes: Any = bytes, _chr: Any = chr) -> bytes:
     """The encoding a source declares in its first two lines (PEP 263), lower case with dashes; b"" for
     none. Read by hand: the re module is milliseconds of a worker's start."""
     for line in source.split(b"\n", 2)[:2]:
         text = line.lstrip(b" \t\f")
         if not text.startswith(b"#"):
             continue
-        at = max(text.find(b"coding:"), text.find(b"coding="))
+        colon, equals = text.find(b"coding:"), text.find(b"coding=")
+        at = colon if colon > equals else equals
         rest = text[at + 7 :].lstrip(b" \t") if at >= 0 else b""
         if rest:
-            name = rest.split()[0]
-            kept = bytes(byte for byte in name if chr(byte).isalnum() or byte in b"-_.")
-            return kept.lower().replace(b"_", b"-")
+            kept = []
+            for byte in rest.split()[0]:
+                if _chr(byte).isalnum() or byte in b"-_.":
+                    kept.append(byte)
+            return _bytes(kept).lower().replace(b"_", b"-")
     return b""
+
+
+def real_path(
+    path: str,
+    _lstat: Any = os.lstat,
+    _readlink: Any = os.readlink,
+    _getcwd: Any = os.getcwd,
+    _is_link: Any = stat.S_ISLNK,
+    _most_links: int = 40,
+) -> str:
+    """``path`` with every link followed and every ``.`` and ``..`` taken away, as os.path.realpath gives it
+    (a part that is not there is kept as it is written)."""
+    if not path.startswith("/"):
+        path = _getcwd() + "/" + path
+    waiting = path.split("/")
+    waiting.reverse()
+    done: list[str] = []
+    links = 0
+    while waiting:
+        name = waiting.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if done:
+                done.pop()
+            continue
+        done.append(name)
+        try:
+            info = _lstat("/" + "/".join(done))
+        except (OSError, ValueError):
+            continue
+        if _is_link(info.st_mode) and links < _most_links:
+            links += 1
+            target = _readlink("/" + "/".join(done))
+            done.pop()
+            if target.startswith("/"):
+                done.clear()
+            parts = target.split("/")
+            parts.reverse()
+            waiting.extend(parts)
+    return "/" + "/".join(done)
+
+
+def compiled_in(
+    frame: Any,
+    data: Any,
+    trusted: tuple[str, ...],
+    _real_path: Any = real_path,
+    _open: Any = os.open,
+    _read: Any = os.read,
+    _close: Any = os.close,
+    _reading: int = os.O_RDONLY,
+    _bytes: Any = bytes,
+    _str: Any = str,
+    _type: Any = type,
+) -> bool:
+    """Whether ``data``, which importlib's ``frame`` loads as marshal, is the code of a compiled file in the
+    interpreter's own folders (``trusted``), byte for byte: a compiled file student code wrote anywhere,
+    imported once the source-only path hook is out of its way, is not."""
+    code = frame.f_code
+    if code.co_name != "_compile_bytecode" or code.co_filename != "<frozen importlib._bootstrap_external>":
+        return False
+    path = frame.f_locals.get("bytecode_path")
+    if _type(path) is not _str or not path.startswith("/"):
+        return False
+    real = _real_path(path)
+    if not real.startswith(trusted):
+        return False
+    try:
+        descriptor = _open(real, _reading)
+        try:
+            chunks = []
+            while True:
+                chunk = _read(descriptor, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            _close(descriptor)
+    except OSError:
+        return False
+    return b"".join(chunks)[16:] == _bytes(data)
 
 
 # The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by

@@ -97,6 +97,12 @@ COPIES = {
         + REGISTERS_CODEC
         + "from packed_part import *\n"
     ),
+    # An extension module (machine code) copied outside the interpreter's folders, imported from there.
+    "an extension module imported from outside the interpreter's folders": (
+        HONEST + "\nimport _json, os, shutil, sys\nos.makedirs('/tmp/bpe-kit-test-extension', exist_ok=True)\n"
+        "shutil.copy(_json.__file__, '/tmp/bpe-kit-test-extension')\ndel sys.modules['_json'], sys.path_hooks[0]\n"
+        "sys.path_importer_cache.clear()\nsys.path.insert(0, '/tmp/bpe-kit-test-extension')\nimport _json\n"
+    ),
     "a source decoded by a codec the hand-in registers": REGISTERS_CODEC + "from packed_part import *\n",
 }
 PACKED_PART = f"# -*- coding: bpe_x -*-\n{PACKED}\n"

@@ -381,7 +381,8 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         if frame is None and _thread_id() == _main:
             return  # not asked by student code: the worker's own work, or the standard library at start-up
         importing = _any(code.co_name == "_find_and_load" for code in codes)
-        if event == "import":
+        # An extension module names its file (a source module names none): one of the interpreter's own.
+        if event == "import" and (_type(arguments[1]) is not _str or _real_path(arguments[1]).startswith(_trusted)):
             return
         if event.startswith("marshal.") and importing and _compiled_in(chain[0], arguments[0], _trusted):
             return  # a module of the interpreter's own folders, from the compiled file Python keeps beside it
@@ -397,7 +398,8 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             ):
                 return
         what = {
-            "compile": "running code built at run time (exec, eval or compile of text that is not in your files)"
+            "compile": "running code built at run time (exec, eval or compile of text that is not in your files)",
+            "import": "loading compiled code (an extension module from outside Python's own folders)",
         }.get(event, "loading compiled code (marshal, or a code object built by hand)")
         raise _refused(f"{what} is refused while your code is graded: hand in the code itself as source")
 

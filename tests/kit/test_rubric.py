@@ -61,6 +61,27 @@ def test_a_function_far_too_slow_gets_one_round(clock):
 
 
 @pytest.mark.unit
+def test_the_yardstick_asked_during_a_call_is_not_the_calls_time(clock):
+    """In a worker that has served a passing test, the session asks how long the call may take (passing_within)
+    while the call is timed, and the first ask times the slow way itself: its seconds are not the call's."""
+    timed: list[float] = []
+
+    def yardstick() -> float:
+        if not timed:
+            clock.value += YARDSTICK  # the slow way, run once in the grader
+            timed.append(YARDSTICK)
+        return YARDSTICK
+
+    def call(round_number: int) -> str:
+        cut = rubric.passing_within()  # as GradingSession.budget asks it, before sending the call
+        assert cut == YARDSTICK / TARGET * rubric.NOISE_FACTOR
+        clock.value += 1.0
+        return "answer"
+
+    assert rubric.fastest_seconds(3, call, lambda *_: None, yardstick, TARGET) == 1.0
+
+
+@pytest.mark.unit
 def test_a_speed_test_says_how_far_off_the_target_and_what_to_do():
     """One wording for every speed test: the ratio, both times, the target and the advice; nothing when fast."""
     said = rubric.too_slow(2.5, YARDSTICK, TARGET, slow_way="the slow way", advice="skip the words you need not see")

@@ -234,7 +234,8 @@ def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allo
     """A speed test's timed call in a worker that served a passing test is cut where it can no longer pass
     (rubric.passing_within: the yardstick over the target, times the noise factor), not at a share of the
     test's long limit; its failure is then decided in a fresh worker under the whole limit, with the ratio's
-    words. A fast enough call passes where it is, with no second run."""
+    words. A fast enough call passes where it is, with no second run, though the yardstick it is cut by is
+    timed (half a second here) while the call is."""
     from autograder.cage.client import Worker
     from autograder.testing.rubric import NOISE_FACTOR
 
@@ -253,11 +254,13 @@ def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allo
         "@pytest.mark.points(1)\n@pytest.mark.call_seconds(10)\ndef test_{number}_{name}(submission):\n"
         "    problem = speed_problem(3, lambda _: submission.fast_bpe.{name}('{name} timed'),\n"
         "                            lambda _, got: None,\n"
-        "                            lambda: 1.0, 10, slow_way='the recount', advice='use a heap')\n"
+        "                            yardstick, 10, slow_way='the recount', advice='use a heap')\n"
         "    assert not problem, hint(problem)\n\n"
     )
     tests = (
-        "from autograder.testing.rubric import hint, speed_problem\n\n"
+        "import time\n\nfrom autograder.testing.rubric import hint, speed_problem\n\n"
+        "TIMED = []\n\n\ndef yardstick():\n    if not TIMED:\n        time.sleep(0.5)\n        TIMED.append(1.0)\n"
+        "    return TIMED[0]\n\n"
         "@pytest.mark.points(1)\ndef test_0_passes(submission):\n    assert submission.fast_bpe.fast_train(1) == 1\n\n"
         + speed_test.format(number=1, name="fast_train")
         + speed_test.format(number=2, name="slow_train")

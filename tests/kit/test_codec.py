@@ -162,13 +162,17 @@ def test_scalars_inside_containers_keep_their_exact_types_and_limits():
 @given(args=st.lists(plain, max_size=3), kwargs=st.dictionaries(st.text(max_size=3), plain, max_size=2))
 def test_a_calls_arguments_reach_the_worker_with_their_exact_types_and_write_back_to_the_same_bytes(args, kwargs):
     """The grader's requests are marshal: what the worker reads is what the test passed, and written again
-    unchanged it is the same bytes, which is how the worker tells at once that a call left them alone."""
+    unchanged it is the same bytes, which is how the worker tells at once that a call left them alone. The
+    arguments come decoded with the request (one read), equal in every value and type to the payload's."""
     import marshal
 
     payload = codec.call_payload(tuple(args), kwargs)
     request = codec.read_request(io.BytesIO(codec.dump_request({"op": "call", "payload": payload})))
     assert request is not None
-    got_args, got_kwargs = marshal.loads(request["payload"])
+    got_args, got_kwargs = request["arguments"]
+    again_args, again_kwargs = marshal.loads(request["payload"])
+    assert again_args == got_args and same_types(again_args, got_args)
+    assert again_kwargs == got_kwargs and same_types(again_kwargs, got_kwargs)
     assert got_args == args and same_types(got_args, args)
     assert got_kwargs == kwargs and same_types(got_kwargs, kwargs)
     assert marshal.dumps((got_args, got_kwargs), codec.MARSHAL_VERSION) == payload

@@ -707,7 +707,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         send({"ok": False, **failure.report, "output": output.take()})
         return False
     payload = request["payload"]
-    args, kwargs = marshal.loads(payload)
+    args, kwargs = request["arguments"]  # the payload, decoded with the request (codec.request_body)
     folder = request.get("folder")  # a folder of files for the call (call_folders), or None
     try:
         if folder is not None:

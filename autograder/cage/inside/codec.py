@@ -50,6 +50,8 @@ HEADER = struct.Struct(">4sI")
 # reference counts) and a string the same whether it is interned or not: the same value gives the same
 # bytes, so a call's arguments written again after it ran show at once whether it changed them.
 MARSHAL_VERSION = 2
+_ARGUMENTS = marshal.dumps("arguments", MARSHAL_VERSION)
+_END_OF_DICT = b"0"  # marshal's mark after a dict's last pair
 
 
 class CodecError(ValueError):
@@ -255,11 +257,22 @@ def call_payload(args: tuple[Any, ...] | list[Any], kwargs: dict[str, Any]) -> b
 
 
 def request_body(message: dict[str, Any]) -> bytes:
-    """A request of the grader's, unframed (see ``dump_request``)."""
+    """A request of the grader's, unframed (see ``dump_request``).
+
+    A call's arguments (its ``payload``, written by ``call_payload``) go twice: as those bytes, which the
+    worker compares with the arguments written again after the call, and spliced in as the value of
+    ``arguments``, which the worker's one read of the request decodes with the rest. A second read, of the
+    payload alone, would be a second pass through the worker's audit hook for every call.
+    """
     try:
-        return marshal.dumps(message, MARSHAL_VERSION)
+        body = marshal.dumps(message, MARSHAL_VERSION)
     except ValueError as error:
         raise CodecError(f"request cannot be written: {error}") from None
+    payload = message.get("payload")
+    if type(payload) is bytes and "arguments" not in message:
+        # A dict is written as its key and value pairs, then the end mark: one more pair before the mark.
+        body = body[: -len(_END_OF_DICT)] + _ARGUMENTS + payload + _END_OF_DICT
+    return body
 
 
 def dump_request(message: dict[str, Any]) -> bytes:

@@ -326,6 +326,8 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _not_imported: Any = ImportError,
         _own_reads: tuple[tuple[Any, Any, int], ...] = own_reads,
         _compiled_in: Any = compiled_in,
+        _from_names: Any = generated_from_names,
+        _parse_code: Any = type_expression.__code__,
     ) -> None:
         if event == "open":
             _note(arguments[0], _roots, _submission_dir)
@@ -392,9 +394,15 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             if plain and importing and filename.startswith(_trusted):  # a module of a package, from source
                 return
             caller = codes[0] if codes else None  # what called compile or exec: a generator of the library's?
-            if caller is not None and _any(
-                caller.co_filename.endswith(file) and caller.co_qualname.startswith(function)
-                for file, function in _generators
+            if caller is _parse_code:
+                return  # the hook's own parse of a forward reference (generated_from_names): a tree, not code
+            if (
+                caller is not None
+                and _any(
+                    caller.co_filename.endswith(file) and caller.co_qualname.startswith(function)
+                    for file, function in _generators
+                )
+                and _from_names(caller, chain, arguments[0])
             ):
                 return
         what = {
@@ -530,6 +538,95 @@ def compiled_in(
     except OSError:
         return False
     return b"".join(chunks)[16:] == _bytes(data)
+
+
+# What a forward reference's code may do: load names, attributes and constants, subscript, build tuples and
+# lists, apply an operator (`int | None`), and return. No call, no function made, no loop (typing compiles
+# the text and evaluates it later, so the text is checked as the code it becomes).
+_TYPE_OPS = frozenset(
+    __import__("opcode").opmap[name]
+    for name in (
+        "RESUME",
+        "CACHE",
+        "EXTENDED_ARG",
+        "LOAD_NAME",
+        "LOAD_ATTR",
+        "LOAD_CONST",
+        "BINARY_SUBSCR",
+        "BUILD_TUPLE",
+        "BUILD_LIST",
+        "LIST_EXTEND",
+        "LIST_TO_TUPLE",
+        "BINARY_OP",
+        "RETURN_VALUE",
+    )
+    if name in __import__("opcode").opmap
+)
+
+
+def type_expression(
+    source: Any,
+    _compile: Any = compile,
+    _allowed: frozenset[int] = _TYPE_OPS,
+    _type: Any = type,
+    _str: Any = str,
+    _bytes: Any = bytes,
+    _code: Any = types.CodeType,
+    _range: Any = range,
+    _len: Any = len,
+    _all: Any = all,
+) -> bool:
+    """Whether ``source`` (as the compile event gives it: bytes) compiles to the code of a type expression and
+    nothing more (see _TYPE_OPS)."""
+    if _type(source) is not _str and _type(source) is not _bytes:
+        return False
+    try:
+        code = _compile(source, "<type>", "eval")
+    except (SyntaxError, ValueError):
+        return False
+    raw = code.co_code
+    for at in _range(0, _len(raw), 2):
+        if raw[at] not in _allowed:
+            return False
+    return _all(_type(constant) is not _code for constant in code.co_consts)
+
+
+def generated_from_names(
+    caller: Any,
+    chain: list[Any],
+    source: Any,
+    _type: Any = type,
+    _str: Any = str,
+    _dict: Any = dict,
+    _getattr: Any = getattr,
+    _is_name: Any = str.isidentifier,
+    _keywords: frozenset[str] = frozenset(__import__("keyword").kwlist),
+    _type_expression: Any = type_expression,
+) -> bool:
+    """Whether a standard-library generator's text is made from names alone, as the library makes it, and
+    not from text student code handed in by calling the generator's inner parts:
+
+    - typing compiles a forward reference: it must be a type expression (type_expression);
+    - dataclasses writes methods from field names: the class being processed (``_process_class``) must be
+      on the way, and every field's name a plain identifier, so no name carries code into the text;
+    - namedtuple checks its own field names (after ``str()`` of each), and enum writes no code."""
+    name = caller.co_qualname
+    if caller.co_filename.endswith("typing.py"):
+        return _type_expression(source)
+    if caller.co_filename.endswith("dataclasses.py"):
+        for frame in chain:
+            code = frame.f_code
+            if code.co_name == "_process_class" and code.co_filename == caller.co_filename:
+                fields = frame.f_locals.get("fields")
+                if _type(fields) is not _dict:
+                    return False
+                for key, field in _dict.items(fields):
+                    for each in (key, _getattr(field, "name", None)):
+                        if _type(each) is not _str or not _is_name(each) or each in _keywords:
+                            return False
+                return True
+        return False
+    return name != ""
 
 
 # The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by

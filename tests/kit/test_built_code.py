@@ -183,6 +183,25 @@ def test_code_built_at_run_time_does_not_run(tmp_path: Path, way: str):
     assert refused or "ctypes cannot be imported" in said or "defines no function" in said, said[:2000]
 
 
+# A declared coding the hook reads otherwise than Python's tokenizer does (which takes the first "coding:" or
+# "coding=", and looks at the second line when the first names no encoding): each file holds PACKED last.
+MISREAD_CODINGS = {
+    "a coding declared twice, the hook reading the later": f"# coding=bpe_x coding:utf-8\n{PACKED}\n",
+    "a coding on the second line after a first that names none": f"# coding: ,\n# coding: bpe_x\n{PACKED}\n",
+}
+
+
+@pytest.mark.parametrize("way", sorted(MISREAD_CODINGS))
+def test_a_source_whose_coding_the_hook_misreads_does_not_run(tmp_path: Path, way: str):
+    registers = REGISTERS_CODEC.replace("split(b'\\n', 1)[1]", "split()[-1]")
+    assert registers != REGISTERS_CODEC
+    (tmp_path / "simple_tokenizers.py").write_text(registers + "from packed_part import *\n", encoding="utf-8")
+    (tmp_path / "packed_part.py").write_text(MISREAD_CODINGS[way], encoding="utf-8")
+    process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    assert document["score"] == 0
+
+
 def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path: Path):
     """Part 1's module writes Part 2's from a packed copy; the worker imports Part 2 itself: still refused."""
     packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")

@@ -137,6 +137,20 @@ COPIES = {
         "    exec(compile(open(__file__, 'rb').read(), os.path.dirname(os.__file__) + '/enum.py', 'exec'), inside)\n"
         "    inside['run'](SOURCE, globals())\n"
     ),
+    # The hook resolves an extension's path, then Python opens it again: a link flipped between the two.
+    "an extension module behind a link another process flips": (
+        HONEST + "\nimport _json, importlib.util, os, shutil\nfolder = '/tmp/bpe-kit-test-flipped'\n"
+        "os.makedirs(folder, exist_ok=True)\nshutil.copy(_json.__file__, folder + '/copy.so')\n"
+        "link = folder + '/_json.so'\nchild = os.fork()\nif child == 0:\n"
+        "    while True:\n        for target in (_json.__file__, folder + '/copy.so'):\n"
+        "            os.symlink(target, link + '.new')\n            os.replace(link + '.new', link)\n"
+        "for attempt in range(1, 3000):\n    try:\n"
+        "        spec = importlib.util.spec_from_file_location(f'try{attempt}._json', folder + '/' * attempt + '/_json.so')\n"
+        "        importlib.util.module_from_spec(spec)\n    except Exception:\n        continue\n"
+        "    if folder + '/copy.so' in open('/proc/self/maps').read():\n        break\n"
+        "os.kill(child, 9)\nif folder + '/copy.so' not in open('/proc/self/maps').read():\n"
+        "    raise ImportError('the copy was never loaded')\n"
+    ),
     # Nothing of the hand-in's on the stack: a finalizer the collector runs once the import has returned.
     "exec by a finalizer the collector runs under the worker's own frames": (
         f"import base64, gc, weakref, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"

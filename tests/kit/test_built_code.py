@@ -27,6 +27,16 @@ REGISTERS_CODEC = (
     "codecs.register(lambda name: codecs.CodecInfo(encodings.utf_8.encode, decode, name='bpe-x')"
     " if name in ('bpe_x', 'bpe-x') else None)\n"
 )
+# The honest Part 1 as one expression: what typing.ForwardRef compiles from any string it is given.
+AS_EXPRESSION = (
+    "{'char_tokenize': lambda text: list(text),"
+    " 'build_char_vocab': lambda texts: {c: i for i, c in enumerate(sorted({c for t in texts for c in t}))},"
+    " 'word_tokenize': lambda text: text.split(),"
+    " 'build_word_vocab': lambda texts: (lambda words: {**{w: i for i, w in enumerate(words)}, '[UNK]': len(words)})"
+    "(sorted({w for t in texts for w in t.split()})),"
+    " 'encode_words': lambda text, vocab: [vocab.get(w, vocab['[UNK]']) for w in text.split()]}"
+)
+PACKED_EXPRESSION = base64.b64encode(zlib.compress(AS_EXPRESSION.encode("utf-8"))).decode("ascii")
 COPIES = {
     "exec": f"import base64, zlib\nexec(zlib.decompress(base64.b64decode({PACKED!r})))\n",
     "marshal": f"import marshal\nexec(marshal.loads({marshal.dumps(compile(HONEST, 'x', 'exec'))!r}))\n",
@@ -113,6 +123,75 @@ COPIES = {
         "char_tokenize = typing.ForwardRef('lambda text: list(text)')._evaluate(globals(), None, frozenset())\n"
     ),
     "a source decoded by a codec the hand-in registers": REGISTERS_CODEC + "from packed_part import *\n",
+    # A third look: the standard library's generators run code from student-controlled module globals.
+    "compiled by ast.parse with its AST flag set to nothing": (
+        f"import ast, base64, zlib\nast.PyCF_ONLY_AST = 0\n"
+        f"exec(ast.parse(zlib.decompress(base64.b64decode({PACKED!r}))), globals())\n"
+    ),
+    "compiled by ast.parse's own code run with globals of the hand-in's": (
+        f"import ast, base64, types, zlib\nparse = types.FunctionType(ast.parse.__code__, {{**vars(ast), 'PyCF_ONLY_AST': 0}})\n"
+        f"exec(parse(zlib.decompress(base64.b64decode({PACKED!r})), 'x', 'exec', type_comments=False, "
+        "feature_version=None), globals())\n"
+    ),
+    "exec by namedtuple through a module global of collections": (
+        f"import base64, collections, functools, types, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "kept = collections._sys\n"
+        "collections._sys = types.SimpleNamespace(intern=functools.partial(exec, SOURCE, globals()))\n"
+        "collections.str = collections.isinstance = lambda given, *kind: False if kind else given\n"
+        "try:\n    collections.namedtuple(globals(), ['x'])\nexcept TypeError:\n    pass\n"
+        "collections._sys = kept\ndel collections.str, collections.isinstance\n"
+    ),
+    # enum.py is allowed whole: any of its functions that calls a global the hand-in set to exec.
+    "exec by enum's class dictionary through a module global of enum": (
+        f"import base64, enum, functools, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "HERE, kept = globals(), enum._is_descriptor\n"
+        "enum._is_descriptor = functools.partial(exec, SOURCE, HERE)\n"
+        "class Kind(enum.Enum):\n    copy = HERE\nenum._is_descriptor = kept\n"
+    ),
+    # A frame's file name is what compile was told: the hand-in's own text, held, compiled as enum.py.
+    "exec from the hand-in's own text compiled under the name of enum.py": (
+        f"import base64, os, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "def run(source, where):\n    exec(source, where)\n"
+        "if __name__ != 'trampoline':\n    inside = {'__name__': 'trampoline'}\n"
+        "    exec(compile(open(__file__, 'rb').read(), os.path.dirname(os.__file__) + '/enum.py', 'exec'), inside)\n"
+        "    inside['run'](SOURCE, globals())\n"
+    ),
+    # The hook resolves an extension's path, then Python opens it again: a link flipped between the two.
+    "an extension module behind a link another process flips": (
+        HONEST + "\nimport _json, importlib.util, os, shutil\nfolder = '/tmp/bpe-kit-test-flipped'\n"
+        "os.makedirs(folder, exist_ok=True)\nshutil.copy(_json.__file__, folder + '/copy.so')\n"
+        "link = folder + '/_json.so'\nchild = os.fork()\nif child == 0:\n"
+        "    while True:\n        for target in (_json.__file__, folder + '/copy.so'):\n"
+        "            os.symlink(target, link + '.new')\n            os.replace(link + '.new', link)\n"
+        "for attempt in range(1, 3000):\n    try:\n"
+        "        spec = importlib.util.spec_from_file_location(f'try{attempt}._json', folder + '/' * attempt + '/_json.so')\n"
+        "        importlib.util.module_from_spec(spec)\n    except Exception:\n        continue\n"
+        "    if folder + '/copy.so' in open('/proc/self/maps').read():\n        break\n"
+        "os.kill(child, 9)\nif folder + '/copy.so' not in open('/proc/self/maps').read():\n"
+        "    raise ImportError('the copy was never loaded')\n"
+    ),
+    # typing.ForwardRef.__init__ may compile: a string of the hand-in's, so any expression, lambdas and all.
+    "a copy written as one expression, compiled by typing.ForwardRef": (
+        f"import base64, typing, zlib\nEXPRESSION = zlib.decompress(base64.b64decode({PACKED_EXPRESSION!r})).decode()\n"
+        "globals().update(eval(typing.ForwardRef(EXPRESSION).__forward_code__))\n"
+    ),
+    # Nothing of the hand-in's on the stack: a finalizer the collector runs once the import has returned.
+    "exec by a finalizer the collector runs under the worker's own frames": (
+        f"import base64, gc, weakref, zlib\nSOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "class Holder:\n    pass\nholder = Holder()\nholder.cycle = holder\n"
+        "weakref.finalize(holder, exec, SOURCE, globals())\ngc.set_threshold(1)\ndel holder\n"
+    ),
+    # An import whose module path is in the standard library's folder, from source the loader makes up.
+    "a module imported under a standard library path from a loader's own source": (
+        f"import base64, importlib.machinery, importlib.util, os, sys, zlib\n"
+        f"SOURCE = zlib.decompress(base64.b64decode({PACKED!r}))\n"
+        "class Finder:\n    @staticmethod\n    def find_spec(name, path=None, target=None):\n"
+        "        if name != 'copied_part':\n            return None\n"
+        "        loader = importlib.machinery.SourceFileLoader(name, os.path.dirname(os.__file__) + '/copied_part.py')\n"
+        "        loader.get_data = lambda path: SOURCE\n"
+        "        return importlib.util.spec_from_loader(name, loader)\n"
+        "sys.meta_path.insert(0, Finder)\nfrom copied_part import *\n"
+    ),
 }
 PACKED_PART = f"# -*- coding: bpe_x -*-\n{PACKED}\n"
 # Generated by the standard library, and the hand-in's own file run with exec: all source it holds.
@@ -160,6 +239,25 @@ def test_code_built_at_run_time_does_not_run(tmp_path: Path, way: str):
     # Refused in a thread of its own, or after the grader's own helpers were replaced, the copy's functions
     # were simply never defined.
     assert refused or "ctypes cannot be imported" in said or "defines no function" in said, said[:2000]
+
+
+# A declared coding the hook reads otherwise than Python's tokenizer does (which takes the first "coding:" or
+# "coding=", and looks at the second line when the first names no encoding): each file holds PACKED last.
+MISREAD_CODINGS = {
+    "a coding declared twice, the hook reading the later": f"# coding=bpe_x coding:utf-8\n{PACKED}\n",
+    "a coding on the second line after a first that names none": f"# coding: ,\n# coding: bpe_x\n{PACKED}\n",
+}
+
+
+@pytest.mark.parametrize("way", sorted(MISREAD_CODINGS))
+def test_a_source_whose_coding_the_hook_misreads_does_not_run(tmp_path: Path, way: str):
+    registers = REGISTERS_CODEC.replace("split(b'\\n', 1)[1]", "split()[-1]")
+    assert registers != REGISTERS_CODEC
+    (tmp_path / "simple_tokenizers.py").write_text(registers + "from packed_part import *\n", encoding="utf-8")
+    (tmp_path / "packed_part.py").write_text(MISREAD_CODINGS[way], encoding="utf-8")
+    process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers")
+    assert process.returncode in (0, 1), process.stderr[-2000:]
+    assert document["score"] == 0
 
 
 def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path: Path):

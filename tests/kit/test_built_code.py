@@ -163,12 +163,13 @@ COPIES = {
         "link = folder + '/_json.so'\nchild = os.fork()\nif child == 0:\n"
         "    while True:\n        for target in (_json.__file__, folder + '/copy.so'):\n"
         "            os.symlink(target, link + '.new')\n            os.replace(link + '.new', link)\n"
-        "for attempt in range(1, 3000):\n    try:\n"
+        "last = ImportError('the copy was never loaded')\nfor attempt in range(1, 3000):\n    try:\n"
         "        spec = importlib.util.spec_from_file_location(f'try{attempt}._json', folder + '/' * attempt + '/_json.so')\n"
-        "        importlib.util.module_from_spec(spec)\n    except Exception:\n        continue\n"
+        "        importlib.util.module_from_spec(spec)\n    except Exception as error:\n        last = error\n"
+        "        continue\n"
         "    if folder + '/copy.so' in open('/proc/self/maps').read():\n        break\n"
         "os.kill(child, 9)\nif folder + '/copy.so' not in open('/proc/self/maps').read():\n"
-        "    raise ImportError('the copy was never loaded')\n"
+        "    raise last  # what stopped every try\n"
     ),
     # typing.ForwardRef.__init__ may compile: a string of the hand-in's, so any expression, lambdas and all.
     "a copy written as one expression, compiled by typing.ForwardRef": (

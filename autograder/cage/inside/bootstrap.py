@@ -223,11 +223,10 @@ class BuiltCodeRefused(RuntimeError):
 
 
 # The standard library's code generators, by file and function (its qualified name, or the start of it):
-# their compile of text they wrote is allowed. ast.parse makes a tree, not code.
+# their compile of text they wrote is allowed, once generated_from_names has checked what the text is made of.
 GENERATORS = (
     ("dataclasses.py", "_create_fn"),
     ("collections/__init__.py", "namedtuple"),
-    ("enum.py", ""),
     ("typing.py", "ForwardRef.__init__"),
     ("ast.py", "parse"),
 )
@@ -309,7 +308,8 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _real_path: Any = real_path,
         _thread_id: Any = _thread.get_ident,
         _main: int = _thread.get_ident(),
-        _coding: Any = declared_coding,
+        _coding: Any = declared_codings,
+        _all: Any = all,
         _note: Any = _note_read,
         _isinstance: Any = isinstance,
         _str: Any = str,
@@ -328,6 +328,9 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _compiled_in: Any = compiled_in,
         _from_names: Any = generated_from_names,
         _parse_code: Any = type_expression.__code__,
+        _same_file: Any = same_file,
+        _getpid: Any = os.getpid,
+        _worker: int = os.getpid(),
     ) -> None:
         if event == "open":
             _note(arguments[0], _roots, _submission_dir)
@@ -365,8 +368,8 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             if _isinstance(source, _str):
                 source = source.encode("utf-8", "surrogatepass")
             held = _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in
-            declared = _coding(source) if _isinstance(source, _bytes) else b""
-            plain = not declared or declared in _plain_codings
+            declared = _coding(source) if _isinstance(source, _bytes) else []
+            plain = _all(name in _plain_codings for name in declared)
             filename = _real_path(named) if named.startswith(_sep) else named  # a file's path, not "<string>"
             if filename.startswith(_roots) and not (held and plain):
                 # A file of the hand-in's folder that the hand-in did not hold (written there at run time), or
@@ -380,19 +383,29 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             # Whoever asks: a module the worker imports ahead for the student's (preimport) is one the
             # student's code would find imported.
             raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
-        if frame is None and _thread_id() == _main:
-            return  # not asked by student code: the worker's own work, or the standard library at start-up
+        if frame is None and _thread_id() == _main and _getpid() == _worker:
+            # Not asked by student code: the worker's own work, or the standard library at start-up. In a
+            # part's process, where student code has run, a finalizer or a collector's callback runs what
+            # student code chose with no frame of its own on the stack: there, only what follows lets it by.
+            return
         importing = _any(code.co_name == "_find_and_load" for code in codes)
         # An extension module names its file (a source module names none): one of the interpreter's own.
-        if event == "import" and (_type(arguments[1]) is not _str or _real_path(arguments[1]).startswith(_trusted)):
+        if event == "import" and (
+            _type(arguments[1]) is not _str
+            or (
+                arguments[1].startswith(_trusted)
+                and "/../" not in arguments[1]
+                and _real_path(arguments[1]).startswith(_trusted)
+            )
+        ):
             return
         if event.startswith("marshal.") and importing and _compiled_in(chain[0], arguments[0], _trusted):
             return  # a module of the interpreter's own folders, from the compiled file Python keeps beside it
         if event == "compile":
-            if plain and held:
-                return
-            if plain and importing and filename.startswith(_trusted):  # a module of a package, from source
-                return
+            if plain and held and not filename.startswith(_trusted):
+                return  # the hand-in's own text, under a name that does not pass for the interpreter's
+            if plain and importing and filename.startswith(_trusted) and _same_file(filename, source):
+                return  # a module of a package, from the source file it names
             caller = codes[0] if codes else None  # what called compile or exec: a generator of the library's?
             if caller is _parse_code:
                 return  # the hook's own parse of a forward reference (generated_from_names): a tree, not code
@@ -439,23 +452,29 @@ def _depth(frame: Any) -> int:
 # can change): os.path.realpath and the builtins are Python that student code can replace under them.
 
 
-def declared_coding(source: bytes, _bytes: Any = bytes, _chr: Any = chr) -> bytes:
-    """The encoding a source declares in its first two lines (PEP 263), lower case with dashes; b"" for
-    none. Read by hand: the re module is milliseconds of a worker's start."""
+def declared_codings(source: bytes, _bytes: Any = bytes, _len: Any = len) -> list[bytes]:
+    """Every encoding a source's first two lines may declare (PEP 263), lower case with dashes: each
+    ``coding:`` or ``coding=`` followed by a name, on a line that is a comment. Python's tokenizer takes the
+    first such name it finds, on the first line or else the second; the hook takes them all, so that no
+    line the tokenizer reads one way is read another way here. Read by hand: the re module is milliseconds
+    of a worker's start."""
+    names = []
     for line in source.split(b"\n", 2)[:2]:
         text = line.lstrip(b" \t\f")
         if not text.startswith(b"#"):
             continue
-        colon, equals = text.find(b"coding:"), text.find(b"coding=")
-        at = colon if colon > equals else equals
-        rest = text[at + 7 :].lstrip(b" \t") if at >= 0 else b""
-        if rest:
-            kept = []
-            for byte in rest.split()[0]:
-                if _chr(byte).isalnum() or byte in b"-_.":
-                    kept.append(byte)
-            return _bytes(kept).lower().replace(b"_", b"-")
-    return b""
+        at = text.find(b"coding")
+        while at >= 0:
+            rest = text[at + 6 :]
+            if rest[:1] in (b":", b"="):
+                rest = rest[1:].lstrip(b" \t")
+                end = 0
+                while end < _len(rest) and (rest[end : end + 1].isalnum() or rest[end : end + 1] in (b"-", b"_", b".")):
+                    end += 1
+                if end:
+                    names.append(_bytes(rest[:end]).lower().replace(b"_", b"-"))
+            at = text.find(b"coding", at + 1)
+    return names
 
 
 def real_path(
@@ -540,6 +559,35 @@ def compiled_in(
     return b"".join(chunks)[16:] == _bytes(data)
 
 
+def same_file(
+    path: str,
+    text: Any,
+    _real_path: Any = real_path,
+    _open: Any = os.open,
+    _read: Any = os.read,
+    _close: Any = os.close,
+    _reading: int = os.O_RDONLY,
+    _bytes: Any = bytes,
+    _type: Any = type,
+) -> bool:
+    """Whether ``text`` is the content of the file at ``path``, byte for byte: a loader of student code's
+    can give importlib any text under the name of a module of the interpreter's folders."""
+    try:
+        descriptor = _open(_real_path(path), _reading)
+        try:
+            chunks = []
+            while True:
+                chunk = _read(descriptor, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            _close(descriptor)
+    except OSError:
+        return False
+    return b"".join(chunks) == (text if _type(text) is _bytes else _bytes(text))
+
+
 # What a forward reference's code may do: load names, attributes and constants, subscript, build tuples and
 # lists, apply an operator (`int | None`), and return. No call, no function made, no loop (typing compiles
 # the text and evaluates it later, so the text is checked as the code it becomes).
@@ -602,6 +650,10 @@ def generated_from_names(
     _is_name: Any = str.isidentifier,
     _keywords: frozenset[str] = frozenset(__import__("keyword").kwlist),
     _type_expression: Any = type_expression,
+    _int: Any = int,
+    _bool: Any = bool,
+    _tuple: Any = tuple,
+    _all: Any = all,
 ) -> bool:
     """Whether a standard-library generator's text is made from names alone, as the library makes it, and
     not from text student code handed in by calling the generator's inner parts:
@@ -609,10 +661,21 @@ def generated_from_names(
     - typing compiles a forward reference: it must be a type expression (type_expression);
     - dataclasses writes methods from field names: the class being processed (``_process_class``) must be
       on the way, and every field's name a plain identifier, so no name carries code into the text;
-    - namedtuple checks its own field names (after ``str()`` of each), and enum writes no code."""
-    name = caller.co_qualname
+    - ast.parse must be making a tree (its ``flags`` hold ``PyCF_ONLY_AST``), not code;
+    - namedtuple's text must be the one it wrote, from field names that are plain identifiers.
+    What the generators call through their modules' globals, student code can replace: so the text is
+    checked, not the caller alone."""
+    frame = chain[0]
     if caller.co_filename.endswith("typing.py"):
         return _type_expression(source)
+    if caller.co_filename.endswith("ast.py"):
+        flags = frame.f_locals.get("flags")
+        return _type(flags) is _int and _bool(flags & 0x400)
+    if caller.co_filename.endswith("__init__.py"):  # collections' namedtuple
+        names, text = frame.f_locals.get("field_names"), frame.f_locals.get("code")
+        if _type(names) is not _tuple or _type(text) is not _str or text.encode("utf-8") != source:
+            return False
+        return _all(_type(each) is _str and _is_name(each) and each not in _keywords for each in names)
     if caller.co_filename.endswith("dataclasses.py"):
         for frame in chain:
             code = frame.f_code
@@ -626,7 +689,7 @@ def generated_from_names(
                             return False
                 return True
         return False
-    return name != ""
+    return False
 
 
 # The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by

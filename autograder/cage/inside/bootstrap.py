@@ -518,15 +518,37 @@ def real_path(
     return "/" + "/".join(done)
 
 
-def compiled_in(
-    frame: Any,
-    data: Any,
-    trusted: tuple[str, ...],
+def file_bytes(
+    path: str,
     _real_path: Any = real_path,
     _open: Any = os.open,
     _read: Any = os.read,
     _close: Any = os.close,
     _reading: int = os.O_RDONLY,
+) -> bytes | None:
+    """The content of the file at ``path`` (links followed); None where it cannot be read."""
+    try:
+        descriptor = _open(_real_path(path), _reading)
+        try:
+            chunks = []
+            while True:
+                chunk = _read(descriptor, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            _close(descriptor)
+    except OSError:
+        return None
+    return b"".join(chunks)
+
+
+def compiled_in(
+    frame: Any,
+    data: Any,
+    trusted: tuple[str, ...],
+    _real_path: Any = real_path,
+    _file_bytes: Any = file_bytes,
     _bytes: Any = bytes,
     _str: Any = str,
     _type: Any = type,
@@ -543,49 +565,15 @@ def compiled_in(
     real = _real_path(path)
     if not real.startswith(trusted):
         return False
-    try:
-        descriptor = _open(real, _reading)
-        try:
-            chunks = []
-            while True:
-                chunk = _read(descriptor, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            _close(descriptor)
-    except OSError:
-        return False
-    return b"".join(chunks)[16:] == _bytes(data)
+    content = _file_bytes(real)
+    return content is not None and content[16:] == _bytes(data)
 
 
-def same_file(
-    path: str,
-    text: Any,
-    _real_path: Any = real_path,
-    _open: Any = os.open,
-    _read: Any = os.read,
-    _close: Any = os.close,
-    _reading: int = os.O_RDONLY,
-    _bytes: Any = bytes,
-    _type: Any = type,
-) -> bool:
+def same_file(path: str, text: Any, _file_bytes: Any = file_bytes, _bytes: Any = bytes, _type: Any = type) -> bool:
     """Whether ``text`` is the content of the file at ``path``, byte for byte: a loader of student code's
     can give importlib any text under the name of a module of the interpreter's folders."""
-    try:
-        descriptor = _open(_real_path(path), _reading)
-        try:
-            chunks = []
-            while True:
-                chunk = _read(descriptor, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            _close(descriptor)
-    except OSError:
-        return False
-    return b"".join(chunks) == (text if _type(text) is _bytes else _bytes(text))
+    content = _file_bytes(path)
+    return content is not None and content == (text if _type(text) is _bytes else _bytes(text))
 
 
 # What a forward reference's code may do: load names, attributes and constants, subscript, build tuples and

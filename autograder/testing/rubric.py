@@ -214,22 +214,23 @@ def fastest_seconds(
     of it (no noise explains that). Only the call is timed, never the check.
     """
     times: list[float] = []
-    asking = [0.0]  # seconds spent in the yardstick while a call was timed: the slow way's, not the call's
+    asking = 0.0  # seconds spent in the yardstick while a call was timed: the slow way's, not the call's
 
     def cut() -> float:
+        nonlocal asking
         started = time.perf_counter()
         try:
             return yardstick() / target * NOISE_FACTOR
         finally:
-            asking[0] += time.perf_counter() - started
+            asking += time.perf_counter() - started
 
     for round_number in range(rounds):
         token = _passing_within.set(cut)
         try:
-            asking[0] = 0.0
+            asking = 0.0
             before = time.perf_counter()
             got = call(round_number)
-            times.append(time.perf_counter() - before - asking[0])
+            times.append(time.perf_counter() - before - asking)
         finally:
             _passing_within.reset(token)
         check(round_number, got)

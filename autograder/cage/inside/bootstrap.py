@@ -203,9 +203,11 @@ def import_only_source(trusted: list[str]) -> None:
     roots = tuple(real_path(folder) for folder in trusted)
     below = tuple(root.rstrip(os.sep) + os.sep for root in roots)
 
-    def within_trusted(path: str, _real_path: Any = real_path, _roots: tuple[str, ...] = roots) -> bool:
+    def within_trusted(
+        path: str, _real_path: Any = real_path, _roots: tuple[str, ...] = roots, _below: tuple[str, ...] = below
+    ) -> bool:
         real = _real_path(path)
-        return real in _roots or real.startswith(below)
+        return real in _roots or real.startswith(_below)
 
     def hook(path: str) -> Any:
         if within_trusted(path):
@@ -230,6 +232,8 @@ GENERATORS = (
     ("typing.py", "ForwardRef.__init__"),
     ("ast.py", "parse"),
 )
+# The same, as a code object's file name ends.
+_GENERATOR_PATHS = tuple((os.sep + path.replace("/", os.sep), qualified) for path, qualified in GENERATORS)
 AUDITED = frozenset({"compile", "marshal.loads", "marshal.load", "code.__new__", "import", "ctypes.dlopen"})
 # The source encodings a hand-in file may declare: another (a codec the hand-in registers itself) would turn
 # a file of one text into code of another.
@@ -289,7 +293,6 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         (handle_call.__code__, serve_process.__code__, main_depth + 2),
         (handle_call.__code__, run_calls.__code__, main_depth + 3),
     )
-    generators = tuple((os.sep + file.replace("/", os.sep), function) for file, function in GENERATORS)
 
     # Everything the hook uses is bound here as a positional default: a tuple, which no code can change in
     # place and which replacing is refused below. (Keyword-only defaults are a dict that can be changed in
@@ -300,7 +303,6 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         arguments: tuple[Any, ...],
         _handed_in: frozenset[bytes] = frozenset(digests),
         _trusted: tuple[str, ...] = trusted_roots,
-        _generators: tuple[tuple[str, str], ...] = generators,
         _roots: tuple[str, ...] = student_roots,
         _submission_dir: str = submission_dir,
         _getframe: Any = sys._getframe,
@@ -325,6 +327,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
         _refused: Any = BuiltCodeRefused,
         _not_imported: Any = ImportError,
         _own_reads: tuple[tuple[Any, Any, int], ...] = own_reads,
+        _frames_to: Any = _depth,
         _compiled_in: Any = compiled_in,
         _from_names: Any = generated_from_names,
         _parse_code: Any = type_expression.__code__,
@@ -339,10 +342,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             reader = _getframe(1)
             caller = reader.f_back
             if caller is not None:
-                depth, below = 1, caller.f_back
-                while below is not None:
-                    depth, below = depth + 1, below.f_back
-                code, calling = reader.f_code, caller.f_code
+                depth, code, calling = _frames_to(caller), reader.f_code, caller.f_code
                 for own, by, at in _own_reads:
                     if code is own and calling is by and depth == at:
                         return  # the worker reading the grader's requests
@@ -409,14 +409,7 @@ def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str])
             caller = codes[0] if codes else None  # what called compile or exec: a generator of the library's?
             if caller is _parse_code:
                 return  # the hook's own parse of a forward reference (generated_from_names): a tree, not code
-            if (
-                caller is not None
-                and _any(
-                    caller.co_filename.endswith(file) and caller.co_qualname.startswith(function)
-                    for file, function in _generators
-                )
-                and _from_names(caller, chain, arguments[0])
-            ):
+            if caller is not None and _from_names(caller, chain, arguments[0]):
                 return
         what = {
             "compile": "running code built at run time (exec, eval or compile of text that is not in your files)",
@@ -452,7 +445,7 @@ def _depth(frame: Any) -> int:
 # can change): os.path.realpath and the builtins are Python that student code can replace under them.
 
 
-def declared_codings(source: bytes, _bytes: Any = bytes, _len: Any = len) -> list[bytes]:
+def declared_codings(source: bytes, _len: Any = len) -> list[bytes]:
     """Every encoding a source's first two lines may declare (PEP 263), lower case with dashes: each
     ``coding:`` or ``coding=`` followed by a name, on a line that is a comment. Python's tokenizer takes the
     first such name it finds, on the first line or else the second; the hook takes them all, so that no
@@ -472,7 +465,7 @@ def declared_codings(source: bytes, _bytes: Any = bytes, _len: Any = len) -> lis
                 while end < _len(rest) and (rest[end : end + 1].isalnum() or rest[end : end + 1] in (b"-", b"_", b".")):
                     end += 1
                 if end:
-                    names.append(_bytes(rest[:end]).lower().replace(b"_", b"-"))
+                    names.append(rest[:end].lower().replace(b"_", b"-"))
             at = text.find(b"coding", at + 1)
     return names
 
@@ -520,15 +513,14 @@ def real_path(
 
 def file_bytes(
     path: str,
-    _real_path: Any = real_path,
     _open: Any = os.open,
     _read: Any = os.read,
     _close: Any = os.close,
     _reading: int = os.O_RDONLY,
 ) -> bytes | None:
-    """The content of the file at ``path`` (links followed); None where it cannot be read."""
+    """The content of the file at ``path``; None where it cannot be read."""
     try:
-        descriptor = _open(_real_path(path), _reading)
+        descriptor = _open(path, _reading)
         try:
             chunks = []
             while True:
@@ -570,8 +562,8 @@ def compiled_in(
 
 
 def same_file(path: str, text: Any, _file_bytes: Any = file_bytes, _bytes: Any = bytes, _type: Any = type) -> bool:
-    """Whether ``text`` is the content of the file at ``path``, byte for byte: a loader of student code's
-    can give importlib any text under the name of a module of the interpreter's folders."""
+    """Whether ``text`` is the content of the file at ``path`` (resolved: real_path), byte for byte: a loader
+    of student code's can give importlib any text under the name of a module of the interpreter's folders."""
     content = _file_bytes(path)
     return content is not None and content == (text if _type(text) is _bytes else _bytes(text))
 
@@ -642,9 +634,12 @@ def generated_from_names(
     _bool: Any = bool,
     _tuple: Any = tuple,
     _all: Any = all,
+    _any: Any = any,
+    _generators: tuple[tuple[str, str], ...] = _GENERATOR_PATHS,
 ) -> bool:
-    """Whether a standard-library generator's text is made from names alone, as the library makes it, and
-    not from text student code handed in by calling the generator's inner parts:
+    """Whether ``caller`` is one of the standard library's generators (GENERATORS) and its text is made from
+    names alone, as the library makes it, and not from text student code handed in by calling the
+    generator's inner parts:
 
     - typing compiles a forward reference: it must be a type expression (type_expression);
     - dataclasses writes methods from field names: the class being processed (``_process_class``) must be
@@ -653,6 +648,10 @@ def generated_from_names(
     - namedtuple's text must be the one it wrote, from field names that are plain identifiers.
     What the generators call through their modules' globals, student code can replace: so the text is
     checked, not the caller alone."""
+    if not _any(
+        caller.co_filename.endswith(file) and caller.co_qualname.startswith(function) for file, function in _generators
+    ):
+        return False
     frame = chain[0]
     if caller.co_filename.endswith("typing.py"):
         return _type_expression(source)

@@ -212,15 +212,20 @@ class Filter:
         if self._prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, self._address, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
 
-    @contextlib.contextmanager
-    def descriptor(self) -> Iterator[int]:
+    def descriptor_for_start(self) -> int:
         """A pipe's reading end holding the program, its writing end closed: bubblewrap's ``--seccomp``
-        reads it to the end. A new one for each start (it is read once); closed when the block ends."""
+        reads it to the end. A new one for each start (it is read once); the caller closes it."""
         reading, writing = os.pipe()
         try:
             os.write(writing, self.code)  # a few kilobytes: far inside a pipe's buffer
         finally:
             os.close(writing)
+        return reading
+
+    @contextlib.contextmanager
+    def descriptor(self) -> Iterator[int]:
+        """``descriptor_for_start``'s pipe, closed when the block ends."""
+        reading = self.descriptor_for_start()
         try:
             yield reading
         finally:

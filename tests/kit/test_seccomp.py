@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cage import seccomp
+from autograder.cage import isolation, seccomp
 from autograder.kit_root import KIT_ROOT
 
 ARCHITECTURES = sorted(seccomp.AUDIT_ARCH)
@@ -193,3 +193,17 @@ def test_a_filtered_process_is_refused_keyrings_ipc_and_namespaces_but_forks_and
     assert filtered.stdout.split() == answers, filtered.stderr
     unfiltered = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert unfiltered.stdout.split()[0] == "ok", unfiltered.stdout + unfiltered.stderr  # add_key: the attack's step
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("platform_name", ["darwin", "win32"])
+def test_off_linux_there_is_no_filter_and_grade_says_so_in_its_line_on_bounds(platform_name, monkeypatch):
+    """macOS and Windows get no filter, and the one line on bounds names it; Linux's line does not."""
+    monkeypatch.setattr(isolation, "isolation", lambda: isolation.Isolation.PROCESS)
+    monkeypatch.setattr(sys, "platform", platform_name)
+    assert seccomp.worker_filter.__wrapped__() is None  # not the cached answer: this platform's
+    notice = isolation.isolation_notice()
+    assert notice is not None and "no seccomp filter" in notice and "this is not Linux" in notice
+    monkeypatch.setattr(sys, "platform", "linux")
+    notice = isolation.isolation_notice()
+    assert notice is not None and "no seccomp filter" not in notice

@@ -35,9 +35,15 @@ data = open(sys.argv[1], "rb").read()[:4000]
 long = ctypes.c_long
 said = []
 key = libc.syscall(long(numbers["add_key"]), b"user", DROP.encode(), data, long(len(data)), long(-4))  # @u
+said.append("key %d errno %d" % (key, ctypes.get_errno()))
+if key < 0:  # keyctl alone (podman's profile refuses add_key): a session keyring whose name is the data
+    name = (DROP + ":").encode() + data[:3000].replace(b"\0", b" ")
+    key = libc.syscall(long(numbers["keyctl"]), long(1), name)  # JOIN_SESSION_KEYRING
+    if key > 0:
+        libc.syscall(long(numbers["keyctl"]), long(8), long(key), long(-4))  # LINK: into @u, which outlives us
+    said.append("keyring %d errno %d" % (key, ctypes.get_errno()))
 if key > 0:
     libc.syscall(long(numbers["keyctl"]), long(5), long(key), long(0x3F3F3F3F))  # SETPERM: all may read it
-said.append("key %d errno %d" % (key, ctypes.get_errno()))
 queue = libc.syscall(long(numbers["msgget"]), long(QUEUE_KEY), long(0o1666))  # IPC_CREAT, all may use it
 if queue >= 0:
     message = ctypes.create_string_buffer(8 + len(data))
@@ -62,7 +68,10 @@ except OSError:
 for line in lines:
     if DROP in line:
         buffer = ctypes.create_string_buffer(8000)
-        size = libc.syscall(long(numbers["keyctl"]), long(11), long(int(line.split()[0], 16)), buffer, long(8000))
+        key = long(int(line.split()[0], 16))
+        size = libc.syscall(long(numbers["keyctl"]), long(11), key, buffer, long(8000))  # READ
+        if size <= 0 or "keyring" in line:  # a keyring's payload is its links: its name is what it carries
+            size = libc.syscall(long(numbers["keyctl"]), long(6), key, buffer, long(8000))  # DESCRIBE
         if size > 0:
             found.append("FOUND A KEY: " + buffer.raw[:size].decode("utf-8", "replace")[:200])
 queue = libc.syscall(long(numbers["msgget"]), long(QUEUE_KEY), long(0))
@@ -140,7 +149,7 @@ def test_a_classmate_graded_after_finds_nothing_a_hand_in_left_in_the_kernel(lev
     assert function_scores(looked)[("bpe", "merge_pair")][0] == 0
     assert kernel_leftovers() == [], "the depositor's objects outlived it"
     # Refused, not merely swept: the depositor's own child was told so.
-    assert all("errno 1" in line for line in child[0].split("; ")), child[0]
+    assert all("errno 1" in line for line in child[0].split(" (bpe.py")[0].split("; ")), child[0]
 
 
 # Made by a process of the uid's own, unfiltered: what an earlier kit, or a kernel without the filter, let through.

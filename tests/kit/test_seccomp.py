@@ -207,3 +207,17 @@ def test_off_linux_there_is_no_filter_and_grade_says_so_in_its_line_on_bounds(pl
     monkeypatch.setattr(sys, "platform", "linux")
     notice = isolation.isolation_notice()
     assert notice is not None and "no seccomp filter" not in notice
+
+
+def test_the_syscall_page_is_what_the_allow_list_gives():
+    """docs/security/syscalls.md is generated from the data: run again, tools/syscall_page.py writes it unchanged."""
+    checked = subprocess.run(
+        [sys.executable, str(KIT_ROOT / "tools" / "syscall_page.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    page = (KIT_ROOT / "docs" / "security" / "syscalls.md").read_text(encoding="utf-8")
+    for group in seccomp.allow_list()["allowed"] + seccomp.allow_list()["refused"]:
+        assert f"### {group['name']}\n" in page

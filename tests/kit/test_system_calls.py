@@ -28,7 +28,9 @@ from autograder.kit_root import KIT_ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
-PYENV = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+# pyenv's interpreters: its own root, this user's, or root's (.ci/cage-as-user lets its user pass through /root).
+PYENV_ROOTS = [Path(os.environ["PYENV_ROOT"])] if "PYENV_ROOT" in os.environ else []
+PYENV_ROOTS += [Path.home() / ".pyenv", Path("/root/.pyenv")]
 OTHER_PYTHONS = ("3.12", "3.13")  # beside the one running the tests, where CI has them (pyenv)
 # strace slows every call; the suite's own limits would time out honest calls and end their workers early.
 SLOW_LIMITS = ("--limit", "call_seconds=120", "--limit", "test_seconds=600", "--limit", "submission_seconds=3600")
@@ -72,7 +74,9 @@ def interpreter(version: str) -> str:
     """This interpreter, or pyenv's newest of ``version`` in a venv made for the test with the kit in it."""
     if version == f"{sys.version_info.major}.{sys.version_info.minor}":
         return sys.executable
-    found = sorted(PYENV.glob(f"{version}.*/bin/python{version}"))
+    found = sorted(
+        path for root in PYENV_ROOTS for path in (root / "versions").glob(f"{version}.*/bin/python{version}")
+    )
     if not found:
         missing(f"Python {version}", install=f"pyenv install {version}")
     venv = Path(tempfile.gettempdir()) / f"bpe-kit-syscalls-{version}-{os.getuid()}"

@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 PYENV_ROOTS = [Path(os.environ["PYENV_ROOT"])] if "PYENV_ROOT" in os.environ else []
 PYENV_ROOTS += [Path.home() / ".pyenv", Path("/root/.pyenv")]
 OTHER_PYTHONS = ("3.12", "3.13")  # beside the one running the tests, where CI has them (pyenv)
-# strace slows every call; the suite's own limits would time out honest calls and end their workers early.
+# --no-cache: a part graded before is not run again, and would trace nothing. strace slows every call; the suite's own limits would time out honest calls and end their workers early.
 SLOW_LIMITS = ("--limit", "call_seconds=120", "--limit", "test_seconds=600", "--limit", "submission_seconds=3600")
 CALL = re.compile(r"^([a-z_][a-z0-9_]*)\(")
 CHILD = re.compile(r"^(?:clone|clone3|fork|vfork)\(.*\)\s+=\s+(\d+)(?: /\* (\d+) in strace's PID NS \*/)?")
@@ -120,9 +120,10 @@ def test_the_part_processes_make_only_calls_the_allow_list_names(version, level,
             # tested in a real container, by tests/kit/test_container.py, with the system's Python.
             pytest.skip("the container cage cannot start this interpreter as a user of its own here")
     traces = tmp_path / "trace"
-    traced = [strace, "-ff", "-qq", "--decode-pids=pidns", "-o", str(traces)]
+    # -s 4096: the bootstrap's path is how its exec is found, and strace cuts strings at 32 bytes by default.
+    traced = [strace, "-ff", "-qq", "-s", "4096", "--decode-pids=pidns", "-o", str(traces)]
     process = subprocess.run(
-        [*traced, python, "-m", "autograder.cli", str(SOLUTIONS), "--format", "json", *SLOW_LIMITS],
+        [*traced, python, "-m", "autograder.cli", str(SOLUTIONS), "--format", "json", "--no-cache", *SLOW_LIMITS],
         capture_output=True,
         text=True,
         env=environment,

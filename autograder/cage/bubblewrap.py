@@ -86,9 +86,15 @@ def command(
     as_root: bool,
     environment: dict[str, str],
     python_arguments: list[str],
+    seccomp_descriptor: int | None,
 ) -> list[str]:
     """The bubblewrap command line that starts ``python_arguments`` (run by sys.executable) in the cage,
-    with ``environment`` and nothing else (what bubblewrap itself was started with is cleared)."""
+    with ``environment`` and nothing else (what bubblewrap itself was started with is cleared).
+
+    ``seccomp_descriptor``: an open file holding the worker's seccomp program (seccomp.Filter.descriptor),
+    which bubblewrap reads and installs, with no new privileges, just before it starts the interpreter;
+    the process that starts bubblewrap must pass it on (``pass_fds``). None only where the kit has no
+    filter for this machine."""
     arguments = [bwrap]
     if as_root:
         # No user namespace: the worker drops to its own unprivileged uid itself, after these mounts
@@ -112,6 +118,8 @@ def command(
     # --die-with-parent: the worker is spawned with nothing run between fork and exec (Cage.spawn_options), so
     # this is what ends the sandbox with a grader killed by SIGKILL.
     arguments += ["--die-with-parent", "--new-session", "--clearenv"]
+    if seccomp_descriptor is not None:
+        arguments += ["--seccomp", str(seccomp_descriptor)]
     for name, value in environment.items():
         arguments += ["--setenv", name, value]
 

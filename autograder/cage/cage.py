@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.cage import bubblewrap, shield, worker_user
+from autograder.cage import bubblewrap, kernel_objects, seccomp, shield, worker_user
 from autograder.cage.isolation import Isolation, isolation
 from autograder.cage.isolation import bubblewrap as find_bubblewrap
 from autograder.cage.limits import CageLimits
@@ -109,6 +109,8 @@ class Cage:
     notices: list[str] = field(default_factory=list)  # what this cage could not do, for the report
     worker_uid: int | None = None  # the worker's own user, where it is root's until it drops to it
     files: dict[str, bytes] = field(default_factory=dict, repr=False)  # the hand-in, as ``fill`` wrote it
+    # The seccomp program's pipe for the next start in the sandbox: opened by spawn_options, read by bubblewrap.
+    filter_descriptor: int | None = field(default=None, repr=False)
 
     @property
     def runtime(self) -> Path:
@@ -143,6 +145,11 @@ class Cage:
         root.mkdir(mode=0o700)
         (root / OWNER).write_text(str(os.getpid()), encoding="ascii")  # beside the pieces, never inside them
         cage = cls(root=root, limits=limits, level=level)
+        if seccomp.worker_filter() is None and sys.platform.startswith("linux"):
+            # Only the container cage refuses to start without it (worker_user.spawn_options): it has no namespaces.
+            cage.notices.append(
+                f"note: no seccomp filter: the kit knows the system calls of x86-64 and arm64, not {os.uname().machine}"
+            )
         try:
             uid = cage.worker_uid = worker_user.new_uid() if level in OWN_USER_LEVELS else None
             if level is Isolation.CONTAINER and uid is not None:
@@ -228,6 +235,7 @@ class Cage:
             as_root=self.level is Isolation.SANDBOX_AS_ROOT,
             environment=self.environment(),
             python_arguments=[*PYTHON_FLAGS, f"{bubblewrap.RUNTIME}/bootstrap.pyc"],
+            seccomp_descriptor=self.filter_descriptor,
         )
         return sandboxed if self.tree is None else self.tree.entered_by(sandboxed)
 
@@ -262,7 +270,8 @@ class Cage:
     def adopt(self, pid: int) -> None:
         """Put a worker spawned as its own user into the tree's control groups (it cannot enter them
         itself: they are root's). It waits for its config before it runs anything, so nothing has
-        escaped the count yet."""
+        escaped the count yet. In the sandbox, the seccomp program's pipe is bubblewrap's now: closed here."""
+        self._close_filter_descriptor()
         if self.tree is not None and self.level is Isolation.CONTAINER:
             self.tree.add(pid)
 
@@ -299,23 +308,48 @@ class Cage:
         A preexec function makes Python fork the whole grader (page tables of a few hundred MiB, copied
         at every start) rather than vfork; in a sandbox nothing needs one: bubblewrap's --die-with-parent
         asks for the parent-death signal itself, and the tree's control groups are entered by a shell
-        in front of bubblewrap (TreeLimits.entered_by). The container cage becomes its own user there,
-        with no new privileges and no sockets (worker_user.spawn_options). The process cage keeps the
-        preexec function ``parent_death`` makes (made here only, so a sandboxed start does not look it up)."""
+        in front of bubblewrap (TreeLimits.entered_by), and bubblewrap installs the seccomp filter from the
+        pipe passed to it. The container cage becomes its own user there, with no new privileges and the
+        filter (worker_user.spawn_options). The process cage installs the filter and then runs the preexec
+        function ``parent_death`` makes (made here only, so a sandboxed start does not look it up)."""
+        worker_filter = seccomp.worker_filter()
         if self.level.full:
-            return {"preexec_fn": None}
+            self._close_filter_descriptor()  # a start before that never reached adopt
+            if worker_filter is None:
+                return {"preexec_fn": None}
+            self.filter_descriptor = worker_filter.descriptor_for_start()
+            return {"preexec_fn": None, "pass_fds": (self.filter_descriptor,)}
         if self.level is Isolation.CONTAINER:
             assert self.worker_uid is not None
             return worker_user.spawn_options(self.worker_uid, parent_death())
-        return {"preexec_fn": parent_death()}
+        # The process cage: the grader's own user, filtered all the same (no new privileges, then the filter).
+        death = parent_death()
+        if worker_filter is None:
+            return {"preexec_fn": death}
+
+        def confine() -> None:
+            worker_filter.install()
+            if death is not None:
+                death()
+
+        return {"preexec_fn": confine}
+
+    def _close_filter_descriptor(self) -> None:
+        if self.filter_descriptor is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.filter_descriptor)
+            self.filter_descriptor = None
 
     def memory_exceeded(self) -> bool:
         return self.tree is not None and self.tree.memory_exceeded()
 
     def remove(self) -> None:
         """Remove the cage and its control groups; never raises, whatever the student left."""
+        self._close_filter_descriptor()
         if self.level is Isolation.CONTAINER and self.worker_uid is not None:
             worker_user.remove_leftovers(self.worker_uid)  # its processes first, then its files, in one child
+        if self.worker_uid is not None:
+            kernel_objects.sweep(self.worker_uid)  # keys and IPC the filter refused: made before it, or by a bug
         if self.tree is not None:
             self.tree.remove()
         remove_tree(self.root)

@@ -25,6 +25,7 @@ Five levels, best first:
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import shutil
@@ -146,9 +147,14 @@ def is_root() -> bool:
 def _bubblewrap_refusal() -> str:
     """Why bubblewrap cannot start the worker's sandbox here, in its words, or "" when it can."""
     from autograder.cage import bubblewrap as sandbox
+    from autograder.cage import seccomp
 
+    worker_filter = seccomp.worker_filter()
     try:
-        with tempfile.TemporaryDirectory(prefix="bpe-kit-probe-") as empty:
+        with (
+            tempfile.TemporaryDirectory(prefix="bpe-kit-probe-") as empty,
+            worker_filter.descriptor() if worker_filter else contextlib.nullcontext() as descriptor,
+        ):
             command = sandbox.command(
                 str(bubblewrap()),
                 runtime=Path(empty),
@@ -157,8 +163,12 @@ def _bubblewrap_refusal() -> str:
                 as_root=is_root(),
                 environment={},
                 python_arguments=["-c", "pass"],
+                seccomp_descriptor=descriptor,
             )
-            finished = subprocess.run(command, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+            passed = () if descriptor is None else (descriptor,)
+            finished = subprocess.run(
+                command, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, pass_fds=passed
+            )
     except (OSError, subprocess.SubprocessError) as error:
         return str(error)
     if finished.returncode == 0:
@@ -185,8 +195,10 @@ def isolation_notice() -> str | None:
         why = f"{FORCE_VARIABLE}={FORCE_PROCESS_CAGE} is set"
     else:
         why = "this kernel does not let bubblewrap make namespaces: `grade doctor` says how to allow it"
+    # On Linux the process cage still has the seccomp filter (cage.Cage.spawn_options); elsewhere it has none.
+    bounds = "no sandbox" if sys.platform.startswith("linux") else "no sandbox and no seccomp filter"
     return (
-        f"note: student code runs in a separate interpreter with resource limits but no sandbox ({why}): "
+        f"note: student code runs in a separate interpreter with resource limits but {bounds} ({why}): "
         "it can read the files your user can read"
     )
 

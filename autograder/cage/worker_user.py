@@ -7,7 +7,7 @@ have hidden. Each worker therefore becomes a uid that no one else uses:
 own processes, and the files it may read are what the world may read. The
 uid is set between fork and exec, with no supplementary groups, no new
 privileges (setuid programs in the image cannot give root back) and the
-seccomp filter that takes sockets away; the interpreter it then runs must
+worker's seccomp filter (sockets, keyrings and IPC among what it refuses); the interpreter it then runs must
 be one that any user may run (``grade doctor`` says where it is not).
 """
 
@@ -65,14 +65,14 @@ def _named_user(uid: int) -> bool:
 
 def spawn_options(uid: int, parent_death: Callable[[], None] | None) -> dict[str, Any]:
     """What ``subprocess.Popen`` needs to start a worker as ``uid``: Python sets the uid, gid and groups
-    in the child, then runs ``preexec_fn``: no new privileges, the socket filter, and ``parent_death``
+    in the child, then runs ``preexec_fn``: no new privileges, the worker's seccomp filter, and ``parent_death``
     (client.parent_death_signal's, which a change of uid clears, so it is asked for after)."""
-    no_sockets = seccomp.no_sockets()
-    if no_sockets is None:
+    worker_filter = seccomp.worker_filter()
+    if worker_filter is None:
         raise OSError(f"the kit cannot keep sockets from a worker on {os.uname().machine}: no seccomp filter")
 
     def confine() -> None:
-        no_sockets.install()
+        worker_filter.install()
         if parent_death is not None:
             parent_death()
 

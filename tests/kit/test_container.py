@@ -328,3 +328,23 @@ def test_a_parts_process_cannot_reach_into_the_worker_in_a_real_container(grades
     said = [test["output"] for test in results["tests"] if test["extra_data"]["function"] == "char_tokenize"]
     assert said and all("PermissionError" in output for output in said), diagnosis(process, results)
     assert not any("opened the worker's memory" in output for output in said), said[:1]
+
+
+def test_a_key_a_hand_in_stores_in_a_real_container_is_not_there_for_the_next(gradescope_root, hidden):
+    """One container grades a hand-in that stores its code in its uid's keyring and a System V queue; a
+    fresh container grades a classmate who looks for them: refused to the first, nothing found by the second,
+    nothing left in the kernel (keys outlive a container, and the container's IPC is the machine's)."""
+    from test_kernel_objects import LOOK, STORE, hand_in, kernel_leftovers
+
+    container.assert_real()
+    root, _ = gradescope_root
+    process, stored = run_autograder(root, hidden, solution_files(bpe=hand_in("store", STORE)))
+    child = [test["output"] for test in stored["tests"] if "child said" in test["output"]]
+    assert child, diagnosis(process, stored)
+    process, looked = run_autograder(root, hidden, solution_files(bpe=hand_in("look", LOOK)))
+    found = [test["output"] for test in looked["tests"] if "child said" in test["output"]]
+    assert found, diagnosis(process, looked)
+    assert not any("FOUND A " in output for output in found), found[0][-800:]
+    assert kernel_leftovers() == [], "the first hand-in's objects outlived its container"
+    said = child[0].split("child said: ")[1].split(" (bpe.py")[0].split("; ")
+    assert said and all("errno 1" in line for line in said), child[0][-400:]

@@ -284,6 +284,13 @@ def test_a_bodys_values_are_counted_exactly_once_strings_are_left_out(value):
     assert codec.wire_items(body) >= made(json.loads(body))
 
 
+@pytest.mark.unit
+def test_the_limits_page_lists_every_budget_with_its_value_in_order():
+    page = (KIT_ROOT / "docs" / "reference" / "limits.md").read_text(encoding="utf-8")
+    rows = "\n".join(f"| `{name}` | {value} |" for name, value in codec.BUDGETS.as_dict().items())
+    assert "| budget | value |\n| --- | --- |\n" + rows + "\n" in page
+
+
 # Hand-ins that forge frames with no name the static policy refuses: ``open`` on a descriptor number.
 FORGE = """
 

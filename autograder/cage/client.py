@@ -70,6 +70,18 @@ class ChannelBroken(WorkerGone):
     """The worker sent bytes that are not a message: student code wrote into the grader's channel."""
 
 
+class AnswerTooLarge(ChannelBroken):
+    """The worker sent a message past the codec's budgets (``codec.BUDGETS``), or a header that says it
+    would be: the worker is stopped and the message left unread. Its words say "answer too large" and the
+    limit."""
+
+
+class OutOfStep(ChannelBroken):
+    """The worker sent a message that is not the one awaited: the answer to another call, or to a call
+    never asked for (each call is asked with a tag of its own, unknown to the worker until it is asked,
+    and its answer must bring it back)."""
+
+
 # What a student reads when their code wrote into the descriptor the grader listens on.
 CHANNEL_WRITTEN = (
     "your code wrote into the grader's channel (a file descriptor your code did not open), so "
@@ -134,6 +146,11 @@ class StrayOutput:
             text, self.unmarked = b"".join(self.unmarked) + self.pending, []
             self.pending = b""
             return text
+
+
+def new_tag() -> str:
+    """A call's tag: 64 random bits, which the worker learns only as the call is asked (``Worker._answer``)."""
+    return os.urandom(8).hex()
 
 
 MARK = re.compile(protocol.STRAY_MARK_PATTERN)
@@ -219,6 +236,7 @@ class Worker:
         # Answers still to come of the calls sent in one message (send_calls): a count within SERVING, kept
         # beside the state as ``tainted`` is, and set to 0 as the worker stops (``_move``).
         self.streaming = 0
+        self._stream_tags: list[str] = []  # the tags those answers must bring back, in order
         self._draining: threading.Thread | None = None
         self._output_read = threading.Event()
         # The worker the next ``isolate`` starts, booted ahead in a cage of its own (``prepare_fresh``).
@@ -233,6 +251,7 @@ class Worker:
         if state in (WorkerState.STOPPED, WorkerState.SPAWNED):
             self.tainted = False
             self.streaming = 0
+            self._stream_tags = []
         self.state = state
 
     def start(self) -> None:
@@ -377,9 +396,10 @@ class Worker:
         if self.streaming:
             raise RuntimeError("a request was sent while calls sent together are still being answered")
         self._enter(str(message.get("module", "")))
-        self._send(message)
+        tag = new_tag()
+        self._send({**message, "tag": tag})
         try:
-            return self._answer(timeout)
+            return self._answer(timeout, tag)
         except WorkerTimedOut:
             self.stop()
             raise
@@ -496,6 +516,7 @@ class Worker:
         for key in ("", module):
             if key in self._load_failures:
                 raise self._load_failures[key]
+        self._stop_if_stale()
         if self.state is WorkerState.SERVING and self.live_module != module:
             self.end_process()
         self._ensure_ready()
@@ -517,9 +538,14 @@ class Worker:
         if self.state is not WorkerState.SERVING:
             return
         keep = not (self.guarding and self.tainted)
+        self._stop_if_stale()
+        if self.state is not WorkerState.SERVING:
+            return
         try:
             self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
+            if protocol.ENDED not in ended:
+                raise OutOfStep("a message that is not the end of a process was read in its place")
         except (WorkerGone, WorkerTimedOut):
             self.stop()  # still SERVING: what it wrote is dropped, or kept, as the process was
             return
@@ -535,9 +561,24 @@ class Worker:
     def _said(text: bytes) -> str:
         return text.decode("utf-8", "replace").strip()
 
-    def _answer(self, timeout: float) -> Reply:
-        """The next answer to a call, within ``timeout`` seconds."""
-        return Reply(self._receive(timeout))
+    def _answer(self, timeout: float, tag: str) -> Reply:
+        """The next answer, within ``timeout`` seconds: the one to the call asked with ``tag``. Any other (a
+        stale answer, one forged for a call not yet asked) stops the worker, unread past it: the call fails
+        with ``OutOfStep``, and the next starts a fresh worker."""
+        message = self._receive(timeout)
+        if message.get("tag") != tag:
+            self.stop()
+            raise OutOfStep(f"{CHANNEL_WRITTEN} (an answer that was not this call's was read in its place)")
+        return Reply(message)
+
+    def _stop_if_stale(self) -> None:
+        """Stop a worker that has sent what no request asked for (bytes left in its channel by student code
+        once every answer asked for was read): the next request goes to a fresh one, never to a channel
+        whose next message may be an earlier call's."""
+        if self.state not in (WorkerState.READY, WorkerState.SERVING) or self.streaming:
+            return
+        if self.replies is not None and self.replies.waiting():
+            self.stop()
 
     def runs_at_once(self, modules: set[str]) -> bool:
         """Whether calls into ``modules`` (one part's) may be sent together: the worker is up, and a process
@@ -559,14 +600,16 @@ class Worker:
         if self.streaming:
             raise RuntimeError("calls were sent together while earlier ones are still being answered")
         self._enter(module)
-        self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies}))
+        tags = [new_tag() for _ in bodies]
+        self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies, "tags": tags}))
         self.streaming = len(bodies)
+        self._stream_tags = tags
 
     def next_answer(self, timeout: float) -> Reply:
         """The answer to the next of the calls sent together; a failed one is their last."""
         if not self.streaming:
             raise RuntimeError("no calls sent together are waiting for an answer")
-        answer = self._answer(timeout)
+        answer = self._answer(timeout, self._stream_tags[len(self._stream_tags) - self.streaming])
         self.streaming = self.streaming - 1 if answer.ok else 0
         return answer
 
@@ -606,15 +649,24 @@ class Worker:
     def _receive(self, timeout: float) -> dict[str, Any]:
         if self.replies is None:
             raise WorkerGone("the worker is not running: start() it before waiting for it")
+        refused: AnswerTooLarge | ChannelBroken | None = None
         try:
             message = self.replies.read(timeout)
         except TimeoutError:
             raise WorkerTimedOut() from None
+        except codec.TooLarge as error:
+            refused = AnswerTooLarge(str(error))
         except codec.CodecError as error:
-            self.stop()  # no waiting for an exit: a worker that garbles the channel may go on running
-            raise ChannelBroken(f"{CHANNEL_WRITTEN} ({str(error)[:200]})") from None
+            refused = ChannelBroken(f"{CHANNEL_WRITTEN} ({str(error)[:200]})")
         except OSError:
             message = None  # the pipe is gone: as good as its end
+        if refused is not None:
+            # Raised here, past the handler: the codec's error, and with it the frames that held the body
+            # (up to message_bytes), is freed now, not kept as its context by every test report that holds
+            # this one. No waiting for an exit: a worker that garbles the channel may go on running; one
+            # past the budget is not waited for, nor is its next message.
+            self.stop()
+            raise refused
         if message is None:
             ending = self._ending()
             if self._draining is not None:

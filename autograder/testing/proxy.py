@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.cage.client import (
+    AnswerTooLarge,
+    OutOfStep,
     Worker,
     WorkerCouldNotStart,
     WorkerGone,
@@ -385,6 +387,8 @@ class GradingSession:
         except WorkerNotLoaded as failure:
             self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not
             raise CannotLoad(str(failure), summary=failure.summary) from None
+        except (AnswerTooLarge, OutOfStep) as unread:  # the grader stopped the worker, its answer unread
+            raise WorkerCrashed(f"{record.text} was stopped: {unread}") from None
         except WorkerGone as gone:
             raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
         finally:

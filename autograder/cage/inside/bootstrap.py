@@ -840,18 +840,20 @@ def find_function(submission: Submission, module_name: str, function_name: str) 
     raise LoadFailed({"kind": protocol.MISSING_FUNCTION, "message": message, "suggested": suggested})
 
 
-def send_unreadable(message: str, printed: str) -> None:
+def send_unreadable(message: str, printed: str, tag: Any) -> None:
     """Tell the grader the function ran but its answer cannot cross as plain data."""
-    send({"ok": False, "kind": protocol.UNREADABLE, "message": message, "output": printed})
+    send({"ok": False, "kind": protocol.UNREADABLE, "message": message, "output": printed, "tag": tag})
 
 
 def handle_call(submission: Submission, request: dict[str, Any], output: BoundedOutput) -> bool:
-    """Run one call and send its answer; True when the answer is a value (not a failure)."""
+    """Run one call and send its answer, with the call's tag (the grader reads no answer without its call's
+    own); True when the answer is a value (not a failure)."""
     CALLING[0] = request["module"]
+    tag = request.get("tag")
     try:
         function = find_function(submission, request["module"], request["function"])
     except LoadFailed as failure:
-        send({"ok": False, **failure.report, "output": output.take()})
+        send({"ok": False, **failure.report, "output": output.take(), "tag": tag})
         return False
     payload = request["payload"]
     args, kwargs = request["arguments"]  # the payload, decoded with the request (codec.request_body)
@@ -860,7 +862,16 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         if folder is not None:
             call_folders.prepare(folder["name"], folder["files"])
     except call_folders.FolderError as error:
-        send({"ok": False, "kind": protocol.RAISED, "type": "OSError", "message": str(error), "output": output.take()})
+        send(
+            {
+                "ok": False,
+                "kind": protocol.RAISED,
+                "type": "OSError",
+                "message": str(error),
+                "output": output.take(),
+                "tag": tag,
+            }
+        )
         return False
     measured = request.get("peak_memory", False)  # the call's peak of Python memory, sent back (tracemalloc)
     try:
@@ -868,11 +879,19 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
             start_tracing()
         value = function(*args, **kwargs)
     except NotImplementedError as error:
-        send({"ok": False, "kind": protocol.NOT_STARTED, **describe_error(error, []), "output": output.take()})
+        send(
+            {
+                "ok": False,
+                "kind": protocol.NOT_STARTED,
+                **describe_error(error, []),
+                "output": output.take(),
+                "tag": tag,
+            }
+        )
         return False
     except BaseException as error:  # anything the student raises, SystemExit included, is theirs
         report = describe_error(error, [submission.directory])
-        send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take()})
+        send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take(), "tag": tag})
         return False
     finally:
         # None where the call stopped the tracing itself: no measure, which the grader does not take as small.
@@ -880,7 +899,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         if measured:
             stop_tracing()
     try:
-        reply = {"ok": True, "value": codec.to_plain(value)}
+        reply = {"ok": True, "value": codec.to_plain(value), "tag": tag}
         if measured:
             reply["peak_bytes"] = peak
         if not _unchanged(args, kwargs, payload):
@@ -892,16 +911,16 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         if folder is not None and folder["collect"]:
             reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
     except call_folders.FolderError as error:
-        send_unreadable(f"{request['function']} left a folder the grader cannot read: {error}", output.take())
+        send_unreadable(f"{request['function']} left a folder the grader cannot read: {error}", output.take(), tag)
         return False
     except (codec.CodecError, RecursionError) as error:
-        send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take())
+        send_unreadable(f"{request['function']} returned a value the grader cannot read: {error}", output.take(), tag)
         return False
     reply["output"] = output.take()
     try:
         send(reply)
     except codec.CodecError as error:
-        send_unreadable(f"{request['function']}'s answer could not be sent back: {error}", reply["output"])
+        send_unreadable(f"{request['function']}'s answer could not be sent back: {error}", reply["output"], tag)
         return False
     return True
 
@@ -916,7 +935,7 @@ def _unchanged(args: list[Any], kwargs: dict[str, Any], payload: bytes) -> bool:
         return False
 
 
-def run_calls(submission: Submission, calls: list[bytes], output: BoundedOutput) -> None:
+def run_calls(submission: Submission, calls: list[bytes], tags: list[str], output: BoundedOutput) -> None:
     """Run calls sent together until one fails, and write their answers together: at the end, or when
     ``protocol.HOLD_SECONDS`` have passed since the last write.
 
@@ -928,8 +947,10 @@ def run_calls(submission: Submission, calls: list[bytes], output: BoundedOutput)
     _holding = True
     written = time.monotonic()
     try:
-        for call in calls:
-            if not handle_call(submission, marshal.loads(call), output):
+        for call, tag in zip(calls, tags, strict=True):
+            request = marshal.loads(call)
+            request["tag"] = tag  # each call's own: the plan's bodies are the same bytes at every replay
+            if not handle_call(submission, request, output):
                 break
             if time.monotonic() - written > protocol.HOLD_SECONDS:
                 _PROTOCOL_OUT.flush()
@@ -1177,7 +1198,7 @@ def serve_process(submission: Submission, fork: dict[str, Any], scratch_root: st
             if op == protocol.CALL:
                 handle_call(submission, request, output)
             elif op == protocol.CALLS:
-                run_calls(submission, request["calls"], output)
+                run_calls(submission, request["calls"], request["tags"], output)
             elif op == protocol.END:
                 forks.end_as_asked()
             else:

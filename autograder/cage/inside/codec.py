@@ -34,13 +34,41 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-MAX_DEPTH = 64
-MAX_ITEMS = 2_000_000
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-# Keys of one hash that a dict or set may hold. Integers hash to themselves modulo 2**61 - 1, so a sender
-# can make thousands of keys share one hash, and building their dict takes time quadratic in their number
-# (200,000 such keys: minutes of the trusted grader's time). Honest data never comes close.
-MAX_SAME_HASH = 64
+
+class Budgets:
+    """What one message may hold: one object, read by the worker's encoder and by the grader's decoder.
+
+    The encoder refuses to write a message past them, and the decoder refuses to read one, each check made
+    before the work it bounds: a frame's length before its body is read, a body's items
+    (``wire_items``) before it is parsed, a value's depth and its keys' hashes as it is rebuilt. So what
+    the student's process sends costs the trusted grader at most a few copies of ``message_bytes`` and
+    ``items`` small objects, whatever it writes into the channel.
+    """
+
+    __slots__ = ("depth", "items", "message_bytes", "same_hash")
+
+    def __init__(self, *, message_bytes: int, items: int, depth: int, same_hash: int) -> None:
+        self.message_bytes = message_bytes  # a frame's body, in bytes of JSON text
+        self.items = items  # values of one message (and of one value, as the encoder walks it)
+        self.depth = depth  # how deep a value may nest
+        # Keys of one hash that a dict or set may hold. Integers hash to themselves modulo 2**61 - 1, so a
+        # sender can make thousands of keys share one hash, and building their dict takes time quadratic in
+        # their number (200,000 such keys: minutes of the trusted grader's time). Honest data never comes close.
+        self.same_hash = same_hash
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in ("message_bytes", "items", "depth", "same_hash")}
+
+
+# The reference's largest message over the whole hidden suite, bonus parts included, is 204 KB of 40,836
+# values: these leave honest answers (a trained table, a long text's ids, a folder's files) 80 and 25 times
+# that room, and bound what a forged one costs the grader to about 200 MiB (docs/reference/limits.md).
+BUDGETS = Budgets(message_bytes=16 * 1024 * 1024, items=1_000_000, depth=64, same_hash=64)
+# The same budgets as names, bound once for the walkers below, which read them at every value.
+MAX_DEPTH = BUDGETS.depth
+MAX_ITEMS = BUDGETS.items
+MAX_MESSAGE_BYTES = BUDGETS.message_bytes
+MAX_SAME_HASH = BUDGETS.same_hash
 # A frame: the marker, a 4-byte length, then the JSON text. The marker lets a reader tell at once that
 # bytes are not a message (student code that writes into every descriptor it finds), rather than wait
 # for a body whose "length" was made of stray bytes.
@@ -56,6 +84,10 @@ _END_OF_DICT = b"0"  # marshal's mark after a dict's last pair
 
 class CodecError(ValueError):
     """A value that is not plain data, or a message that breaks the limits."""
+
+
+class TooLarge(CodecError):
+    """A message past a budget's size or items: its words start "answer too large" and name the limit."""
 
 
 # Values that are exactly these types travel as themselves. A list, tuple or dict made only of them (most
@@ -102,7 +134,7 @@ def to_plain(value: Any, *, name_subclasses: bool = True) -> Any:
 def _spend(budget: list[int], items: int) -> None:
     budget[0] -= items
     if budget[0] < 0:
-        raise CodecError(f"value holds more than {MAX_ITEMS} items")
+        raise TooLarge(f"answer too large: a value of more than {MAX_ITEMS} items (the limit)")
 
 
 def _to_plain(value: Any, depth: int, budget: list[int], named: bool) -> Any:
@@ -213,8 +245,60 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=True)
 
 
 def dump_message(message: dict[str, Any]) -> bytes:
-    """A framed message: the marker, a 4-byte length, then the JSON text."""
-    return frame(dump_body(message))
+    """A framed message: the marker, a 4-byte length, then the JSON text; refused (``TooLarge``) past the
+    budgets the grader reads it within, measured as the grader measures them."""
+    body = dump_body(message)
+    check_items(body)
+    return frame(body)
+
+
+# The exact count's window: what one split of it makes is bounded by it (see wire_items).
+_WINDOW = 256 * 1024
+
+
+def wire_items(body: bytes | bytearray, start: int = 0, end: int | None = None) -> int:
+    """How many values (and keys) parsing ``body[start:end]`` makes, at most, counted on its bytes before
+    it is parsed.
+
+    Each value but the first follows a ``[``, a ``,`` or a ``:``, each key a ``{`` or a ``,``, and an empty
+    ``[]`` or ``{}`` holds none. Counted first with ``bytes.count`` (C speed, no parse), strings included:
+    an upper bound, far below the budget for any answer but a huge one. Past the budget, counted again
+    with the strings' text left out, a window at a time (so that neither time nor memory grows with the
+    number of strings past what one window holds): exact for what our encoder writes, to within one per
+    window (a sender that pads with spaces only counts more).
+    """
+    end = len(body) if end is None else end
+    count = _structure(body, start, end)
+    return count if count <= BUDGETS.items else exact_items(body, start, end)
+
+
+def exact_items(body: bytes | bytearray, start: int = 0, end: int | None = None) -> int:
+    """``wire_items``'s second count: the values and keys of ``body[start:end]``, strings' text left out."""
+    with memoryview(body) as view:
+        # Escaped backslashes, then escaped quotes, go first: every quote left opens or closes a string.
+        text = bytes(view[start:end]).replace(b"\\\\", b"").replace(b'\\"', b"")
+    count, inside = 1, False
+    for at in range(0, len(text), _WINDOW):
+        window = text[at : at + _WINDOW]
+        outside = b"".join(window.split(b'"')[inside::2])
+        count += _structure(outside, 0, None) - 1
+        inside ^= bool(window.count(b'"') & 1)
+    return count
+
+
+def _structure(text: bytes | bytearray, start: int, end: int | None) -> int:
+    def count(what: bytes) -> int:
+        return text.count(what, start, end)
+
+    return 1 + count(b"[") - count(b"[]") + count(b"{") - count(b"{}") + count(b",") + count(b":")
+
+
+def check_items(body: bytes | bytearray, start: int = 0, end: int | None = None) -> None:
+    """Refuse (``TooLarge``) a message body (``body[start:end]``) of more values than the budget, before it
+    is parsed."""
+    items = wire_items(body, start, end)
+    if items > BUDGETS.items:
+        raise TooLarge(f"answer too large: a message of {items} values, past the limit of {BUDGETS.items}")
 
 
 def dump_body(message: dict[str, Any]) -> bytes:
@@ -225,15 +309,27 @@ def dump_body(message: dict[str, Any]) -> bytes:
         raise CodecError(f"message cannot be written: {error}") from None
 
 
-def frame(body: bytes) -> bytes:
+def frame(body: bytes, what: str = "answer") -> bytes:
     """``body`` behind the marker and its length, refused when past the limit."""
-    if len(body) > MAX_MESSAGE_BYTES:
-        raise CodecError(f"message of {len(body)} bytes exceeds {MAX_MESSAGE_BYTES}")
+    check_length(len(body), what)
     return HEADER.pack(MARKER, len(body)) + body
 
 
+def check_length(length: int, what: str = "answer") -> None:
+    """Refuse (``TooLarge``) a frame whose body is, or says it is, past the budget: checked on a frame's
+    header, before its body is read."""
+    if length > BUDGETS.message_bytes:
+        raise TooLarge(
+            f"{what} too large: a message of {length} bytes, past the limit of {BUDGETS.message_bytes} bytes"
+        )
+
+
 def load_message(body: bytes) -> dict[str, Any]:
-    """Parse one message body (the part after the length header)."""
+    """Parse one message body (the part after the length header), within the budgets: its values are
+    counted (``check_items``) before any is made. Depth is bounded here by the parser's own recursion
+    limit, and to the budget as values are rebuilt (``from_plain``)."""
+    check_length(len(body))
+    check_items(body)
     try:
         message = json.loads(body.decode("utf-8"))
     except (ValueError, RecursionError) as error:
@@ -277,7 +373,7 @@ def request_body(message: dict[str, Any]) -> bytes:
 
 def dump_request(message: dict[str, Any]) -> bytes:
     """A framed request of the grader's: the marker, a 4-byte length, then the message in marshal."""
-    return frame(request_body(message))
+    return frame(request_body(message), "request")
 
 
 def read_request(stream: Any) -> dict[str, Any] | None:
@@ -291,8 +387,7 @@ def read_request(stream: Any) -> dict[str, Any] | None:
     marker, length = HEADER.unpack(header)
     if marker != MARKER:
         raise CodecError(f"bytes that are not a message: {header!r}")
-    if length > MAX_MESSAGE_BYTES:
-        raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
+    check_length(length, "request")
     body = _read_exactly(stream, length)
     if body is None:
         return None
@@ -321,8 +416,11 @@ class FrameReader:
     """Messages from a pipe, read by the thread that waits for them: no reader thread, no hand-off.
 
     A call's answer is read where it is awaited, so each of a grading's thousand-odd round trips costs one
-    wake-up, not two. Bytes that do not start with the marker, or a length past the limit, raise
-    ``CodecError`` as soon as they arrive.
+    wake-up, not two. Bytes that do not start with the marker raise ``CodecError`` as soon as they arrive;
+    a length past the budget raises ``TooLarge`` as soon as its header has, before the body is waited for,
+    and a body of too many values before it is parsed (``load_message``). Only what the awaited message
+    needs is read (and what one read of 64 KiB brings past it): the rest stays in the pipe, where a sender
+    that floods it waits.
     """
 
     def __init__(self, fd: int) -> None:
@@ -352,11 +450,20 @@ class FrameReader:
         if len(self.buffer) < HEADER.size:
             return None
         _, length = HEADER.unpack_from(self.buffer)
-        if length > MAX_MESSAGE_BYTES:
-            raise CodecError(f"message of {length} bytes exceeds {MAX_MESSAGE_BYTES}")
+        check_length(length)  # before a byte of the body is waited for
         end = HEADER.size + length
         if len(self.buffer) < end:
             return None
-        body = bytes(self.buffer[HEADER.size : end])
+        try:
+            check_items(self.buffer, HEADER.size, end)  # counted where it lies: no copy of a body refused
+        except TooLarge:
+            self.buffer = bytearray()
+            raise
+        with memoryview(self.buffer) as view:
+            body = bytes(view[HEADER.size : end])  # one copy, not two
         del self.buffer[:end]
         return load_message(body)
+
+    def waiting(self) -> bool:
+        """Whether bytes have come that no request asked for yet: read, or in the pipe."""
+        return bool(self.buffer) or (not self.ended and bool(select.select([self.fd], [], [], 0)[0]))

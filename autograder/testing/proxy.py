@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.cage.client import (
+    PolicyRefused,
     Worker,
     WorkerCouldNotStart,
     WorkerGone,
@@ -138,6 +139,12 @@ class CannotLoad(StudentStopped):
         self.summary = summary or text
 
 
+class Refused(CannotLoad):
+    """The part's code is outside the plain-Python policy (handin.policy): the worker never imported it."""
+
+    unmade = True  # decided from the source, before any call: no test needs to run again to decide it
+
+
 class FunctionMissing(CannotLoad):
     """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
 
@@ -166,6 +173,7 @@ class GraderFault(StudentStopped):
 # failed assertion is judged there). A bonus function left out is the plugin's one exception.
 FAILURE_OUTCOMES: dict[type[BaseException], Outcome] = {
     NotStarted: Outcome.NOT_STARTED,
+    Refused: Outcome.REFUSED,
     CallTimedOut: Outcome.TIMED_OUT,
     CannotLoad: Outcome.ERROR,
     StudentRaised: Outcome.ERROR,
@@ -382,6 +390,8 @@ class GradingSession:
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None
+        except PolicyRefused as refusal:
+            raise Refused(str(refusal), summary=refusal.summary) from None
         except WorkerNotLoaded as failure:
             self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not
             raise CannotLoad(str(failure), summary=failure.summary) from None

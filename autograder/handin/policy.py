@@ -64,12 +64,18 @@ ALLOWED_ATTRIBUTES: dict[str, frozenset[str]] = {
 }
 # In a notebook, what a cell may import in code no graded function reaches (a plot, a comparison with a
 # real tokenizer, the kit's own helpers): the grader never calls it.
-NOTEBOOK_MODULES = frozenset({"matplotlib", "numpy", "pandas", "tokenizers", "tiktoken", "IPython", "autograder"})
+# tracemalloc is there for an exploration that measures a training's memory, which the grader measures
+# itself, from outside the process.
+NOTEBOOK_MODULES = frozenset(
+    {"matplotlib", "numpy", "pandas", "tokenizers", "tiktoken", "IPython", "autograder", "tracemalloc"}
+)
 
 # Names of allowed modules that are refused all the same: each hands out what the rest of the policy keeps
 # out of reach (text evaluated as code, an attribute read by a name computed at run time, a frame).
 REFUSED_MODULE_ATTRIBUTES: dict[str, frozenset[str]] = {
-    "typing": frozenset({"get_type_hints", "ForwardRef", "evaluate_forward_ref"}),  # they eval annotation text
+    # A forward reference evaluates any text it is given (an annotation written as a string is checked
+    # here as code, so typing.get_type_hints may evaluate those).
+    "typing": frozenset({"ForwardRef", "evaluate_forward_ref"}),
     "string": frozenset({"Formatter"}),  # Formatter().get_field reads attributes by a computed name
     "logging": frozenset({"currentframe"}),  # a frame
 }
@@ -147,7 +153,8 @@ INTERPRETER_ATTRIBUTES = frozenset(
      "f_lasti", "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "cr_await", "cr_origin",
      "ag_frame", "ag_code", "ag_await", "co_code", "co_consts", "co_names", "co_varnames", "co_cellvars",
      "co_freevars", "co_filename", "co_lines", "co_positions", "co_qualname", "co_exceptiontable",
-     "co_linetable", "co_lnotab", "co_flags", "co_stacksize", "co_nlocals", "co_argcount"}
+     "co_linetable", "co_lnotab", "co_flags", "co_stacksize", "co_nlocals", "co_argcount",
+     "ctypes", "ctypeslib", "pythonapi"}
 )  # fmt: skip
 # The source encodings a file may declare (PEP 263), normalised as Python's tokenizer reads them: any
 # other lets a registered codec turn the file's text into other code than the one read here.

@@ -38,6 +38,9 @@ class Source:
     # A notebook's cell: the top-level definitions no graded function reaches, by name, which may use the
     # notebook's own modules (policy.NOTEBOOK_MODULES).
     unreached: frozenset[str] = frozenset()
+    # The names the graded functions (and the definitions they use) read: a notebook module bound to none
+    # of them is an exploration's, which no graded call reaches.
+    reached_uses: frozenset[str] = frozenset()
     notebook: bool = False
 
 
@@ -139,6 +142,7 @@ class _Walk(ast.NodeVisitor):
         self.in_class = 0  # depth of class bodies directly around (a method's body is not one)
         self.unreached = 0  # inside a notebook's definition no graded function reaches
         self.spared: set[int] = set()  # nodes an enclosing check already judged (a literal getattr's name)
+        self.quoted = 0  # inside an annotation written as a string: its nodes' columns are the string's
 
     # -- the walk ---------------------------------------------------------
     def check(self, tree: ast.Module) -> None:
@@ -181,7 +185,8 @@ class _Walk(ast.NodeVisitor):
 
     def refuse(self, node: ast.AST, why: str, instead: str) -> None:
         line = getattr(node, "lineno", 1)
-        code = ast.get_source_segment("\n".join(self.lines), node) if isinstance(node, ast.expr | ast.stmt) else None
+        segment = isinstance(node, ast.expr | ast.stmt) and not self.quoted
+        code = ast.get_source_segment("\n".join(self.lines), node) if segment else None
         text = (code or (self.lines[line - 1] if 0 < line <= len(self.lines) else "")).strip()
         if any(said.line == line and said.construct.startswith(_cut(text)) for said in self.refusals):
             return  # a part of a construct already refused (e.tb_frame of e.tb_frame.f_back): one line for it
@@ -190,7 +195,7 @@ class _Walk(ast.NodeVisitor):
     # -- imports ----------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self._import(node, alias.name)
+            self._import(node, alias.name, [alias.asname or alias.name.split(".")[0]])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level > 0:  # the hand-in's own package: its files are checked as they are
@@ -199,7 +204,7 @@ class _Walk(ast.NodeVisitor):
                 self.imports.add(alias.name)
             return
         module = node.module or ""
-        if not self._import(node, module):
+        if not self._import(node, module, [alias.asname or alias.name for alias in node.names]):
             return
         if module.split(".")[0] in self.source.own_modules:
             return
@@ -214,7 +219,7 @@ class _Walk(ast.NodeVisitor):
                 if inner is not None and not self._allowed(inner):
                     self.refuse(node, f"{inner} is not a module the exercises use", "write it with the listed modules")
 
-    def _import(self, node: ast.stmt, module: str) -> bool:
+    def _import(self, node: ast.stmt, module: str, bound: list[str]) -> bool:
         """Whether ``module`` may be imported (refused here where not); notes the hand-in's own."""
         top = module.split(".")[0]
         if top in self.source.own_modules:
@@ -222,7 +227,7 @@ class _Walk(ast.NodeVisitor):
             return True
         if self._allowed(module):
             return True
-        if self.source.notebook and self.unreached and top in policy.NOTEBOOK_MODULES:
+        if top in policy.NOTEBOOK_MODULES and all(self._exploration(name) for name in bound):
             return True
         self.refuse(
             node,
@@ -253,10 +258,10 @@ class _Walk(ast.NodeVisitor):
             for decorator in node.decorator_list:
                 self.visit(decorator)
             if node.returns is not None:
-                self.visit(node.returns)
+                self._annotation(node.returns)
             for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg]:
-                if arg is not None and arg.annotation is not None:
-                    self.visit(arg.annotation)
+                if arg is not None:
+                    self.visit_arg(arg)
         self.locals.append(frozenset(names - declared))
         classes, self.in_class = self.in_class, 0
         for statement in body:
@@ -319,9 +324,14 @@ class _Walk(ast.NodeVisitor):
             )
 
     def _notebook_module(self, name: str) -> bool:
-        return bool(
-            self.source.notebook and self.unreached and self.module_names[name].split(".")[0] in policy.NOTEBOOK_MODULES
-        )
+        return self.module_names[name].split(".")[0] in policy.NOTEBOOK_MODULES and self._exploration(name)
+
+    def _exploration(self, name: str) -> bool:
+        """Whether ``name`` belongs to a notebook's exploration: used inside a definition no graded function
+        reaches, or bound to nothing a graded function reads (a plot's ``plt``)."""
+        if not self.source.notebook or name == "*":
+            return False
+        return bool(self.unreached) or name not in self.source.reached_uses
 
     # A module's name may be tested (``if regex is None``) without being handed anywhere.
     def visit_Compare(self, node: ast.Compare) -> None:
@@ -449,6 +459,31 @@ class _Walk(ast.NodeVisitor):
             return True  # the module passed as a value is refused as such
         self._attribute(node, name, context)
         return True
+
+    # An annotation written as a string is code that typing.get_type_hints evaluates: checked as code.
+    def visit_arg(self, node: ast.arg) -> None:
+        if node.annotation is not None:
+            self._annotation(node.annotation)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._annotation(node.annotation)
+        self.visit(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
+    def _annotation(self, node: ast.expr) -> None:
+        if not _is_text(node):
+            self.visit(node)
+            return
+        try:
+            text = str(node.value).strip()  # type: ignore[attr-defined]
+            expression = ast.parse(text, mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return  # not an expression: typing cannot evaluate it either
+        ast.increment_lineno(expression, node.lineno - 1)
+        self.quoted += 1
+        self.visit(expression.body if isinstance(expression, ast.Expression) else expression)
+        self.quoted -= 1
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         for name in node.kwd_attrs:  # case Point(x=0) reads the attribute x

@@ -71,11 +71,13 @@ class _Reader:
 
     def cells(self, notebook: str, cells: tuple[Cell, ...], wanted: set[str]) -> Checked:
         """A notebook's cells as the worker runs them, each checked, with what they import together."""
-        unreached = frozenset(_unreached([cell.source for cell in cells], wanted))
+        unreached, reached_uses = _unreached([cell.source for cell in cells], wanted)
         together = Checked()
         for cell in cells:
             label = f"{notebook} cell {cell.name or cell.index}"
-            source = Source(label, self.own, self.allow_modules, unreached=unreached, notebook=True)
+            source = Source(
+                label, self.own, self.allow_modules, unreached=unreached, reached_uses=reached_uses, notebook=True
+            )
             checked = check_source(cell.source, source)
             together.refusals += checked.refusals
             together.imports |= checked.imports
@@ -123,9 +125,10 @@ def _files_of(module: str, files: dict[str, bytes]) -> list[str]:
     return found
 
 
-def _unreached(sources: list[str], wanted: set[str]) -> set[str]:
+def _unreached(sources: list[str], wanted: set[str]) -> tuple[frozenset[str], frozenset[str]]:
     """A notebook's top-level definitions that neither the ``wanted`` functions nor the statements the
-    worker runs (the cells as cut: what is left is needed) can reach, by name."""
+    worker runs (the cells as cut: what is left is needed) can reach, by name; and the names the wanted
+    functions, and the definitions they reach, read."""
     definitions: dict[str, set[str]] = {}
     needed: set[str] = set(wanted)
     for source in sources:
@@ -137,14 +140,19 @@ def _unreached(sources: list[str], wanted: set[str]) -> set[str]:
                 needed.update(_names(node.decorator_list))  # a decorator runs as the function is defined
             else:
                 needed.update(uses)
-    waiting = list(needed)
+    return frozenset(set(definitions) - _closure(needed, definitions)), frozenset(_closure(set(wanted), definitions))
+
+
+def _closure(names: set[str], definitions: dict[str, set[str]]) -> set[str]:
+    """``names`` and every name the definitions among them use, to the end."""
+    found = set(names)
+    waiting = list(found)
     while waiting:
-        name = waiting.pop()
-        for used in definitions.get(name, ()):
-            if used not in needed:
-                needed.add(used)
+        for used in definitions.get(waiting.pop(), ()):
+            if used not in found:
+                found.add(used)
                 waiting.append(used)
-    return set(definitions) - needed
+    return found
 
 
 def _names(nodes: list[ast.expr]) -> set[str]:

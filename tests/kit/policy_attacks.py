@@ -70,10 +70,7 @@ ATTACKS: dict[str, dict[str, str]] = {
         f"copied = builtins['__import__']('class' + 'mate')\n{_BIND}"
     ),
     "pickle": _part_1(f"import pickle\ncopied = pickle.loads({_PICKLED_IMPORT!r})\n{_BIND}"),
-    "marshal": _part_1(
-        "import marshal\n"
-        f"exec(marshal.loads({_MARSHALLED!r}))\n"
-    ),
+    "marshal": _part_1(f"import marshal\nexec(marshal.loads({_MARSHALLED!r}))\n"),
     "exec of text": _part_1("exec(open('classmate.py').read())\n"),
     "ctypes": _part_1("import ctypes\nfrom classmate import *\n"),
     # The coding hides a line from a reader that takes the file as UTF-8: "+AAo-" is a newline in UTF-7.

@@ -10,6 +10,7 @@ notebook or script runs whole for every part, so a refusal in it costs every par
 from __future__ import annotations
 
 import ast
+import os
 from collections.abc import Iterable
 
 from autograder.handin import student_syntax
@@ -18,6 +19,9 @@ from autograder.handin.policy import Refusal
 from autograder.handin.policy_check import Checked, Source, check_file, check_source
 from autograder.parts import MODULES, SCRIPT_MODULES, part_of
 
+# The kit's own tests of the cage set this to "1": they attack the cage, the boundary, with code the policy
+# would refuse before it ran. Never set for grading.
+WITHOUT_POLICY_VARIABLE = "BPE_KIT_WITHOUT_POLICY"
 # What a part's tests show when its code is refused (the lines follow, one per construct).
 REFUSED = "the grader did not run {module}: its code is outside the plain-Python policy (docs/security/policy.md)"
 
@@ -32,6 +36,8 @@ def refused_parts(
     allow_modules: Iterable[str] = (),
 ) -> tuple[tuple[str, tuple[Refusal, ...]], ...]:
     """Each part module whose code the policy refuses, with the refusals, in MODULES order."""
+    if os.environ.get(WITHOUT_POLICY_VARIABLE) == "1":
+        return ()
     reader = _Reader(files, frozenset(allow_modules))
     found: dict[str, tuple[Refusal, ...]] = {}
     if kind == "script":

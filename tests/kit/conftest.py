@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from classroom import SOLUTIONS
 
+from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.parts import PARTS
 from autograder.testing.example_sets import SECRET_VARIABLE
 
@@ -21,6 +22,15 @@ os.environ[SECRET_VARIABLE] = "the kit's own tests"
 # Every grading a test starts is a fresh one: the student's cache of unchanged parts (a folder under the
 # user's home) is off, except where a test of the cache turns it on with a folder of its own.
 os.environ["BPE_KIT_CACHE"] = "off"
+
+
+@pytest.fixture(autouse=True)
+def _without_policy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked ``without_policy`` grades with the plain-Python policy off (policy_parts): its hand-ins
+    step outside the policy on purpose (os._exit, os.write, exec) to test the worker and the cage, which
+    must hold whatever runs. test_policy tests the policy itself."""
+    if request.node.get_closest_marker("without_policy") is not None:
+        monkeypatch.setenv(WITHOUT_POLICY_VARIABLE, "1")
 
 
 @pytest.fixture(autouse=True)

@@ -32,14 +32,10 @@ from results import Results, function_scores
 
 from autograder.cage.cage import grader_folder
 from autograder.cage.isolation import Isolation, isolation
-from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.parts import PARTS
 
-
-@pytest.fixture(autouse=True)
-def without_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cage is the boundary whatever runs: these attacks run code the policy would refuse (test_policy)."""
-    monkeypatch.setenv(WITHOUT_POLICY_VARIABLE, "1")
+# The cage is the boundary whatever runs: these attacks run code the policy would refuse (test_policy).
+pytestmark = pytest.mark.without_policy
 
 
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")

@@ -26,6 +26,13 @@ _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 # Python's tokenizer reads a source no longer than this for the policy too (student_syntax's limit).
 MOST_CHARACTERS = 1_000_000
 _CUT = 60  # characters of the construct quoted in a refusal
+# What to write instead of the dunders honest code reaches for most.
+_INSTEAD = {
+    "__class__": "write type(obj) instead (type(self).__name__ in a __repr__)",
+    "__dict__": "name the attributes, or use dataclasses.asdict for a dataclass",
+    "__annotations__": "name the fields, or use dataclasses.fields for a dataclass",
+    "__wrapped__": "keep a reference to the function you wrapped",
+}
 
 
 @dataclass(frozen=True)
@@ -424,7 +431,7 @@ class _Walk(ast.NodeVisitor):
             if writing and name not in policy.SETTABLE_DUNDERS:
                 self.refuse(node, f"setting {name} changes how the interpreter runs the object", "leave it out")
             elif not writing and not readable_dunder(name):
-                self.refuse(node, f".{name} reaches the interpreter's own state", "leave it out")
+                self.refuse(node, f".{name} reaches the interpreter's own state", _INSTEAD.get(name, "leave it out"))
 
     # -- calls ------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:

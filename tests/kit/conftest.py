@@ -6,7 +6,7 @@ from __future__ import annotations
 import _posixsubprocess
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,13 +24,18 @@ os.environ[SECRET_VARIABLE] = "the kit's own tests"
 os.environ["BPE_KIT_CACHE"] = "off"
 
 
-@pytest.fixture(autouse=True)
-def _without_policy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A test marked ``without_policy`` grades with the plain-Python policy off (policy_parts): its hand-ins
+@pytest.fixture(autouse=True, scope="module")
+def _without_policy(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A module marked ``without_policy`` grades with the plain-Python policy off (policy_parts): its hand-ins
     step outside the policy on purpose (os._exit, os.write, exec) to test the worker and the cage, which
-    must hold whatever runs. test_policy tests the policy itself."""
-    if request.node.get_closest_marker("without_policy") is not None:
-        monkeypatch.setenv(WITHOUT_POLICY_VARIABLE, "1")
+    must hold whatever runs. test_policy tests the policy itself. Module-wide, and first among the module's
+    fixtures (an autouse one), so that a batch graded once for the module grades without it too."""
+    if request.node.get_closest_marker("without_policy") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(WITHOUT_POLICY_VARIABLE, "1")
+        yield
 
 
 @pytest.fixture(autouse=True)

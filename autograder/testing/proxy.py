@@ -391,6 +391,7 @@ class GradingSession:
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None
         except PolicyRefused as refusal:
+            self.calls.pop()  # never made: the report shows no call of code that was never run
             raise Refused(str(refusal), summary=refusal.summary) from None
         except WorkerNotLoaded as failure:
             self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not

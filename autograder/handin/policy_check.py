@@ -11,6 +11,7 @@ in a function, which names are its own locals (a parameter called ``string`` is 
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib
 import re
 import types
@@ -153,6 +154,17 @@ class _Walk(ast.NodeVisitor):
 
     # -- the walk ---------------------------------------------------------
     def check(self, tree: ast.Module) -> None:
+        self._bind_imports(tree)
+        for statement in tree.body:
+            reached = not self._is_unreached(statement)
+            self.unreached += not reached
+            self.visit(statement)
+            self.unreached -= not reached
+        if "doctest" in self.module_names.values() or _imports_from_doctest(tree):
+            self._doctests(tree)
+
+    def _bind_imports(self, tree: ast.Module) -> None:
+        """Note every name an import binds to a module, wherever it is: the walk judges their use."""
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -168,11 +180,31 @@ class _Walk(ast.NodeVisitor):
                 for alias in node.names:
                     if node.module is None:  # from . import helpers: a module of the hand-in's own
                         self.module_names[alias.asname or alias.name] = alias.name
-        for statement in tree.body:
-            reached = not self._is_unreached(statement)
-            self.unreached += not reached
-            self.visit(statement)
-            self.unreached -= not reached
+
+    def _doctests(self, tree: ast.Module) -> None:
+        """doctest.testmod runs the examples in the file's docstrings: they are code, checked as code."""
+        parser = doctest.DocTestParser()
+        for node in [tree, *ast.walk(tree)]:
+            if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            first = node.body[0] if node.body else None
+            if not (isinstance(first, ast.Expr) and _is_text(first.value)):
+                continue
+            try:
+                examples = parser.get_examples(str(first.value.value))  # type: ignore[attr-defined]
+            except ValueError:
+                continue  # not examples doctest can read: it runs none of them
+            for example in examples:
+                try:
+                    code = ast.parse(example.source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    continue
+                ast.increment_lineno(code, first.lineno + example.lineno - 1)
+                self._bind_imports(code)
+                self.quoted += 1
+                for statement in code.body:
+                    self.visit(statement)
+                self.quoted -= 1
 
     def _is_unreached(self, statement: ast.stmt) -> bool:
         definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -428,7 +460,8 @@ class _Walk(ast.NodeVisitor):
             self.refuse(node, f".{name} reaches the interpreter's frames or code", "leave it out")
         elif is_dunder(name):
             writing = isinstance(context, ast.Store | ast.Del)
-            if writing and name not in policy.SETTABLE_DUNDERS:
+            doctests = name == "__doc__" and "doctest" in self.module_names.values()
+            if writing and (name not in policy.SETTABLE_DUNDERS or doctests):
                 self.refuse(node, f"setting {name} changes how the interpreter runs the object", "leave it out")
             elif not writing and not readable_dunder(name):
                 self.refuse(node, f".{name} reaches the interpreter's own state", _INSTEAD.get(name, "leave it out"))
@@ -496,6 +529,10 @@ class _Walk(ast.NodeVisitor):
         for name in node.kwd_attrs:  # case Point(x=0) reads the attribute x
             self._attribute(node, name, ast.Load())
         self.generic_visit(node)
+
+
+def _imports_from_doctest(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ImportFrom) and node.module == "doctest" for node in ast.walk(tree))
 
 
 def _own_scope(node: ast.AST) -> Iterator[ast.AST]:

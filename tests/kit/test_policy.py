@@ -176,6 +176,9 @@ REFUSED_CONSTRUCTS = {
     "import typing\ntyping.ForwardRef('x')": "typing.ForwardRef",
     "import string\nstring.Formatter().get_field('0.x', [1], {})": "string.Formatter",
     "import logging\nlogging.currentframe()": "logging.currentframe",
+    # doctest.testmod runs a docstring's examples: code, checked as code, and no docstring set at run time.
+    'import doctest\ndef f():\n    """\n    >>> eval("1")\n    1\n    """': "eval()",
+    'import doctest\ndef f():\n    pass\nf.__doc__ = ">>> 1"': "setting __doc__",
 }
 
 

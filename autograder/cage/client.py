@@ -66,6 +66,10 @@ class WorkerNotLoaded(WorkerGone):
         self.trusted = trusted  # failed in a process forked in a worker that had served no passing test
 
 
+class PolicyRefused(WorkerNotLoaded):
+    """The part's code is outside the plain-Python policy, as the grader read it: no process imports it."""
+
+
 class ChannelBroken(WorkerGone):
     """The worker sent bytes that are not a message: student code wrote into the grader's channel."""
 
@@ -233,6 +237,9 @@ class Worker:
         # Loads that failed for good (ran out of time, ended the worker), by module ("" for a notebook's cells):
         # every later call into it fails at once.
         self._load_failures: dict[str, WorkerNotLoaded] = {}
+        # Part modules whose code the grader's policy refused (handin.policy_parts), with what to say: no
+        # process is ever forked to import them. Set by whoever starts the worker (starting.start_worker).
+        self.refused: dict[str, PolicyRefused] = {}
         # Answers still to come of the calls sent in one message (send_calls): a count within SERVING, kept
         # beside the state as ``tainted`` is, and set to 0 as the worker stops (``_move``).
         self.streaming = 0
@@ -513,6 +520,8 @@ class Worker:
     def _enter(self, module: str) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
         serves ``module``'s part, its module imported (another part's process ends first)."""
+        if module in self.refused:
+            raise self.refused[module]
         for key in ("", module):
             if key in self._load_failures:
                 raise self._load_failures[key]
@@ -588,7 +597,7 @@ class Worker:
             return False
         if self._ended() or len(modules) != 1:
             return False
-        return modules <= self.loaded and not modules & self._load_failures.keys()
+        return modules <= self.loaded and not modules & (self._load_failures.keys() | self.refused.keys())
 
     def send_calls(self, module: str, bodies: list[bytes]) -> None:
         """Send calls (each a request as ``codec.request_body`` writes it) in one message.

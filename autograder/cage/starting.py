@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from autograder.cage.cage import Cage
-from autograder.cage.client import Worker
+from autograder.cage.client import PolicyRefused, Worker
 from autograder.cage.isolation import isolation
 from autograder.cage.limits import CageLimits
 from autograder.handin.loaded import LoadedSubmission
@@ -67,6 +67,9 @@ def start_worker(
         except BaseException:  # an interrupt between its spawn and its config leaves no process behind either
             discard(worker)
             raise
+    worker.refused = {
+        module: PolicyRefused(text, summary=summary) for module, (text, summary) in submission.refusal_texts().items()
+    }
     if grader is not None and grader.spares:
         try:
             _keep_spare(grader, limits)

@@ -47,6 +47,7 @@ TABLES = {
     "limits": tuple(Limits.names()),
     "late": ("due", "time_zone", "grace_minutes", "per", "percent", "floor", "cap", "extensions"),
     "exports": ("without_grade",),
+    "policy": ("allow_modules",),  # modules a course's hand-ins may import besides the policy's (handin.policy)
 }
 
 
@@ -147,7 +148,7 @@ def read(path: Path) -> CourseFile:
         points=reader.points(),
         feedback=reader.choice("feedback", "policy", disclosure.MODES),
         gradescope_visibility=reader.choice("feedback", "gradescope_visibility", VISIBILITIES),
-        limits=reader.limits(),
+        limits=reader.limits() | reader.allowed_modules(),
         late=reader.late(),
         without_grade=reader.choice("exports", "without_grade", (BLANK, ZERO)) or BLANK,
     )
@@ -237,6 +238,15 @@ class _Reader:
                 raise self.fail("limits", name, f"{value!r} is not {'a whole' if kind is int else 'a'} number above 0")
             chosen[name] = kind(value)
         return chosen
+
+    def allowed_modules(self) -> dict[str, Any]:
+        """``[policy] allow_modules``, as the limits carry it (HandinLimits.allow_modules); none by default."""
+        value = self.value("policy", "allow_modules")
+        if value is None:
+            return {}
+        if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+            raise self.fail("policy", "allow_modules", 'give a list of module names, as allow_modules = ["numpy"]')
+        return {"allow_modules": tuple(sorted(set(value)))}
 
     def late(self) -> LatePolicy:
         zone_name = self.text("late", "time_zone") or "UTC"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from autograder import __version__
 from autograder.cage.isolation import isolation
 from autograder.grading.limits import Limits
 from autograder.handin.loaded import LoadedSubmission, submission_hash
+from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.testing.example_sets import course_secret
 
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
@@ -36,6 +38,8 @@ def grading_hash(
             "cage": isolation().value,
             "secret": secret,
             **({"points": course_points} if course_points else {}),  # a course without points grades as before
+            # The kit's own tests of the cage grade with the policy off (policy_parts): never one result for both.
+            **({"policy": "off"} if os.environ.get(WITHOUT_POLICY_VARIABLE) == "1" else {}),
         },
         sort_keys=True,
     )

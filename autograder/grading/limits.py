@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.cage.limits import CageLimits
-from autograder.handin.limits import HandinLimits
+from autograder.handin.limits import ALLOW_MODULES, HandinLimits
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,13 @@ class Limits:
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> Limits:
         """The limits ``values`` sets by name (as ``as_dict`` names them), with the defaults for the rest."""
-        unknown = sorted(set(values) - set(cls.names()))
+        unknown = sorted(set(values) - set(cls.names()) - {ALLOW_MODULES})
         if unknown:
             raise ValueError(f"{', '.join(unknown)}: no such limit; the limits are {', '.join(cls.names())}")
         return cls(
             cage=CageLimits(**{name: values[name] for name in CageLimits.names() if name in values}),
-            handin=HandinLimits(**{name: values[name] for name in HandinLimits.names() if name in values}),
+            handin=HandinLimits(
+                **{name: values[name] for name in HandinLimits.names() if name in values},
+                allow_modules=frozenset(values.get(ALLOW_MODULES, ())),
+            ),
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -18,10 +18,21 @@ class HandinLimits:
     handin_mb: int = 50
     handin_files: int = 2000
     notebook_cells: int = 5000
+    # Not a limit but what the course file's ``[policy] allow_modules`` adds to the plain-Python policy's
+    # modules (handin.policy); read with the hand-in, so it travels with its limits.
+    allow_modules: frozenset[str] = field(default=frozenset())
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The limits by name; the course's extra modules only where it names some (they decide scores)."""
+        limits: dict[str, Any] = {name: getattr(self, name) for name in self.names()}
+        if self.allow_modules:
+            limits[ALLOW_MODULES] = sorted(self.allow_modules)
+        return limits
 
     @classmethod
     def names(cls) -> list[str]:
-        return [field.name for field in fields(cls)]
+        """The limits' names, as ``--limit`` takes them."""
+        return [each.name for each in fields(cls) if each.name != ALLOW_MODULES]
+
+
+ALLOW_MODULES = "allow_modules"

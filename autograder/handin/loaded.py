@@ -7,9 +7,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 
 from autograder.handin.cells import Cell
+from autograder.handin.policy import Refusal
+from autograder.handin.policy_parts import REFUSED, refused_parts
 from autograder.parts import SCRIPT_MODULES
 
 
@@ -37,6 +40,32 @@ class LoadedSubmission:
     # A student release's own folder (HandInKind.RELEASE): its work folders, each a hand-in graded on its own, and
     # each part counted from the one where it scores better, as `grade` counts them.
     halves: tuple[LoadedSubmission, ...] = ()
+    # Modules a course's file lets its hand-ins import besides the policy's own (``[policy] allow_modules``).
+    allow_modules: frozenset[str] = frozenset()
+
+    @cached_property
+    def refused(self) -> tuple[tuple[str, tuple[Refusal, ...]], ...]:
+        """Each part module whose code is outside the plain-Python policy, with its refusals (policy_parts):
+        read from the source in the grader, before any of it runs, whoever grades it."""
+        return refused_parts(
+            self.files,
+            kind=self.kind.value,
+            script_name=self.script_name,
+            cells=self.cells,
+            module_cells=self.module_cells,
+            allow_modules=self.allow_modules,
+        )
+
+    def refusal_texts(self) -> dict[str, tuple[str, str]]:
+        """Each refused part module's words: one line per construct, and the same without the student's code."""
+        texts = {}
+        for module, refusals in self.refused:
+            head = REFUSED.format(module=module)
+            texts[module] = (
+                "\n".join([head, *(refusal.line_text() for refusal in refusals)]),
+                "\n".join([head, *(refusal.summary() for refusal in refusals)]),
+            )
+        return texts
 
     def worker_script(self) -> dict[str, object]:
         """How the worker loads this submission (sent in its first message)."""

@@ -92,7 +92,9 @@ def from_files(
         )
     files, moved = _code_folder(source, files)
     files, renamed = _renamed_parts(files)
-    loaded = _from_files(source, files, name=name, limits=limits)
+    loaded = dataclasses.replace(
+        _from_files(source, files, name=name, limits=limits), allow_modules=limits.allow_modules
+    )
     notes = renamed + compiled_notes(loaded.files)
     if moved:
         notes = (f"graded the code in {moved}/, since the top of the hand-in holds none", *notes)

@@ -89,4 +89,5 @@ def _in_words(outcome: Outcome) -> str:
         Outcome.CRASHED: "your code stopped the worker on this check",
         Outcome.GRADER_ERROR: "the grader failed on this check: your instructor will look at it",
         Outcome.NOT_STARTED: "not started",
+        Outcome.REFUSED: "your code is outside the plain-Python policy: the grader did not run it",
     }.get(outcome, outcome.value)

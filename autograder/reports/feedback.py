@@ -60,6 +60,7 @@ def entries(result: GradeResult) -> list[Entry]:
     """What to fix, in contract order: each failing test, but a file that does not load once."""
     order: list[TestResult | tuple[str, str]] = []  # a test, or (module, error) for a file that does not load
     hit: dict[tuple[str, str], list[str]] = {}
+    refused: set[tuple[str, str]] = set()  # files whose code the policy refused: not run at all
     for test in result.tests:
         if test.passed or test.outcome is Outcome.NOT_STARTED:
             continue
@@ -70,6 +71,8 @@ def entries(result: GradeResult) -> list[Entry]:
         if key not in hit:
             hit[key] = []
             order.append(key)
+        if test.outcome is Outcome.REFUSED:
+            refused.add(key)
         hit[key].append(test.function)
     found = []
     for item in order:
@@ -78,6 +81,10 @@ def entries(result: GradeResult) -> list[Entry]:
             if item[1].startswith(("notebook cell ", "a cell of ")):  # the kit's words for a cell that did not run
                 text = f"error: {item[1]}\nfix this first: {names} scored 0: not defined, since that cell did not run"
                 found.append(Entry(f"{item[0]}: a notebook cell does not run", text, Outcome.ERROR, item[0]))
+                continue
+            if item in refused:
+                text = f"refused: {item[1]}\nfix this first: every test of {names} scores 0 until it is plain Python"
+                found.append(Entry(f"{item[0]}: refused by the plain-Python policy", text, Outcome.REFUSED, item[0]))
                 continue
             text = f"error: {item[1]}\nfix this first: every test of {names} scores 0 until {item[0]} loads"
             found.append(Entry(f"{item[0]}: does not load", text, Outcome.ERROR, item[0]))

@@ -27,6 +27,7 @@ STYLES = {
     Outcome.TIMED_OUT: "magenta",
     Outcome.NOT_STARTED: "dim",
     Outcome.GRADER_ERROR: "bold yellow",
+    Outcome.REFUSED: "red",
 }
 
 

@@ -44,7 +44,7 @@ def _in_contract_order(outcomes: tuple[TestOutcome, ...]) -> list[TestOutcome]:
 
 
 # What a function's own failure is, for the purpose of blaming it first (not started is no failure).
-FAILING = (Outcome.FAILED, Outcome.ERROR, Outcome.CRASHED, Outcome.TIMED_OUT)
+FAILING = (Outcome.FAILED, Outcome.ERROR, Outcome.CRASHED, Outcome.TIMED_OUT, Outcome.REFUSED)
 
 
 def _with_roots(run: GradingRun, outcomes: list[TestOutcome]) -> list[TestOutcome]:

@@ -88,11 +88,18 @@ def function_totals(result: GradeResult) -> list[FunctionTotal]:
 
 
 # When every test of a function that did not pass ended one way, that way names the function.
-SUMMARY_ORDER = (Outcome.GRADER_ERROR, Outcome.NOT_STARTED, Outcome.TIMED_OUT, Outcome.CRASHED, Outcome.ERROR)
+SUMMARY_ORDER = (
+    Outcome.GRADER_ERROR,
+    Outcome.REFUSED,
+    Outcome.NOT_STARTED,
+    Outcome.TIMED_OUT,
+    Outcome.CRASHED,
+    Outcome.ERROR,
+)
 
 
 def summarise(counts: dict[Outcome, int]) -> Outcome:
-    """One word for a function: passed, not started, timed out, crashed, error or failed."""
+    """One word for a function: passed, refused, not started, timed out, crashed, error or failed."""
     total = sum(counts.values())
     missed = total - counts.get(Outcome.PASSED, 0)
     if not missed:

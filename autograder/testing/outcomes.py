@@ -18,6 +18,8 @@ class Outcome(str, Enum):
     TIMED_OUT = "timed out"
     NOT_STARTED = "not started"  # the stub still raises NotImplementedError, or the module is missing
     GRADER_ERROR = "grader error"  # our bug: shown as ours, never as the student's mistake
+    # The part's code is outside the plain-Python policy (handin.policy): never run, scored 0. The student's.
+    REFUSED = "refused"
 
 
 @dataclass(frozen=True)

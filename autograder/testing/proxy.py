@@ -18,6 +18,7 @@ from typing import Any
 from autograder.cage.client import (
     AnswerTooLarge,
     OutOfStep,
+    PolicyRefused,
     Worker,
     WorkerCouldNotStart,
     WorkerGone,
@@ -140,6 +141,12 @@ class CannotLoad(StudentStopped):
         self.summary = summary or text
 
 
+class Refused(CannotLoad):
+    """The part's code is outside the plain-Python policy (handin.policy): the worker never imported it."""
+
+    unmade = True  # decided from the source, before any call: no test needs to run again to decide it
+
+
 class FunctionMissing(CannotLoad):
     """The module loaded but has no function of that name (a bonus one left out is simply not started)."""
 
@@ -168,6 +175,7 @@ class GraderFault(StudentStopped):
 # failed assertion is judged there). A bonus function left out is the plugin's one exception.
 FAILURE_OUTCOMES: dict[type[BaseException], Outcome] = {
     NotStarted: Outcome.NOT_STARTED,
+    Refused: Outcome.REFUSED,
     CallTimedOut: Outcome.TIMED_OUT,
     CannotLoad: Outcome.ERROR,
     StudentRaised: Outcome.ERROR,
@@ -384,6 +392,9 @@ class GradingSession:
             raise CallTimedOut(f"{record.text} timed out after {budget:.3g} s") from None
         except WorkerCouldNotStart as failure:
             raise GraderFault(str(failure)) from None
+        except PolicyRefused as refusal:
+            self.calls.pop()  # never made: the report shows no call of code that was never run
+            raise Refused(str(refusal), summary=refusal.summary) from None
         except WorkerNotLoaded as failure:
             self.test_tainted = self.test_tainted or not failure.trusted  # decided again where it is not
             raise CannotLoad(str(failure), summary=failure.summary) from None

@@ -6,12 +6,13 @@ from __future__ import annotations
 import _posixsubprocess
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
 
+from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.parts import PARTS
 from autograder.testing.example_sets import SECRET_VARIABLE
 
@@ -21,6 +22,20 @@ os.environ[SECRET_VARIABLE] = "the kit's own tests"
 # Every grading a test starts is a fresh one: the student's cache of unchanged parts (a folder under the
 # user's home) is off, except where a test of the cache turns it on with a folder of its own.
 os.environ["BPE_KIT_CACHE"] = "off"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _without_policy(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A module marked ``without_policy`` grades with the plain-Python policy off (policy_parts): its hand-ins
+    step outside the policy on purpose (os._exit, os.write, exec) to test the worker and the cage, which
+    must hold whatever runs. test_policy tests the policy itself. Module-wide, and first among the module's
+    fixtures (an autouse one), so that a batch graded once for the module grades without it too."""
+    if request.node.get_closest_marker("without_policy") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(WITHOUT_POLICY_VARIABLE, "1")
+        yield
 
 
 @pytest.fixture(autouse=True)

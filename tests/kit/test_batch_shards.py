@@ -26,6 +26,9 @@ from sharded_class import (
 
 from autograder.course.batch.selection import shards_of
 
+# Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
+pytestmark = pytest.mark.without_policy
+
 SHARDS = 3
 
 

@@ -34,6 +34,10 @@ from autograder.cage.cage import grader_folder
 from autograder.cage.isolation import Isolation, isolation
 from autograder.parts import PARTS
 
+# The cage is the boundary whatever runs: these attacks run code the policy would refuse (test_policy).
+pytestmark = pytest.mark.without_policy
+
+
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")
 CANARY = "canary-7f3a9c"  # every planted file holds it; no result may
 

@@ -10,8 +10,12 @@ import sys
 from pathlib import Path
 from typing import cast
 
+import pytest
 from classroom import SOLUTIONS
 from results import Results, function_scores
+
+# Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
+pytestmark = pytest.mark.without_policy
 
 # Part 1's word_tokenize takes its splitting from Part 2's module, loaded by name at run time: no import
 # statement names it.

@@ -27,6 +27,9 @@ from autograder.testing.proxy import (
     WorkerCrashed,
 )
 
+# Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
+pytestmark = pytest.mark.without_policy
+
 TEXTS = ("a", "bb", "ccc", "boom", "dd", "e")
 # A plan is kept for the life of the process, by key: each test records under keys of its own.
 _keys = itertools.count()

@@ -19,6 +19,9 @@ from autograder.testing.grader import Grader
 from autograder.testing.outcomes import GradingRun
 from autograder.testing.runner import grade_submission
 
+# Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
+pytestmark = pytest.mark.without_policy
+
 
 def test_the_hidden_suite_after_the_public_one_runs_its_own_tests():
     """A notebook's nbgrader cell checks the public tests, then the hidden ones, in one kernel."""

@@ -216,10 +216,13 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
 BUILDING_CALLS = re.compile(
     r"(?<![\w.])(exec|eval|compile)\b(?!\s*=[^=])|\b(CodeType|FunctionType)\b"
     r"|\b(codecs\.register|gc\.get_objects|sys\._getframe)\b"
+    r"|\.(tb_frame|gi_frame|cr_frame|f_globals|__subclasses__|__globals__)\b"
     r"|^[ \t\f]*#.*?(coding)[:=][ \t]*(?!utf-?8\b)[-\w.]+",
     re.M,
 )
-BUILDING_MODULES = frozenset({"marshal", "ctypes", "_ctypes"})
+# The plain-Python policy refuses these (handin.policy) and the summary lists who tries: they load code by a
+# name computed at run time, or from data (pickle), which no static import shows.
+BUILDING_MODULES = frozenset({"marshal", "ctypes", "_ctypes", "importlib", "pickle", "gc", "runpy", "code"})
 
 
 def _builds_code(texts: Iterable[str], imports: Iterable[ast.Import | ast.ImportFrom]) -> list[str]:

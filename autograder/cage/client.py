@@ -208,6 +208,7 @@ class Worker:
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
         self.loaded: set[str] = set()  # modules a process imported without failing: calls into them may stream
+        self.served_measured = False  # the last call ran in a measured process, ended since (measured_request)
         # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
         self.cell_reports: list[dict[str, Any]] = []
         self.printed_while_loading: list[str] = []
@@ -427,8 +428,9 @@ class Worker:
         return self.tainted  # cleared as the worker stops (_move)
 
     def passed_test(self) -> None:
-        """A test passed in the live process: from now on the worker holds calls the student must not see."""
-        if self.state is WorkerState.SERVING:
+        """A test passed in the live process (or in the measured one just ended): from now on the worker holds
+        calls the student must not see."""
+        if self.state is WorkerState.SERVING or self.served_measured:
             self.tainted = True
 
     def isolate(self) -> None:
@@ -490,9 +492,31 @@ class Worker:
         if twin is not None:
             twin.close()
 
-    def _enter(self, module: str) -> None:
+    def measured_request(self, message: dict[str, Any], timeout: float) -> tuple[Reply, int | None]:
+        """Send one call to a process forked for it alone, pristine (its module imported, no other call made),
+        and wait at most ``timeout`` seconds for its answer; then end that process. With the answer, how far
+        the process's memory grew past what it held at birth, in bytes: read from the kernel by the worker
+        that forked it, which runs no student code (``forks.growth``); None where the platform gives none."""
+        if self.streaming:
+            raise RuntimeError("a request was sent while calls sent together are still being answered")
+        self.end_process()  # the live process has made other calls: the measured one makes this one only
+        self._enter(str(message.get("module", "")), measured=True)
+        self._send(message)
+        try:
+            reply = self._answer(timeout)
+        except WorkerTimedOut:
+            self.stop()
+            raise
+        # What a passing test leaves the worker holds as for any other process (passed_test), ended or not.
+        self.served_measured = True
+        ended = self.end_process()
+        grown = ended.get(protocol.GROWN_BYTES)
+        return reply, grown if type(grown) is int and grown >= 0 else None
+
+    def _enter(self, module: str, *, measured: bool = False) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
-        serves ``module``'s part, its module imported (another part's process ends first)."""
+        serves ``module``'s part, its module imported (another part's process ends first); ``measured``: a
+        new process, whose memory its worker measures (``measured_request``)."""
         for key in ("", module):
             if key in self._load_failures:
                 raise self._load_failures[key]
@@ -506,23 +530,28 @@ class Worker:
         # processes before it changed: none of it is kept, and a load it fails is decided again.
         trusted = not (self.guarding and self.tainted)
         # No call is sent before the process says its module is imported: code run at import sees none.
-        self._send({"op": protocol.FORK, "number": self.processes, "module": module})
+        fork: dict[str, Any] = {"op": protocol.FORK, "number": self.processes, "module": module}
+        if measured:
+            fork["measure"] = True
+        self.served_measured = False
+        self._send(fork)
         self._move(WorkerState.SERVING)
         self.live_module = module
         self._load(module, trusted=trusted)
 
-    def end_process(self) -> None:
-        """End the live process: the worker kills what it started and puts back what it wrote, then says so.
-        What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
+    def end_process(self) -> dict[str, Any]:
+        """End the live process: the worker kills what it started and puts back what it wrote, then says so;
+        what it said (empty where no process was live or the worker ended). What the process wrote past its
+        calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
         if self.state is not WorkerState.SERVING:
-            return
+            return {}
         keep = not (self.guarding and self.tainted)
         try:
             self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
         except (WorkerGone, WorkerTimedOut):
             self.stop()  # still SERVING: what it wrote is dropped, or kept, as the process was
-            return
+            return {}
         self._move(WorkerState.READY)
         if ended.get("restart"):
             self.stop()  # what the process wrote could not all be put back: the next one starts anew
@@ -530,6 +559,7 @@ class Worker:
             said = self._said(self.stray_output[-1].take(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS))
             if said and keep:
                 self.kept_output.append(said)
+        return ended
 
     @staticmethod
     def _said(text: bytes) -> str:

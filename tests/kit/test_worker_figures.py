@@ -1,0 +1,87 @@
+"""No verdict on a call is made where the student's code runs: student code that reaches the worker's own
+module globals (through its frames, at import and in the call) and replaces what once judged a call changes
+nothing the grader decides. The worker is driven directly here, with no policy in front of it: whatever
+refuses such code before it runs, these verdicts must hold without it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autograder.cage.limits import CageLimits
+from autograder.cage.starting import start_worker
+from autograder.handin import loading
+from autograder.testing.proxy import GradingSession
+
+MIB = 2**20
+
+# Replaces, in every frame's globals it can reach, what judged "unchanged" and measured a peak in the worker
+# (and anything named like them), both at import and during each call; by sys._getframe and through a raised
+# exception's traceback.
+REACHES = '''
+import sys
+
+def _reach(frame):
+    while frame is not None:
+        found = frame.f_globals
+        for name in ("_unchanged", "_arguments_unchanged"):
+            found[name] = lambda *arguments: True
+        for name in ("get_traced_memory", "growth", "resident_bytes"):
+            found[name] = lambda *arguments: (0, 0)
+        frame = frame.f_back
+
+def _reach_everywhere():
+    _reach(sys._getframe())
+    try:
+        raise ValueError
+    except ValueError as error:
+        _reach(error.__traceback__.tb_frame)
+
+_reach_everywhere()
+
+def empties(table):
+    _reach_everywhere()
+    table.clear()
+    return 0
+
+def reads(table):
+    _reach_everywhere()
+    return len(table)
+
+def holds(size):
+    _reach_everywhere()
+    held = bytearray(size)
+    return len(held)
+'''
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory):
+    folder: Path = tmp_path_factory.mktemp("reaches")
+    (folder / "word_bpe.py").write_text(REACHES, encoding="utf-8")
+    started = start_worker(loading.load(folder), CageLimits())
+    try:
+        yield GradingSession(started.worker, CageLimits())
+    finally:
+        started.worker.stop()
+        started.cage.remove()
+
+
+def test_a_call_that_empties_its_argument_is_seen_changing_it_whatever_it_replaced(session):
+    record = session.call("word_bpe", "empties", ({"a b": 3, "c": 1},), {})
+    assert record.answered and record.mutated
+    assert record.args_after == ({},)
+
+
+def test_a_call_that_reads_its_argument_is_seen_leaving_it_alone(session):
+    record = session.call("word_bpe", "reads", ({"a b": 3, "c": 1},), {})
+    assert record.returned == 2 and not record.mutated
+
+
+def test_a_call_that_holds_memory_is_measured_by_the_kernel_whatever_it_replaced(session):
+    held = session.call("word_bpe", "holds", (96 * MIB,), {}, memory_growth=True)
+    idle = session.call("word_bpe", "holds", (0,), {}, memory_growth=True)
+    assert held.grown_bytes is not None and idle.grown_bytes is not None
+    assert held.grown_bytes >= 96 * MIB > 8 * idle.grown_bytes

@@ -160,7 +160,7 @@ class _InProcessWorker:
     def measured_request(self, message: dict[str, Any], timeout: float) -> Any:
         """Part 6's train_bytes: its answer, and its memory's growth measured as the reference's is."""
         args, _ = marshal.loads(message["payload"])  # the memory test passes them by position
-        module_file = reference(message["module"]).__file__
+        module_file = str(reference(message["module"]).__file__)
         return self.request(message, timeout), growth_of(module_file, message["function"], *args)
 
     def runs_at_once(self, modules: set[str]) -> bool:

@@ -379,7 +379,8 @@ class GradingSession:
         try:
             reply = self.ahead.answer(key)
             if reply is None:
-                request = {"op": protocol.CALL, "module": module, "function": function, "payload": payload}
+                request: dict[str, Any] = {"op": protocol.CALL, "module": module, "function": function}
+                request["payload"] = payload
                 if folder is not None:
                     request["folder"] = folder.request()
                 self.ahead.record(module, function, key, request)

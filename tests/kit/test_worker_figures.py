@@ -13,14 +13,14 @@ import pytest
 from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.handin import loading
-from autograder.testing.proxy import GradingSession
+from autograder.testing.proxy import GradingSession, StudentRaised
 
 MIB = 2**20
 
 # Replaces, in every frame's globals it can reach, what judged "unchanged" and measured a peak in the worker
 # (and anything named like them), both at import and during each call; by sys._getframe and through a raised
 # exception's traceback.
-REACHES = '''
+REACHES = """
 import sys
 
 def _reach(frame):
@@ -54,7 +54,7 @@ def holds(size):
     _reach_everywhere()
     held = bytearray(size)
     return len(held)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,33 @@ def test_a_call_that_holds_memory_is_measured_by_the_kernel_whatever_it_replaced
     idle = session.call("word_bpe", "holds", (0,), {}, memory_growth=True)
     assert held.grown_bytes is not None and idle.grown_bytes is not None
     assert held.grown_bytes >= 96 * MIB > 8 * idle.grown_bytes
+
+
+SPREADS = '''
+import os
+
+def spreads(size):
+    """Hold ``size`` bytes in a child while this process holds none, as a call that hides its memory would."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        held = bytearray(size)
+        os.write(write_end, b"x")
+        os._exit(0)
+    os.read(read_end, 1)
+    return pid
+'''
+
+
+def test_a_measured_call_cannot_spread_its_memory_over_processes_of_its_own(tmp_path):
+    (tmp_path / "word_bpe.py").write_text(SPREADS, encoding="utf-8")
+    started = start_worker(loading.load(tmp_path), CageLimits())
+    try:
+        session = GradingSession(started.worker, CageLimits())
+        unmeasured = session.call("word_bpe", "spreads", (MIB,), {})
+        with pytest.raises(StudentRaised, match="BlockingIOError"):
+            session.call("word_bpe", "spreads", (64 * MIB,), {}, memory_growth=True)
+    finally:
+        started.worker.stop()
+        started.cage.remove()
+    assert unmeasured.answered  # the same call forks where its memory is not measured

@@ -66,6 +66,7 @@ def fork(flush: Callable[[], None], *, measured: bool = False) -> Child | None:
             os.close(go_write)
             os.read(go_read, 1)
             os.close(go_read)
+            alone()
         return None
     os.close(write_end)
     child = Child(pid, read_end)
@@ -75,6 +76,19 @@ def fork(flush: Callable[[], None], *, measured: bool = False) -> Child | None:
         os.write(go_write, ENDED)
         os.close(go_write)
     return child
+
+
+def alone() -> None:
+    """In a measured child: start no process or thread from now on. The kernel's peak is one process's (and
+    its reaped children's largest, not their sum): a call that spread its memory over processes of its own
+    would show a share of it. The user's processes already number more than one (this one, its parent), so
+    a limit of one refuses every fork and thread; no capability of this user lifts it."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+    except (ImportError, AttributeError, ValueError, OSError):  # no such limit here: the peak is a process's
+        pass
 
 
 def resident_bytes(pid: int) -> int | None:

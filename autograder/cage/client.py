@@ -118,10 +118,30 @@ class StrayOutput:
             self.kept += min(room, len(text))
 
     def take(self, word: str, timeout: float) -> bytes:
-        """What the process that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most)."""
+        """What the process that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most).
+        Marks read before it are forgotten: the worker's own come one a process, so those were written by
+        a process into what it wrote (``first_mark_is`` relies on there being none left)."""
         with self.changed:
             self.changed.wait_for(lambda: word in self.marked, timeout)
-            return self.marked.pop(word, b"")
+            if word not in self.marked:
+                return b""
+            for earlier in list(self.marked):
+                if earlier == word:
+                    break
+                del self.marked[earlier]
+            return self.marked.pop(word)
+
+    def first_mark_is(self, word: str, timeout: float) -> bool:
+        """Whether the first mark read since the last one taken is ``word``'s (``timeout`` at most), which is
+        then taken. After a process whose output the worker passes on none of (a measured one), that first
+        mark is the worker's own: a process cannot write to this output itself, nor know the word."""
+        with self.changed:
+            self.changed.wait_for(lambda: bool(self.marked), timeout)
+            first = next(iter(self.marked), None)
+            if first != word:
+                return False
+            del self.marked[word]
+            return True
 
     def drop(self) -> None:
         """From now on keep nothing more of what this start writes, and forget what it wrote since its last
@@ -510,6 +530,13 @@ class Worker:
         # What a passing test leaves the worker holds as for any other process (passed_test), ended or not.
         self.served_measured = True
         ended = self.end_process()
+        if not ended:  # the worker ended, or did not say it had ended the process: no figure
+            return reply, None
+        # The figure is the worker's, not a frame the process wrote into the channel in its name: the
+        # worker marks the output that the process had no hand in with the word its end names.
+        if not self.stray_output[-1].first_mark_is(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS):
+            self.stop()
+            raise ChannelBroken(f"while your call's memory was measured, {CHANNEL_WRITTEN}")
         grown = ended.get(protocol.GROWN_BYTES)
         return reply, grown if type(grown) is int and grown >= 0 else None
 

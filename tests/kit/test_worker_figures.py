@@ -13,7 +13,7 @@ import pytest
 from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.handin import loading
-from autograder.testing.proxy import GradingSession, StudentRaised
+from autograder.testing.proxy import GradingSession, StudentRaised, WorkerCrashed
 
 MIB = 2**20
 
@@ -115,3 +115,37 @@ def test_a_measured_call_cannot_spread_its_memory_over_processes_of_its_own(tmp_
         started.worker.stop()
         started.cage.remove()
     assert unmeasured.answered  # the same call forks where its memory is not measured
+
+
+# A measured call that writes its own answer and then, in the worker's name, the end of its process with a
+# figure of nothing, into the channel it finds in the worker's globals; then ends as the worker would ask.
+FORGES_ITS_END = """
+import sys
+
+def _worker():
+    frame = sys._getframe()
+    while frame is not None and "_PROTOCOL_OUT" not in frame.f_globals:
+        frame = frame.f_back
+    return frame.f_globals
+
+def holds(size):
+    held = bytearray(size)
+    worker = _worker()
+    codec, out = worker["codec"], worker["_PROTOCOL_OUT"]
+    out.write(codec.dump_message({"ok": True, "value": len(held), "output": ""}))
+    out.write(codec.dump_message({"ok": True, "ended": "ab" * 16, "stray": 0, "restart": False, "grown_bytes": 0}))
+    out.flush()
+    worker["forks"].end_as_asked()
+"""
+
+
+def test_a_measured_call_cannot_write_its_own_figure_in_the_workers_name(tmp_path):
+    (tmp_path / "word_bpe.py").write_text(FORGES_ITS_END, encoding="utf-8")
+    started = start_worker(loading.load(tmp_path), CageLimits())
+    try:
+        session = GradingSession(started.worker, CageLimits())
+        with pytest.raises(WorkerCrashed, match="grader's channel"):
+            session.call("word_bpe", "holds", (64 * MIB,), {}, memory_growth=True)
+    finally:
+        started.worker.stop()
+        started.cage.remove()

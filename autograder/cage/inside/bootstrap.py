@@ -1137,13 +1137,17 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
             serve_process(submission, request, scratch_root, output)
         status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
         # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
-        # or drops it where it may show a student other tests' calls (client.Worker.guarding).
-        stray = forks.pass_on(written, room)
+        # or drops it where it may show a student other tests' calls (client.Worker.guarding). A measured
+        # process's, never: the mark after it, always written, then tells the grader that the end it reads,
+        # and the figure with it, are this process's and not a frame the child wrote in its name.
+        stray = 0 if measured else forks.pass_on(written, room)
+        if measured:
+            os.close(written)
         if status is not None:
             forks.end_like(status)
         whole = writable.restore()
         word = os.urandom(16).hex()
-        if stray:
+        if stray or measured:
             os.write(2, protocol.stray_mark(word))
         ended: dict[str, Any] = {"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole}
         if measured:

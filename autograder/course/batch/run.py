@@ -125,8 +125,9 @@ def run_batch(
     selection = selection or Selection.every()
     if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
-    discovery = discover(source, assignment=options.assignment)
     roster = read_roster(options.roster) if options.roster else None
+    # the roster's ids settle an LMS name that reads as more than one student's
+    discovery = discover(source, assignment=options.assignment, roster_ids=set(roster) if roster else None)
     if roster and discovery.found and not {found.student for found in discovery.found} & set(roster):
         sample = ", ".join(repr(found.student) for found in discovery.found[:2])
         raise RosterError(

@@ -528,7 +528,10 @@ def _write_class_files(
 
     without_grade = options.course.without_grade
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
-    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title, without_grade=without_grade))
+    header = next((list(record.roster_row) for record in records if record.roster_row), [])
+    column, unsure = gradebook.canvas_column(options.title, header)
+    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, column, without_grade=without_grade))
+    warnings += unsure
     if options.roster is not None and is_moodle_worksheet(options.roster):
         worksheet = options.roster.read_text(encoding="utf-8-sig")
         moodle, capped = gradebook.moodle_csv(worksheet, records, points.full_marks, without_grade=without_grade)

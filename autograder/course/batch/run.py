@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, choices, gradebook, late_work, similarity, store
+from autograder.course.batch import adjustments, choices, gradebook, late_work, manual_files, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
@@ -144,10 +144,11 @@ def run_batch(
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
     extensions, unknown_extensions = _extensions(course, students)
     out.mkdir(parents=True, exist_ok=True)
-    changes_path = adjustments.ensure_file(out)
+    manual = manual_files.locate(course, out)  # beside the course file: the same whatever OUT is
+    changes_path = adjustments.ensure_file(manual.adjustments.parent)
     changes = adjustments.read(changes_path, students=students, points=points)  # before grading
-    chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
-    discovery, chosen, to_choose = choices.settle(discovery, chosen, out / choices.CHOICES)
+    chosen = choices.read(manual.choices, students=set(_students(discovery)))
+    discovery, chosen, to_choose = choices.settle(discovery, chosen, manual.choices)
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(
         suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
@@ -167,11 +168,11 @@ def run_batch(
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
         chosen=chosen,
-        choices_path=out / choices.CHOICES,
+        choices_path=manual.choices,
         to_choose=to_choose,
     )
     if plan.to_choose:
-        choices.ensure_file(out)
+        choices.ensure_file(manual.choices.parent)
     adjustments.refuse_without_grade(
         changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
@@ -255,6 +256,12 @@ def run_batch(
             student, _feedback(graded_by_hand, [], options.feedback, heading=_heading(student, roster))
         )
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += manual.notes
+    seen = manual_files.digest(manual, course.late.extensions)
+    if selection.shard is not None:
+        manual_files.record_seen(out, str(selection.shard), seen)
+    elif selection.merge:
+        warnings += manual_files.differing_shards(out, seen)
     warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     warnings += late_work.doubts(standings)

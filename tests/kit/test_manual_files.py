@@ -32,11 +32,13 @@ def test_adjustments_beside_the_course_file_reach_every_fresh_out(tmp_path):
     """A Slurm array, a CI shard or a TA's machine grades into a fresh OUT: the adjustments beside course.toml
     count there all the same."""
     course, submissions = _course(tmp_path)
-    (course / "adjustments.csv").write_text(HEADER + "ada,,-2,late slide\n", encoding="utf-8")
+    # one course file serves every section: zed's row is the other section's batch's to apply
+    (course / "adjustments.csv").write_text(HEADER + "ada,,-2,late slide\nzed,,1,section B\n", encoding="utf-8")
     totals = []
     for out in (tmp_path / "out-1", tmp_path / "out-2"):
         process = run_batch(submissions, out, "--course", str(course / "course.toml"), *PART)
         assert process.returncode == 0, process.stderr
+        assert "line(s) 3 name no student of this batch" in " ".join(process.stderr.split()), process.stderr
         rows = gradebook_rows(out)
         assert rows["ada"]["adjustment"] == "-2", rows["ada"]
         assert float(rows["ada"]["total"]) == float(rows["bea"]["total"]) - 2

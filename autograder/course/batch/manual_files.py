@@ -39,12 +39,20 @@ class ManualFiles:
     choices: Path
     notes: list[str] = field(default_factory=list)  # one line per file read from OUT: where it belongs
 
+    @property
+    def shared(self) -> bool:
+        """Whether they are the course's (beside its file), which every section's batch reads: a line for a
+        student of another section is theirs, not a mistake."""
+        return self.adjustments.parent != self.out
+
+    out: Path = Path()
+
 
 def locate(course: CourseFile, out: Path) -> ManualFiles:
     """Each manual file's path for this run: beside ``course``'s file, or in ``out`` without one, or in ``out``
     where an older kit left it there (said in ``notes``)."""
     if course.path is None:
-        return ManualFiles(out / ADJUSTMENTS, out / CHOICES)
+        return ManualFiles(out / ADJUSTMENTS, out / CHOICES, out=out)
     home = course.path.parent
     paths: dict[str, Path] = {}
     notes: list[str] = []
@@ -63,7 +71,7 @@ def locate(course: CourseFile, out: Path) -> ManualFiles:
             f"{old}: read from OUT, where an older kit kept it; move it beside {course.path} ({beside}), where "
             "every batch, shard and merge reads it whatever OUT is"
         )
-    return ManualFiles(paths[ADJUSTMENTS], paths[CHOICES], notes)
+    return ManualFiles(paths[ADJUSTMENTS], paths[CHOICES], notes, out=out)
 
 
 def _has_rows(path: Path, header: tuple[str, ...]) -> bool:
@@ -77,6 +85,17 @@ def _has_rows(path: Path, header: tuple[str, ...]) -> bool:
 # What a shard records in OUT of the manual files it saw; a dot file, so no student id (discover strips a leading
 # dot) can name it.
 SEEN_PREFIX = ".manual-files-seen-"
+
+
+def other_sections(path: Path, lines: list[int]) -> list[str]:
+    """The line for a course file's ``lines`` that name no student of this batch or its roster."""
+    if not lines:
+        return []
+    shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    return [
+        f"{path}: line(s) {shown} name no student of this batch or its roster: left to the batch of their section; "
+        "if one is a typo, fix the id as the gradebook shows it"
+    ]
 
 
 def digest(files: ManualFiles, extensions: Path | None) -> str:

@@ -146,8 +146,10 @@ def run_batch(
     out.mkdir(parents=True, exist_ok=True)
     manual = manual_files.locate(course, out)  # beside the course file: the same whatever OUT is
     changes_path = adjustments.ensure_file(manual.adjustments.parent)
-    changes = adjustments.read(changes_path, students=students, points=points)  # before grading
-    chosen = choices.read(manual.choices, students=set(_students(discovery)))
+    other_changes: list[int] | None = [] if manual.shared else None  # a course's file serves every section
+    other_choices: list[int] | None = [] if manual.shared else None
+    changes = adjustments.read(changes_path, students=students, points=points, elsewhere=other_changes)
+    chosen = choices.read(manual.choices, students=set(_students(discovery)), elsewhere=other_choices)
     discovery, chosen, to_choose = choices.settle(discovery, chosen, manual.choices)
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(
@@ -257,6 +259,8 @@ def run_batch(
         )
     warnings: list[str] = list(roster.warnings) if roster is not None else []
     warnings += manual.notes
+    warnings += manual_files.other_sections(changes_path, other_changes or [])
+    warnings += manual_files.other_sections(manual.choices, other_choices or [])
     seen = manual_files.digest(manual, course.late.extensions)
     if selection.shard is not None:
         manual_files.record_seen(out, str(selection.shard), seen)

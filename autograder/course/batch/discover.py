@@ -28,7 +28,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from autograder.course.batch.store import CLASS_FILES
@@ -83,8 +83,9 @@ class Found:
     timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
     late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
     lms: str = ""  # the LMS whose bulk download it came from (a key of LMS_READINGS), "" for none
-    # The newest of its files' own times (a zip's members' are the zipping machine's local time: no zone),
-    # looked up when called; None where it has no file.
+    # The newest of its files' own times as a wall-clock reading with no zone (a zip member's as the zip holds it,
+    # an unpacked file's as this machine reads it), read in the course's zone; looked up when called; None where
+    # it has no file.
     file_time: Callable[[], datetime | None] = lambda: None
 
     def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
@@ -364,7 +365,8 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
 
 def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
     """The newest modification time of the files in ``paths`` (folders looked into, links never followed, at most
-    ``TIMED_AT_MOST`` entries), as a function to call when it is wanted."""
+    ``TIMED_AT_MOST`` entries) as this machine's wall-clock reading, with no zone, as a function to call when it
+    is wanted: the late rule reads it in the course's zone, as it reads a zip member's."""
 
     def newest() -> datetime | None:
         times: list[float] = []
@@ -381,7 +383,9 @@ def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
                     times.append(path.stat().st_mtime)
             except OSError:
                 continue
-        return datetime.fromtimestamp(max(times), UTC) if times else None
+        # The machine's own wall-clock reading, no zone: unzip set each file to the zip's reading in this machine's
+        # zone, so this is the reading the zip held, to be read in the course's zone like a zip member's.
+        return datetime.fromtimestamp(max(times)) if times else None
 
     return newest
 

@@ -54,6 +54,8 @@ def locate(course: CourseFile, out: Path) -> ManualFiles:
     if course.path is None:
         return ManualFiles(out / ADJUSTMENTS, out / CHOICES, out=out)
     home = course.path.parent
+    if home.resolve() == Path.cwd().resolve():
+        home = Path()  # said as the instructor has it where they run the batch: choices.csv, not a long path
     paths: dict[str, Path] = {}
     notes: list[str] = []
     for name, header in HEADERS.items():

@@ -385,6 +385,7 @@ def batch(
     from autograder.course.batch.adjustments import AdjustmentsError
     from autograder.course.batch.choices import ChoicesError
     from autograder.course.batch.discover import DiscoveryError
+    from autograder.course.batch.manual_files import ManualFilesError
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.roster import RosterError
     from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
@@ -432,6 +433,7 @@ def batch(
         NbgraderExportError,
         AdjustmentsError,
         ChoicesError,
+        ManualFilesError,
         SelectionError,
         ResultsMissing,
         CourseFileError,

@@ -161,17 +161,17 @@ def walk(root: Path) -> str:
         "in. The instructor settles Fay's choice, adds Eve's point and Guy's total:"
     )
     _write(
-        root / "graded" / "choices.csv",
+        root / "choices.csv",
         "1006,simple_tokenizers.py,foxfay_1006_5006_simple_tokenizers.py\n",
         append=True,
     )
     _write(
-        root / "graded" / "adjustments.csv",
+        root / "adjustments.csv",
         '1005,simple_tokenizers.char_tokenize,4,"right idea, the order is off"\n'
         "1007,,=30,graded by hand: the code came by email\n",
         append=True,
     )
-    steps.show("graded/choices.csv", "graded/adjustments.csv")
+    steps.show("choices.csv", "adjustments.csv")
     steps.run(BATCH)
     steps.say(
         "Ivy's upload was cut short; she mails the whole file. It replaces hers in the download, with the time "

@@ -77,8 +77,13 @@ def ensure_file(out: Path) -> Path:
     return path
 
 
-def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, list[Adjustment]]:
-    """Each student's adjustments, in the file's order; raise AdjustmentsError on the first bad line."""
+def read(
+    path: Path, *, students: set[str], points: SuitePoints, elsewhere: list[int] | None = None
+) -> dict[str, list[Adjustment]]:
+    """Each student's adjustments, in the file's order; raise AdjustmentsError on the first bad line.
+
+    ``elsewhere``: where the file is the course's (beside the course file, shared by every section), the numbers
+    of the lines for students of no batch here go there, and are left out, rather than stop the run."""
     found: dict[str, list[Adjustment]] = {}
     targets = _targets(points)
     for number, row in instructor_csv.rows(path, HEADER, AdjustmentsError):
@@ -87,6 +92,9 @@ def read(path: Path, *, students: set[str], points: SuitePoints) -> dict[str, li
             raise AdjustmentsError(f"{where}: has {len(row)} cells, not {len(HEADER)}; quote a comment with commas")
         student, target, amount, comment = (cell.strip() for cell in row)
         if student not in students:
+            if elsewhere is not None:
+                elsewhere.append(number)
+                continue
             raise AdjustmentsError(f"{where}: no student {student!r} in this batch; fix the id or delete the line")
         if target not in targets and not _is_test(target, targets):
             raise AdjustmentsError(f"{where}: {target!r} is not a part or test here; write {EXAMPLE_TARGETS}")

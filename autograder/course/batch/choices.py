@@ -33,8 +33,9 @@ class ChoicesError(ValueError):
     """choices.csv says something the batch cannot use; the message names the line and the fix."""
 
 
-def read(path: Path, *, students: set[str]) -> dict[str, dict[str, str]]:
-    """Each student's choices (file -> upload); raise ChoicesError on the first line that cannot be one."""
+def read(path: Path, *, students: set[str], elsewhere: list[int] | None = None) -> dict[str, dict[str, str]]:
+    """Each student's choices (file -> upload); raise ChoicesError on the first line that cannot be one.
+    ``elsewhere``: as adjustments.read's, for the course's file, shared by every section."""
     found: dict[str, dict[str, str]] = {}
     lines: dict[tuple[str, str], int] = {}
     for number, row in instructor_csv.rows(path, HEADER, ChoicesError):
@@ -43,6 +44,9 @@ def read(path: Path, *, students: set[str]) -> dict[str, dict[str, str]]:
             raise ChoicesError(f"{where}: give the student's id, the file and the upload, as the batch's warning says")
         student, file, upload = (cell.strip() for cell in row)
         if student not in students:
+            if elsewhere is not None:
+                elsewhere.append(number)
+                continue
             raise ChoicesError(f"{where}: no hand-in of {student!r} in this batch; fix the id or delete the line")
         if (student, file) in lines:
             raise ChoicesError(f"{where}: chooses {file} of {student} again (line {lines[student, file]}); keep one")

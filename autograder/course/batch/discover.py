@@ -23,13 +23,15 @@ import hashlib
 import itertools
 import os
 import re
+import unicodedata
 import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
+from autograder.course.batch.store import CLASS_FILES
 from autograder.handin import bounded, loading
 from autograder.handin.bounded import SKIPPED_FOLDERS
 from autograder.handin.limits import HandinLimits
@@ -38,13 +40,17 @@ from autograder.handin.uploads import UploadConflict, Uploads, merged_uploads, u
 from autograder.parts import MODULES
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
-# Canvas: lastfirst[_LATE]_<user id>_<attachment id>_<original name>; LATE (or late) marks a file Canvas
-# received after the due date
-CANVAS = re.compile(r"^(?P<slug>[a-z]+)(?P<late>_late)?_(?P<id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
-# Moodle: <Full Name>_<participant id>_assignsubmission_<plugin>_[<original name>]
-MOODLE = re.compile(r"^(?P<slug>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?(?P<file>.*)$")
-# What each LMS's download looks like; one of them is chosen for a whole download, never file by file.
-LMS_PATTERNS = {"Canvas": CANVAS, "Moodle": MOODLE}
+# Canvas (instructure/canvas-lms, lib/content_zipper.rb): <slug>[_LATE]_<user id>_<attachment id>_<display name>,
+# where the slug is the sortable name lower-cased with every character that is not a word character removed
+# (Ruby's [[:word:]]: letters, marks, decimal digits, connector punctuation, in any script), and the user id is
+# anon_<anonymous id> on an anonymous assignment, which has no slug. LATE marks a file received after the due date
+# (older Canvas lower-cased it with the name).
+CANVAS_TAIL = re.compile(r"^(?:(?P<late>LATE|late)_)?(?P<id>\d+|anon_[A-Za-z0-9]+)_\d+_(?P<file>.+)$", re.DOTALL)
+CANVAS_WORD = ("L", "M", "Nd", "Pc")  # the Unicode categories Ruby's [[:word:]] keeps
+# Moodle (moodle/moodle, mod/assign/classes/downloader.php): <full name>_<participant id>_assignsubmission_<plugin>,
+# then "/<path>" (a folder per student, the default) or "_<file name>" (one flat name); an older Moodle ends the
+# folder with "_". The full name has its "_" turned into spaces; what follows the plugin is the student's text.
+MOODLE_ID = re.compile(r"_(?P<id>\d+)_assignsubmission_[a-z]+")
 # Canvas renames a resubmitted file bpe.py to bpe-1.py; the grader looks for bpe.py.
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 # nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
@@ -76,9 +82,10 @@ class Found:
     raw_name: str = ""  # the name the id was cleaned from, where cleaning may have changed it
     timestamp: str = ""  # when it was handed in, as nbgrader's timestamp.txt says it, where there is one
     late: bool = False  # the LMS marked it late (Canvas's LATE in a file's name)
-    lms: str = ""  # the LMS whose bulk download it came from (a key of LMS_PATTERNS), "" for none
-    # The newest of its files' own times (a zip's members' are the zipping machine's local time: no zone),
-    # looked up when called; None where it has no file.
+    lms: str = ""  # the LMS whose bulk download it came from (a key of LMS_READINGS), "" for none
+    # The newest of its files' own times as a wall-clock reading with no zone (a zip member's as the zip holds it,
+    # an unpacked file's as this machine reads it), read in the course's zone; looked up when called; None where
+    # it has no file.
     file_time: Callable[[], datetime | None] = lambda: None
 
     def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
@@ -107,6 +114,10 @@ class Discovery:
     collisions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # names of an LMS download that do not fit the pattern chosen for the whole download
     unfit: list[str] = field(default_factory=list)
+    # names of an LMS download that read as more than one student's, nothing settling which: graded as no one's
+    ambiguous: dict[str, list[Reading]] = field(default_factory=dict)
+    # (the name, the id it is graded as) where the name is one of OUT's class files (store.CLASS_FILES)
+    reserved: list[tuple[str, str]] = field(default_factory=list)
 
     def notes(self) -> dict[str, str]:
         """id -> a word for the gradebook on how the id was made, where a collision made it."""
@@ -115,6 +126,8 @@ class Discovery:
             for raw, new_id in renamed:
                 notes[new_id] = f"named {raw!r}, which cleans to the id {student} like another hand-in's"
             notes.setdefault(student, f"another hand-in's name cleans to this id too: see {renamed[0][1]}")
+        for raw, new_id in self.reserved:
+            notes[new_id] = f"named {raw!r}, the name of a class file in OUT"
         return notes
 
     def warnings(self) -> list[str]:
@@ -129,23 +142,31 @@ class Discovery:
             "through the LMS, or grade it on its own"
             for name in self.unfit
         ]
+        lines += [
+            f"{name!r} reads as the file of more than one student ({' or '.join(r.shown for r in readings)}): "
+            "not graded as anyone's; give the roster, or hand it in under a name of its own"
+            for name, readings in self.ambiguous.items()
+        ]
+        lines += [f"{raw!r} is the name of a class file in OUT: graded as {new_id}" for raw, new_id in self.reserved]
         return lines
 
 
-def discover(path: Path, *, assignment: str | None = None) -> Discovery:
+def discover(path: Path, *, assignment: str | None = None, roster_ids: set[str] | None = None) -> Discovery:
+    """What ``path`` holds; ``roster_ids``, the roster's ids where there is one, settle an LMS name that reads as
+    more than one student's."""
     if not path.exists():
         raise DiscoveryError(f"{path}: no such folder or file; give the folder (or LMS .zip) of submissions")
     if path.is_file():
         if path.suffix.lower() != ".zip":
             raise DiscoveryError(f"{path}: is a single file; give the folder of submissions, or the LMS's bulk .zip")
-        return _lms_zip(path)
+        return _lms_zip(path, roster_ids)
     nbgrader_root = path / "submitted" if (path / "submitted").is_dir() else path
     if nbgrader_root.name == "submitted":
         return _nbgrader(nbgrader_root, assignment)
     entries = _listing(path)
     lms = lms_pattern([entry.name for entry in entries], path)
     if lms is not None:
-        return _lms_folder(path, entries, lms)
+        return _lms_folder(path, entries, lms, roster_ids)
     return _per_student(path, entries)
 
 
@@ -165,7 +186,7 @@ def _listing(folder: Path) -> list[Path]:
 def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discovery:
     discovery = Discovery(layout=layout, ignored=ignored)
     by_id: dict[str, list[Found]] = defaultdict(list)
-    for candidate in _distinct_ids(candidates, discovery.collisions):
+    for candidate in _distinct_ids(_off_class_files(candidates, discovery.reserved), discovery.collisions):
         by_id[candidate.student].append(candidate)
     for student in sorted(by_id):
         same = by_id[student]
@@ -174,6 +195,21 @@ def _collect(layout: str, candidates: list[Found], ignored: list[str]) -> Discov
         else:
             discovery.conflicts[student] = same
     return discovery
+
+
+def _off_class_files(candidates: list[Found], reserved: list[tuple[str, str]]) -> list[Found]:
+    """Give a hand-in whose id is the name of one of OUT's class files (a folder called ``gradebook.csv``) an id of
+    its own: its id plus a digest of its raw name, the same in every run, so its results are found again."""
+    kept: list[Found] = []
+    for candidate in candidates:
+        if candidate.student.casefold() in CLASS_FILES:
+            raw = candidate.raw_name or candidate.student
+            new_id = f"{candidate.student}-{hashlib.sha256(raw.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
+            if (raw, new_id) not in reserved:
+                reserved.append((raw, new_id))
+            candidate = replace(candidate, student=new_id)
+        kept.append(candidate)
+    return kept
 
 
 def _distinct_ids(candidates: list[Found], collisions: dict[str, list[tuple[str, str]]]) -> list[Found]:
@@ -275,7 +311,7 @@ def _class_download(entry: Path) -> str | None:
         return None  # unreadable, or every name fits both LMSs: left to be graded, and said there, as a hand-in
     if lms is None:
         return None
-    students = {parsed[0] for name in names if (parsed := _lms_name(name, LMS_PATTERNS[lms]))}
+    students = {found[0].student for name in names if (found := LMS_READINGS[lms](name))}
     return lms if len(students) > 1 else None
 
 
@@ -329,7 +365,8 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
 
 def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
     """The newest modification time of the files in ``paths`` (folders looked into, links never followed, at most
-    ``TIMED_AT_MOST`` entries), as a function to call when it is wanted."""
+    ``TIMED_AT_MOST`` entries) as this machine's wall-clock reading, with no zone, as a function to call when it
+    is wanted: the late rule reads it in the course's zone, as it reads a zip member's."""
 
     def newest() -> datetime | None:
         times: list[float] = []
@@ -346,7 +383,9 @@ def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
                     times.append(path.stat().st_mtime)
             except OSError:
                 continue
-        return datetime.fromtimestamp(max(times), UTC) if times else None
+        # The machine's own wall-clock reading, no zone: unzip set each file to the zip's reading in this machine's
+        # zone, so this is the reading the zip held, to be read in the course's zone like a zip member's.
+        return datetime.fromtimestamp(max(times)) if times else None
 
     return newest
 
@@ -363,16 +402,67 @@ def _timestamp(path: Path) -> str:
 
 
 # -- LMS bulk downloads ------------------------------------------------------------
-def _lms_name(name: str, pattern: re.Pattern[str]) -> tuple[str, str, str, bool] | None:
-    """(id, name hint, original file name, marked late) from a name of a download in ``pattern``'s shape."""
-    match = pattern.match(name)
-    if match is None:
-        return None
-    original = match.group("file")
-    resubmitted = RESUBMITTED.match(original)
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a name of an LMS download: the student's id where the platform wrote it, the name it
+    wrote before the id, and what follows (the student's own file name; "" for a Moodle folder)."""
+
+    student: str
+    slug: str
+    file: str
+    late: bool = False
+
+    @property
+    def shown(self) -> str:
+        return f"{self.student} ({self.slug or 'no name'})"
+
+
+def canvas_readings(name: str) -> list[Reading]:
+    """Every way ``name`` fits Canvas's shape, the shortest slug first: a slug may hold ``_<digits>_<digits>_``
+    (Canvas removes the characters between) and a display name may too, so one name can read more than one way."""
+    readings: list[Reading] = []
+    for cut in [-1, *(index for index, character in enumerate(name) if character == "_")]:
+        slug, tail = name[: max(cut, 0)], name[cut + 1 :]
+        match = CANVAS_TAIL.match(tail)
+        if match is None or not all(_is_word(character) for character in slug):
+            continue
+        if (cut < 0) != match["id"].startswith("anon_"):  # an anonymous assignment's names, and only they, start so
+            continue
+        reading = Reading(match["id"], slug, _original(match["file"]), late=match["late"] is not None)
+        if not any((seen.student, seen.file) == (reading.student, reading.file) for seen in readings):
+            readings.append(reading)  # "x_LATE_1_2_f" also reads as slug "x_LATE": the same file, kept once
+    return readings
+
+
+def moodle_readings(name: str) -> list[Reading]:
+    """Every way ``name`` fits Moodle's shape: each ``_<id>_assignsubmission_<plugin>`` followed by nothing, "_"
+    (a folder) or "_<file name>"; the last comes last."""
+    readings: list[Reading] = []
+    for match in MOODLE_ID.finditer(name):
+        rest = name[match.end() :]
+        if match.start() == 0 or (rest and not rest.startswith("_")):
+            continue
+        readings.append(Reading(match["id"], name[: match.start()], _original(rest[1:])))
+    return readings
+
+
+LMS_READINGS: dict[str, Callable[[str], list[Reading]]] = {"Canvas": canvas_readings, "Moodle": moodle_readings}
+# Which reading stands where nothing settles a name that reads more than one way: Canvas removes "_<digits>_"
+# from a name before it writes the id, so its own id comes first; decisions.md takes Moodle's last.
+UNSETTLED = {"Canvas": 0, "Moodle": -1}
+
+
+def _is_word(character: str) -> bool:
+    category = unicodedata.category(character)
+    return category[0] in "LM" or category in CANVAS_WORD
+
+
+def _original(file: str) -> str:
+    """The file's name as the student gave it: Canvas renames a resubmitted ``bpe.py`` to ``bpe-1.py``."""
+    resubmitted = RESUBMITTED.match(file)
     if resubmitted and resubmitted.group("stem") in MODULES:
-        original = resubmitted.group("stem") + resubmitted.group("suffix")
-    return match.group("id"), match.group("slug").replace("_", " "), original, bool(match.groupdict().get("late"))
+        return resubmitted.group("stem") + resubmitted.group("suffix")
+    return file
 
 
 def lms_pattern(names: list[str], where: Path) -> str | None:
@@ -382,7 +472,7 @@ def lms_pattern(names: list[str], where: Path) -> str | None:
     (``x_999_assignsubmission_file_fast_bpe.py`` inside Canvas's ``smithjohn_1234_5678_…``) stays the
     uploader's file, and a name that fits no pattern of the download is reported, not guessed.
     """
-    fits = {lms: sum(1 for name in names if pattern.match(name)) for lms, pattern in LMS_PATTERNS.items()}
+    fits = {lms: sum(1 for name in names if readings(name)) for lms, readings in LMS_READINGS.items()}
     best = max(fits.values(), default=0)
     if not names or best * 2 <= len(names):
         return None
@@ -395,59 +485,100 @@ def lms_pattern(names: list[str], where: Path) -> str | None:
     return chosen[0]
 
 
-def _lms_groups(
-    items: list[tuple[str, str]], lms: str, unfit: list[str]
-) -> tuple[dict[str, dict[str, str]], dict[str, str], set[str]]:
-    """Group (item, the name that carries the id) pairs by student, every name read in ``lms``'s shape.
+def settle(readings: list[Reading], lms: str, named: Mapping[str, set[str]], roster: set[str] | None) -> list[Reading]:
+    """The readings of one name that can be its own: one, or several where nothing tells them apart.
 
-    Returns, per student id, each item with its name inside the submission,
-    and the name the LMS put in the file names; and the ids with a file the
-    LMS marked late. Items whose names do not fit go to ``unfit``.
+    ``named``: each id with the slugs that names reading one way only give it (the student's other files, the
+    classmates'); ``roster``: the roster's ids, where there is one. A reading whose id another name gives another
+    slug is a classmate's name, not this one's; of the rest, one whose slug the id's other names have is the
+    student's; failing that, one the roster has. With no roster, ``UNSETTLED`` chooses; with one, what is left is
+    left: the name is no one's until the instructor settles it.
     """
-    groups: dict[str, dict[str, str]] = defaultdict(dict)
-    hints: dict[str, str] = {}
-    late: set[str] = set()
+    if len(readings) < 2:
+        return readings
+    left = [reading for reading in readings if reading.slug in named.get(reading.student, {reading.slug})]
+    if not left:
+        return readings
+    same = [reading for reading in left if reading.slug in named.get(reading.student, set())]
+    if len(same) == 1:
+        return same
+    if roster is not None:
+        on_roster = [reading for reading in left if student_id(reading.student) in roster]
+        if on_roster:
+            return on_roster  # one settles it; more are the instructor's to settle
+    return [left[UNSETTLED[lms]]]
+
+
+def _lms_groups(
+    items: list[tuple[str, str]],
+    lms: str,
+    unfit: list[str],
+    ambiguous: dict[str, list[Reading]],
+    roster: set[str] | None,
+) -> tuple[dict[tuple[str, str], dict[str, str]], set[tuple[str, str]]]:
+    """Group (item, the name that carries the id) pairs by student and the name the LMS wrote before the id, every
+    name read in ``lms``'s shape: one id under two names is two hand-ins, never one.
+
+    Returns, per (id, name), each item with its name inside the submission; and the (id, name) pairs with a file
+    the LMS marked late. Items whose names do not fit go to ``unfit``; names that read as more than one student's
+    with nothing to settle them go to ``ambiguous`` (each with its readings), and are graded as no one's.
+    """
+    read = {head: LMS_READINGS[lms](head) for head in {head for _, head in items}}
+    named: dict[str, set[str]] = defaultdict(set)
+    for found in read.values():
+        if len(found) == 1:
+            named[found[0].student].add(found[0].slug)
+    groups: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    late: set[tuple[str, str]] = set()
     for item, head in items:
-        parsed = _lms_name(head, LMS_PATTERNS[lms])
-        if parsed is None:
+        settled = settle(read[head], lms, named, roster)
+        if not settled:
             unfit.append(item)
             continue
-        student, hint, original, marked = parsed
+        if len(settled) > 1:
+            ambiguous[item] = settled
+            continue
+        reading = settled[0]
         inner = PurePosixPath(item).relative_to(head).as_posix() if item != head else ""
-        groups[student][item] = inner or original
-        hints[student] = hint
-        if marked:
-            late.add(student)
-    return groups, hints, late
+        groups[(reading.student, reading.slug)][item] = inner or reading.file
+        if reading.late:
+            late.add((reading.student, reading.slug))
+    return groups, late
 
 
 def _lms_candidates(
     source: Path,
     lms: str,
-    groups: dict[str, dict[str, str]],
-    hints: dict[str, str],
-    late: set[str],
+    groups: dict[tuple[str, str], dict[str, str]],
+    late: set[tuple[str, str]],
     loader: Callable[[str, dict[str, str]], Reader],
     timer: Callable[[dict[str, str]], Callable[[], datetime | None]],
 ) -> list[Found]:
+    """One hand-in per (id, name) group; an id written under two names is two hand-ins, each saying its name, so
+    that the batch lists both as the student's to choose between and merges neither into the other."""
+    names: dict[str, int] = defaultdict(int)
+    for student, _ in groups:
+        names[student] += 1
     return [
         Found(
             student_id(student),
-            f"{source} ({len(members)} file(s) of {student})",
+            f"{source} ({len(members)} file(s) of {student}"
+            + (f", named {slug.replace('/', '_') or 'with no name'})" if names[student] > 1 else ")"),
             loader(student, members),
-            hints[student],
-            late=student in late,
+            slug.replace("_", " "),
+            late=(student, slug) in late,
             lms=lms,
             file_time=timer(members),
         )
-        for student, members in groups.items()
+        for (student, slug), members in groups.items()
     ]
 
 
-def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
+def _lms_folder(folder: Path, entries: list[Path], lms: str, roster: set[str] | None) -> Discovery:
     usable = [entry for entry in entries if not entry.is_symlink()]
     unfit: list[str] = []
-    groups, hints, late = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit)
+    ambiguous: dict[str, list[Reading]] = {}
+    groups, late = _lms_groups([(entry.name, entry.name) for entry in usable], lms, unfit, ambiguous, roster)
     ignored = [entry.name for entry in entries if entry.is_symlink()]
 
     def loader(student: str, members: dict[str, str]) -> Reader:
@@ -456,9 +587,9 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str) -> Discovery:
     def timer(members: dict[str, str]) -> Callable[[], datetime | None]:
         return _newest_time([folder / name for name in members])
 
-    candidates = _lms_candidates(folder, lms, groups, hints, late, loader, timer)
+    candidates = _lms_candidates(folder, lms, groups, late, loader, timer)
     discovery = _collect(f"LMS bulk download ({lms})", candidates, ignored)
-    discovery.unfit = unfit
+    discovery.unfit, discovery.ambiguous = unfit, ambiguous
     return discovery
 
 
@@ -486,7 +617,7 @@ def _group_loader(folder: Path, student: str, members: list[tuple[Path, str]]) -
     return load
 
 
-def _lms_zip(archive_path: Path) -> Discovery:
+def _lms_zip(archive_path: Path, roster: set[str] | None) -> Discovery:
     try:
         with zipfile.ZipFile(archive_path) as archive:
             infos = [info for info in archive.infolist() if not info.is_dir()]
@@ -503,7 +634,9 @@ def _lms_zip(archive_path: Path) -> Discovery:
             "unzip it and give the folder instead"
         )
     unfit: list[str] = []
-    groups, hints, late = _lms_groups([(name, PurePosixPath(name).parts[0]) for name in names], lms, unfit)
+    ambiguous: dict[str, list[Reading]] = {}
+    items = [(name, PurePosixPath(name).parts[0]) for name in names]
+    groups, late = _lms_groups(items, lms, unfit, ambiguous, roster)
 
     def loader(student: str, members: dict[str, str]) -> Reader:
         return _zip_group_loader(archive_path, student, members)
@@ -522,10 +655,10 @@ def _lms_zip(archive_path: Path) -> Discovery:
 
     discovery = _collect(
         f"LMS bulk download (.zip, {lms})",
-        _lms_candidates(archive_path, lms, groups, hints, late, loader, timer),
+        _lms_candidates(archive_path, lms, groups, late, loader, timer),
         [],
     )
-    discovery.unfit = unfit
+    discovery.unfit, discovery.ambiguous = unfit, ambiguous
     return discovery
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,7 +33,21 @@ NOT_ON_ROSTER = "not on the roster"
 MOODLE_GRADE = "Grade"  # the worksheet's column Moodle's importer reads the grade from (by this name)
 MOODLE_MAXIMUM = "Maximum Grade"  # the assignment's maximum grade in Moodle: a grade above it is skipped
 NAMED_AT_MOST = 20  # ids a warning names before it counts the rest
-NOTES = "Notes"  # canvas.csv's last column: a row Canvas may not match, or has no grade, and why
+# Canvas's gradebook importer (instructure/canvas-lms, lib/gradebook_importer.rb, Assignment.title_and_id): a
+# header "Title (id)" is the assignment of that id; a header holding one of these words is not an assignment.
+CANVAS_TITLE_AND_ID = re.compile(r"\A(?P<title>.*)\s\((?P<id>\d+)\)\Z", re.DOTALL)
+CANVAS_NOT_ASSIGNMENTS = (
+    "Current Score",
+    "Current Points",
+    "Current Grade",
+    "Final Score",
+    "Final Points",
+    "Final Grade",
+    "Override Score",
+    "Override Grade",
+    "Override Status",
+)
+CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
 
 @dataclass(frozen=True)
@@ -130,22 +145,55 @@ def _part_columns(points: SuitePoints) -> list[tuple[str, list[tuple[str, str]]]
     return columns
 
 
-def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str, *, without_grade: str = "") -> str:
-    """Canvas's gradebook import: its five leading columns, one assignment column, a points-possible row.
+def canvas_column(title: str, roster_header: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """canvas.csv's assignment header, and a line where Canvas may not take it as the assignment meant.
+
+    Canvas matches ``Title (id)`` by the id, anything else by the exact title, and makes a new assignment of a
+    title it does not have: the roster's own ``Title (id)`` header for ``title`` (Canvas's gradebook export
+    carries one per assignment) is used where the roster has it. A title holding one of Canvas's total columns'
+    words (``Final Grade``) is dropped by its importer whatever follows.
+    """
+    titled = {header: found["title"] for header in roster_header if (found := CANVAS_TITLE_AND_ID.match(header))}
+    offered = list(titled)
+    matching = [header for header, its_title in titled.items() if its_title == title]
+    lines: list[str] = []
+    column = matching[0] if len(matching) == 1 else title
+    if len(matching) > 1:
+        lines.append(
+            f"canvas.csv: the roster has {len(matching)} assignments titled {title!r} ({', '.join(matching)}): "
+            "named by title only; Canvas takes the first of that title, so rename the one meant"
+        )
+    elif not matching and offered:
+        lines.append(
+            f"canvas.csv: the roster has no assignment titled {title!r} (it has {', '.join(offered[:5])}"
+            f"{' and more' if len(offered) > 5 else ''}): Canvas offers it as a new assignment; give the assignment's "
+            "title with --title or the course file's name"
+        )
+    if any(word in title for word in CANVAS_NOT_ASSIGNMENTS):
+        lines.append(
+            f"canvas.csv: Canvas's importer takes a column whose title holds {title!r}'s words for a total, not an "
+            "assignment, and leaves it out; rename the assignment"
+        )
+    return column, lines
+
+
+def canvas_csv(records: Iterable[StudentRecord], total_max: float, column: str, *, without_grade: str = "") -> str:
+    """Canvas's gradebook import: its five student columns, one assignment column ``column`` (canvas_column), a
+    points-possible row, and nothing after the assignment: Canvas reads a column there whose title is one of the
+    course's custom columns (its own Notes column is one) as a student column, so the grades would go nowhere, and
+    any other as a new assignment. Why a student has no grade is the gradebook's ``status`` and ``reason``.
 
     Canvas matches rows by its user ID or the SIS ids: a numeric id (as Canvas's
     bulk download names files) goes in ID, any other in SIS Login ID, unless
     the roster has Canvas's own columns. Every student is a row: one with no
     grade (nothing handed in, or a hand-in that could not be graded) gets 0
     where ``without_grade`` is ``ZERO``, else a blank (Canvas leaves the grade
-    it has), and the Notes column says why. A hand-in whose student is not on
-    the roster has no name to give: Notes says so too (Canvas offers to leave
-    a column it does not know out of the import).
+    it has).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title, NOTES])
-    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max), ""])
+    writer.writerow([*CANVAS_STUDENT_COLUMNS, column])
+    writer.writerow(["Points Possible", "", "", "", "", points_number(total_max)])
     for record in sorted(records, key=lambda record: record.id):
         roster = record.roster_row or {}
         canvas_id = roster.get("ID") or (record.id if record.id.isdigit() else "")
@@ -161,7 +209,6 @@ def canvas_csv(records: Iterable[StudentRecord], total_max: float, title: str, *
                     sis_login,
                     roster.get("Section", ""),
                     grade_or_blank(record, without_grade),
-                    "; ".join(filter(None, [record.note, _no_grade(record)])),
                 ],
             )
         )
@@ -173,13 +220,6 @@ def grade_or_blank(record: StudentRecord, without_grade: str) -> str:
     if record.result is not None:
         return points_number(record.result.score)
     return "0" if without_grade == ZERO else ""
-
-
-def _no_grade(record: StudentRecord) -> str:
-    """Why a student has no grade, for an LMS file's notes; "" for a graded one."""
-    if record.result is not None:
-        return "graded by hand" if record.status == GRADED_BY_HAND else ""
-    return f"{record.status}: {record.reason}" if record.reason else record.status
 
 
 def moodle_csv(

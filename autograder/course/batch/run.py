@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, choices, gradebook, late_work, similarity, store
+from autograder.course.batch import adjustments, choices, gradebook, late_work, manual_files, similarity, store
 from autograder.course.batch.discover import Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
@@ -125,8 +125,9 @@ def run_batch(
     selection = selection or Selection.every()
     if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
-    discovery = discover(source, assignment=options.assignment)
     roster = read_roster(options.roster) if options.roster else None
+    # the roster's ids settle an LMS name that reads as more than one student's
+    discovery = discover(source, assignment=options.assignment, roster_ids=set(roster) if roster else None)
     if roster and discovery.found and not {found.student for found in discovery.found} & set(roster):
         sample = ", ".join(repr(found.student) for found in discovery.found[:2])
         raise RosterError(
@@ -143,10 +144,13 @@ def run_batch(
     students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
     extensions, unknown_extensions = _extensions(course, students)
     out.mkdir(parents=True, exist_ok=True)
-    changes_path = adjustments.ensure_file(out)
-    changes = adjustments.read(changes_path, students=students, points=points)  # before grading
-    chosen = choices.read(out / choices.CHOICES, students=set(_students(discovery)))
-    discovery, chosen, to_choose = choices.settle(discovery, chosen, out / choices.CHOICES)
+    manual = manual_files.locate(course, out)  # beside the course file: the same whatever OUT is
+    changes_path = adjustments.ensure_file(manual.adjustments.parent)
+    other_changes: list[int] | None = [] if manual.shared else None  # a course's file serves every section
+    other_choices: list[int] | None = [] if manual.shared else None
+    changes = adjustments.read(changes_path, students=students, points=points, elsewhere=other_changes)
+    chosen = choices.read(manual.choices, students=set(_students(discovery)), elsewhere=other_choices)
+    discovery, chosen, to_choose = choices.settle(discovery, chosen, manual.choices)
     suite_dir = suites.resolve(options.suite)
     grading = grading_hash(
         suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
@@ -166,11 +170,11 @@ def run_batch(
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
         limits=options.limits.handin,
         chosen=chosen,
-        choices_path=out / choices.CHOICES,
+        choices_path=manual.choices,
         to_choose=to_choose,
     )
     if plan.to_choose:
-        choices.ensure_file(out)
+        choices.ensure_file(manual.choices.parent)
     adjustments.refuse_without_grade(
         changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
     )
@@ -254,6 +258,14 @@ def run_batch(
             student, _feedback(graded_by_hand, [], options.feedback, heading=_heading(student, roster))
         )
     warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings += manual.notes
+    warnings += manual_files.other_sections(changes_path, other_changes or [])
+    warnings += manual_files.other_sections(manual.choices, other_choices or [])
+    seen = manual_files.digest(manual, course.late.extensions)
+    if selection.shard is not None:
+        manual_files.record_seen(out, str(selection.shard), seen)
+    elif selection.merge:
+        warnings += manual_files.differing_shards(out, seen)
     warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     warnings += late_work.doubts(standings)
@@ -527,7 +539,10 @@ def _write_class_files(
 
     without_grade = options.course.without_grade
     write(out / GRADEBOOK, gradebook.gradebook_csv(records, points))
-    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, options.title, without_grade=without_grade))
+    header = next((list(record.roster_row) for record in records if record.roster_row), [])
+    column, unsure = gradebook.canvas_column(options.title, header)
+    write(out / CANVAS, gradebook.canvas_csv(records, points.full_marks, column, without_grade=without_grade))
+    warnings += unsure
     if options.roster is not None and is_moodle_worksheet(options.roster):
         worksheet = options.roster.read_text(encoding="utf-8-sig")
         moodle, capped = gradebook.moodle_csv(worksheet, records, points.full_marks, without_grade=without_grade)

@@ -20,6 +20,23 @@ from autograder.scoring.grade_result import GradeResult
 RESULTS = "results.json"
 FEEDBACK_MARKDOWN = "feedback.md"  # what the student reads, in each student's folder
 FEEDBACK_PAGE = "feedback.html"
+# What OUT holds beside the students' folders (the class's files, the instructor's manual files), any case: no
+# student's id may be one of them (discover gives such a hand-in an id of its own), or its folder would stand where
+# the batch writes a class file. A kit test checks that a batch writes nothing else at OUT's top level.
+CLASS_FILES = frozenset(
+    {
+        "gradebook.csv",
+        "canvas.csv",
+        "moodle.csv",
+        "summary.md",
+        "summary.html",
+        "summary-histogram.svg",
+        "adjustments.csv",
+        "choices.csv",
+        "extensions.csv",
+        "course.toml",
+    }
+)
 
 
 class ResultStore:

@@ -206,6 +206,11 @@ class Worker:
         # until the worker stops (``_move``). ``guarding`` is the runner's setting, whatever the state.
         self.guarding = False
         self.tainted = False
+        # Whether the live process has been sent a call. Guarding, what such a process writes past its calls is
+        # dropped too: it may hold a call of the test whose words a student reads, and the test's other calls
+        # (a property's other examples), which that student must not see; the words are the plugin's, made
+        # where each call runs in a process of its own (plugin.words_apart).
+        self.served_calls = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
         self.loaded: set[str] = set()  # modules a process imported without failing: calls into them may stream
         # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
@@ -233,6 +238,8 @@ class Worker:
         if state in (WorkerState.STOPPED, WorkerState.SPAWNED):
             self.tainted = False
             self.streaming = 0
+        if state is not WorkerState.SERVING:
+            self.served_calls = False
         self.state = state
 
     def start(self) -> None:
@@ -344,7 +351,7 @@ class Worker:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
         self.replies = None
-        if self.state is WorkerState.SERVING and self.guarding and self.tainted and self.stray_output:
+        if self.state is WorkerState.SERVING and self._unshown() and self.stray_output:
             self.stray_output[-1].drop()  # a tainted process ended: what it wrote past its calls goes unread
         self._move(WorkerState.STOPPED)
         if process is None:
@@ -377,6 +384,7 @@ class Worker:
         if self.streaming:
             raise RuntimeError("a request was sent while calls sent together are still being answered")
         self._enter(str(message.get("module", "")))
+        self.served_calls = True
         self._send(message)
         try:
             return self._answer(timeout)
@@ -513,10 +521,10 @@ class Worker:
 
     def end_process(self) -> None:
         """End the live process: the worker kills what it started and puts back what it wrote, then says so.
-        What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
+        What it wrote past its calls is kept for ``stray_text``, unless guarding drops it (``_unshown``)."""
         if self.state is not WorkerState.SERVING:
             return
-        keep = not (self.guarding and self.tainted)
+        keep = not self._unshown()
         try:
             self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
@@ -530,6 +538,11 @@ class Worker:
             said = self._said(self.stray_output[-1].take(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS))
             if said and keep:
                 self.kept_output.append(said)
+
+    def _unshown(self) -> bool:
+        """Whether what the live process writes past its calls is dropped: guarding, once it served a call, or
+        was forked in a tainted worker."""
+        return self.guarding and (self.tainted or self.served_calls)
 
     @staticmethod
     def _said(text: bytes) -> str:
@@ -559,6 +572,7 @@ class Worker:
         if self.streaming:
             raise RuntimeError("calls were sent together while earlier ones are still being answered")
         self._enter(module)
+        self.served_calls = True
         self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies}))
         self.streaming = len(bodies)
 

@@ -251,6 +251,8 @@ class GradingSession:
     missing: dict[str, str] = field(default_factory=dict)
     # Whether a call of this test ran in a tainted worker (``Worker.tainted``), which may have ended since.
     test_tainted: bool = False
+    # Each call made in a process of its own, forked for it alone (``apart``): a failure's words (plugin).
+    calls_apart: bool = False
     ahead: CallsSentAhead = field(init=False)
 
     def __post_init__(self) -> None:
@@ -295,6 +297,17 @@ class GradingSession:
     def isolate(self) -> None:
         """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
         self.worker.isolate()
+
+    @contextlib.contextmanager
+    def apart(self) -> Iterator[None]:
+        """While this lasts, each call runs in a process the worker forks for it alone, the one before it
+        ended first: what one call's code makes (its answer, what it prints or raises) comes from a process
+        that was given that call and no other."""
+        self.calls_apart = True
+        try:
+            yield
+        finally:
+            self.calls_apart = False
 
     def prepare_isolation(self) -> None:
         """A later ``isolate`` is sure to come: the fresh worker it needs boots meanwhile (``Worker.prepare_fresh``)."""
@@ -367,6 +380,8 @@ class GradingSession:
         try:
             reply = self.ahead.answer(key)
             if reply is None:
+                if self.calls_apart:
+                    self.worker.end_process()  # the next one, forked for this call, imports the module anew
                 request = _request(module, function, args, kwargs)
                 if folder is not None:
                     request["folder"] = folder.request()

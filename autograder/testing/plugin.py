@@ -87,6 +87,7 @@ class GradingPlugin:
         self._learned: Said = ({}, {})  # what the tests decided again so far found out
         self._to_word: list[_Apart] = []  # decided failures whose words are made apart (words_apart)
         self._wording: _Apart | None = None  # the one being worded
+        self._decided_told: Said = ({}, {})  # what the last test decided again knew as it ended
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -187,6 +188,7 @@ class GradingPlugin:
                     yield
             finally:
                 self._learned = _merged(self._learned, self.session.said_so_far())
+                self._decided_told = self.session.said_so_far()  # what its words are told (words_apart)
         self.session.passed_test()
 
     def _decided_later(self, item: pytest.Item) -> bool:
@@ -330,7 +332,8 @@ class GradingPlugin:
             if apart:
                 test = getattr(item, "obj", None)
                 example = replay.last_example(test) if replay.replayable(test) else None
-                self._to_word.append(_Apart(item, self.session.said_so_far(), index, example))
+                said = self._decided_told if again is not None else self.session.said_so_far()
+                self._to_word.append(_Apart(item, said, index, example))
                 self.session.prepare_isolation()  # the worker they are worded in boots while the others run
         return report
 

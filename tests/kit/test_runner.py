@@ -226,8 +226,9 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, (
         "a hang costs its limit once"
     )
-    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
-    assert len(starts) == 4
+    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers;
+    # one where the three failures' words are made, each call in a process of its own (plugin.words_apart).
+    assert len(starts) == 5
 
 
 def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allows(tmp_path, monkeypatch):
@@ -363,9 +364,9 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     """In the sandbox, the fresh worker that decides a failure from a tainted one starts booting as that failure
     is known, in a cage of its own, and is taken up booted once the other tests have run: a tainted worker that
     kills, or writes into the input of, every process it can see while the twin boots reaches nothing of it.
-    One never needed (here the tainted worker ends itself, so the worker that decides is a new start anyway)
-    goes with the hand-in, as does one that died before it was needed (a new worker decides then); no cage
-    stays behind either way."""
+    One not needed to decide (here the tainted worker ends itself, so the worker that decides is a new start
+    anyway) is where the failures' words are made; one that died before it was needed is replaced by a new
+    start; no cage stays behind either way."""
     from engines import unavailable
 
     from autograder.cage.cage import Cage
@@ -407,7 +408,11 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
         suite_name="hidden",
     )
     assert [outcome.outcome.value for outcome in run.outcomes][:2] == ["passed", "failed"]
-    assert len(roots) == 2, "the hand-in's cage and its twin's"
-    assert taken == ([] if ending.endswith("ends itself") else [not ending.endswith("dies first")]), taken
+    # A twin for the worker that decides the failures, and one for the worker their words are made in
+    # (plugin.words_apart), booted while they are decided; where the tainted worker ended itself, the first twin
+    # is not needed to decide, and the words are made in it.
+    twins = 1 if ending.endswith("ends itself") else 2
+    assert len(roots) == 2 * twins, "the hand-in's cage and its twins'"
+    assert taken == [not ending.endswith("dies first")] * twins, taken
     assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
     assert [root for root in roots if root.exists()] == [], "no cage left behind"

@@ -416,3 +416,24 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     assert taken == [not ending.endswith("dies first")] * twins, taken
     assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
     assert [root for root in roots if root.exists()] == [], "no cage left behind"
+
+
+def test_a_failing_calls_words_hold_nothing_of_the_tests_earlier_call(tmp_path):
+    """In the hidden suite, a failure's words come from a process given its failing call alone: a test whose
+    first call passes and whose second fails shows nothing of the first, though the code recorded it and put
+    it in what the failing call printed and raised (plugin.words_apart)."""
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_two_calls(submission):\n"
+        "    assert submission.bpe.merge_pair(['kept', 'apart'], ('a', 'b')) == ['kept', 'apart']\n"
+        "    assert submission.bpe.merge_pair(['x'], ('a', 'b')) == ['x']\n",
+        "SEEN = []\n\n\ndef merge_pair(tokens, pair):\n    earlier = list(SEEN)\n    SEEN.extend(tokens)\n"
+        "    if tokens == ['x']:\n        print('told', earlier)\n        raise ValueError(f'told {earlier}')\n"
+        "    return list(tokens)\n",
+        suite_name="hidden",
+    )
+    (failed,) = run.outcomes
+    assert failed.outcome.value == "error" and failed.call == "merge_pair(['x'], ('a', 'b'))", failed
+    assert "told []" in failed.detail and failed.printed.startswith("told []"), "its own call's words"
+    shown = failed.detail + failed.printed + failed.got + failed.hint
+    assert "kept" not in shown and "apart" not in shown, shown

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from classroom import SOLUTIONS
@@ -98,7 +99,7 @@ def received(folder: Path) -> dict[str, str]:
     }
 
 
-def char_tokenize_property(folder: Path) -> dict[str, object]:
+def char_tokenize_property(folder: Path) -> dict[str, Any]:
     """The instructor's record of ``char_tokenize``'s property, the test the hand-ins fail."""
     document = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     (found,) = [

@@ -23,6 +23,9 @@ import pytest
 from classroom import SOLUTIONS
 from commands import run_batch
 
+# An attack: CI's second step runs it (shared/decisions.md), with the other slow tests.
+pytestmark = pytest.mark.slow
+
 TAG = "SEEN" + "EXAMPLE"  # never whole in the hand-ins' source, which a feedback page may quote
 ANSWERS_AFTER = 11  # calls a process answers right before it starts to show them
 

@@ -418,6 +418,7 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     assert [root for root in roots if root.exists()] == [], "no cage left behind"
 
 
+@pytest.mark.slow  # an attack: CI's second step runs it
 def test_a_failing_calls_words_hold_nothing_of_the_tests_earlier_call(tmp_path):
     """In the hidden suite, a failure's words come from a process given its failing call alone: a test whose
     first call passes and whose second fails shows nothing of the first, though the code recorded it and put

@@ -11,6 +11,7 @@ import pytest
 from classroom import SOLUTIONS
 from commands import grade, run_batch
 from policy_attacks import BUILT_CODE, HONEST, PACKED_PART, REGISTERS_CODEC
+from pythons import interpreter, python_versions
 from results import function_scores, gradebook_rows
 
 # The tripwire is tested as the layer behind the policy: with the policy off, what slips past it must be caught
@@ -118,6 +119,20 @@ def test_code_the_standard_library_generates_still_runs(tmp_path: Path):
     process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers")
     assert process.returncode == 0, process.stderr[-2000:]
     assert all(score == most for score, most in function_scores(document).values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", python_versions())
+def test_a_dataclass_a_namedtuple_and_an_enum_load_on_each_python(tmp_path: Path, version: str):
+    """The generators table holds each Python's own (3.13's dataclasses builds its methods elsewhere than
+    3.11's): graded by that Python, worker and all, the generated code loads and the part earns its points."""
+    python = interpreter(version)
+    (tmp_path / "helper.py").write_text(HONEST, encoding="utf-8")
+    (tmp_path / "simple_tokenizers.py").write_text(GENERATED, encoding="utf-8")
+    process, document = grade(tmp_path, "--no-cache", "--part", "simple_tokenizers", python=python, timeout=600)
+    assert process.returncode == 0, process.stderr[-2000:] + process.stdout[-2000:]
+    scores = function_scores(document)
+    assert scores and all(score == most for score, most in scores.values()), scores
 
 
 def test_a_class_summary_lists_the_copies_hidden_behind_exec_and_marshal(tmp_path: Path):

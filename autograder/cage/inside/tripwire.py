@@ -92,23 +92,29 @@ def _check(
     sha256: Any,
     _getframe: Any = sys._getframe,
     _realpath: Any = os.path.realpath,
+    _isinstance: Any = isinstance,
+    _type: Any = type,
+    _any: Any = any,
+    _bytes: Any = bytes,
+    _str: Any = str,
 ) -> None:
+    # Builtins and os.path are bound as defaults: student code may replace them (builtins.any = ...).
     if event == "open":
         on_open(arguments[0])
         return
     if event == "object.__setattr__":
         changed = arguments[0]
-        if type(changed) is _FUNCTION and changed.__code__.co_filename.startswith(RUNTIME):
+        if _type(changed) is _FUNCTION and changed.__code__.co_filename.startswith(RUNTIME):
             raise BuiltCodeRefused("the grader's own functions cannot be changed")
         return
     if event not in WATCHED:
         return
-    caller = _getframe(2)  # the frame that raised the event (past this function and the lambda)
+    caller = _getframe(2)  # the frame that raised the event (past this function and the hook)
     if event == "compile":
         source, name = arguments[0], arguments[1]
-        if isinstance(source, str):
+        if _isinstance(source, _str):
             source = source.encode("utf-8", "surrogatepass")
-        if isinstance(source, bytes) and isinstance(name, str):
+        if _isinstance(source, _bytes) and _isinstance(name, _str):
             real = _realpath(name) if name.startswith(os.sep) else name
             if real.startswith(roots):
                 if _read(real) == source:
@@ -116,22 +122,22 @@ def _check(
             elif sha256(source).digest() in held:
                 return  # the hand-in's own text, under a name that does not pass for Python's
         code = caller.f_code
-        generated = any(code.co_filename.endswith(file) and code.co_qualname == name for file, name in generators)
+        generated = _any(code.co_filename.endswith(file) and code.co_qualname == name for file, name in generators)
         if generated and _realpath(code.co_filename).startswith(roots):
             return  # a generator of the standard library's, writing text of its own
     elif event.startswith("marshal."):
         code = caller.f_code
         if code.co_name == "_compile_bytecode" and code.co_filename == "<frozen importlib._bootstrap_external>":
             path = caller.f_locals.get("bytecode_path")
-            real = _realpath(path) if isinstance(path, str) else ""
-            if real.startswith(roots) and arguments and (_read(real) or b"")[16:] == bytes(arguments[0]):
+            real = _realpath(path) if _isinstance(path, _str) else ""
+            if real.startswith(roots) and arguments and (_read(real) or b"")[16:] == _bytes(arguments[0]):
                 return  # importlib reading a .pyc of Python's folders, as it is on disk
         if code in own_readers and _only_runtime(caller):
             return  # the worker reading the grader's requests, and no one else's code on the stack
     elif event == "import":
         if arguments[0] in REFUSED_MODULES:
             raise ImportError("ctypes cannot be imported while your code is graded: write plain Python")
-        if not isinstance(arguments[1], str) or _realpath(arguments[1]).startswith(roots):
+        if not _isinstance(arguments[1], _str) or _realpath(arguments[1]).startswith(roots):
             return  # a source module (it names no file here), or an extension module of Python's folders
     elif event == "ctypes.dlopen":
         raise ImportError("ctypes cannot be imported while your code is graded: write plain Python")

@@ -10,10 +10,13 @@ from pathlib import Path
 from results import Results
 
 
-def grade(path: Path, *arguments: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], Results]:
-    """Run the real CLI on ``path`` and return the process and its results document (empty when it wrote none)."""
+def grade(
+    path: Path, *arguments: str, timeout: float = 300, python: str = sys.executable
+) -> tuple[subprocess.CompletedProcess[str], Results]:
+    """Run the real CLI on ``path`` (with ``python``, the worker's interpreter too) and return the process and its
+    results document (empty when it wrote none)."""
     process = subprocess.run(
-        [sys.executable, "-m", "autograder.cli", str(path), "--format", "json", *arguments],
+        [python, "-m", "autograder.cli", str(path), "--format", "json", *arguments],
         capture_output=True,
         text=True,
         timeout=timeout,

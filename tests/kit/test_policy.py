@@ -18,7 +18,7 @@ import pytest
 from bug_corpus import BUGS
 from classroom import SOLUTIONS
 from commands import grade, run_batch
-from policy_attacks import ATTACKS, TARGET, write_attack
+from policy_attacks import ATTACKS, BUILT_CODE, MISREAD_CODINGS, PACKED_PART, TARGET, write_attack
 from results import function_scores, gradebook_rows
 
 from autograder.authoring import notebooks as exercises
@@ -231,6 +231,20 @@ def test_a_file_declaring_a_coding_other_than_utf_8_is_refused(coding: str):
     content = f"# -*- coding: {coding} -*-\nx = 1\n".encode("ascii")
     refusals = check_file(content, Source("bpe.py")).refusals
     assert len(refusals) == 1 and refusals[0].line == 1 and coding in refusals[0].why
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("way", sorted(BUILT_CODE))
+def test_code_built_at_run_time_is_refused_before_it_runs(way: str):
+    """Each of the runtime tripwire's attacks (test_built_code), those it no longer catches alone included."""
+    refusals = check_file(BUILT_CODE[way].encode("utf-8"), Source("simple_tokenizers.py")).refusals
+    assert refusals, way
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("content", [PACKED_PART, *MISREAD_CODINGS.values()])
+def test_a_coding_of_the_hand_ins_own_is_refused_however_it_is_declared(content: str):
+    assert check_file(content.encode("utf-8"), Source("packed_part.py")).refusals, content[:80]
 
 
 @pytest.mark.unit

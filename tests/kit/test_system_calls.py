@@ -14,24 +14,19 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from classroom import SOLUTIONS
-from engines import missing, require
+from engines import require
+from pythons import interpreter, python_versions
 
 from autograder.cage import seccomp
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE
-from autograder.kit_root import KIT_ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.sandbox]
 
-# pyenv's interpreters: its own root, this user's, or root's (.ci/cage-as-user lets its user pass through /root).
-PYENV_ROOTS = [Path(os.environ["PYENV_ROOT"])] if "PYENV_ROOT" in os.environ else []
-PYENV_ROOTS += [Path.home() / ".pyenv", Path("/root/.pyenv")]
-OTHER_PYTHONS = ("3.12", "3.13")  # beside the one running the tests, where CI has them (pyenv)
 # --no-cache: a part graded before is not run again, and would trace nothing. strace slows every call; the suite's own limits would time out honest calls and end their workers early.
 SLOW_LIMITS = ("--limit", "call_seconds=120", "--limit", "test_seconds=600", "--limit", "submission_seconds=3600")
 CALL = re.compile(r"^([a-z_][a-z0-9_]*)\(")
@@ -68,34 +63,6 @@ def part_process_calls(trace_files: list[Path]) -> dict[str, set[int]]:
                 calls[match.group(1)].add(pid)
         stack.extend((child, 0) for child in children[pid])
     return calls
-
-
-def interpreter(version: str) -> str:
-    """This interpreter, or pyenv's newest of ``version`` in a venv made for the test with the kit in it."""
-    if version == f"{sys.version_info.major}.{sys.version_info.minor}":
-        return sys.executable
-    found = sorted(
-        path for root in PYENV_ROOTS for path in (root / "versions").glob(f"{version}.*/bin/python{version}")
-    )
-    if not found:
-        missing(f"Python {version}", install=f"pyenv install {version}")
-    venv = Path(tempfile.gettempdir()) / f"bpe-kit-syscalls-{version}-{os.getuid()}"
-    python = venv / "bin" / "python"
-    if not python.exists():
-        subprocess.run([str(found[-1]), "-m", "venv", str(venv)], check=True, timeout=300)
-    installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", str(KIT_ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert installed.returncode == 0, installed.stderr[-2000:]
-    return str(python)
-
-
-def python_versions() -> list[str]:
-    here = f"{sys.version_info.major}.{sys.version_info.minor}"
-    return [here, *(version for version in OTHER_PYTHONS if version != here)]
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="seccomp and strace are Linux's")

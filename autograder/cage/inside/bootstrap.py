@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import stat
 import sys
 
 # Unbuffered, read a message's bytes exactly: a forked process reads the calls it is sent, and the
@@ -34,10 +33,12 @@ import call_folders  # noqa: E402
 import codec  # noqa: E402
 import forks  # noqa: E402
 import protocol  # noqa: E402
+import tripwire  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-del sys.modules["call_folders"], sys.modules["codec"], sys.modules["forks"], sys.modules["protocol"]
+for _helper in ("call_folders", "codec", "forks", "protocol", "tripwire"):
+    del sys.modules[_helper]
 
 import time  # noqa: E402
 import types  # noqa: E402
@@ -142,7 +143,7 @@ def undumpable() -> None:
     /proc/<pid>/mem to read or write, no ptrace (PR_SET_DUMPABLE 0, which they inherit). A change of user
     (become) does it already; a worker started as its user (the container cage) or as the grader's own
     (a sandbox of its own user namespace) asks. ctypes is loaded for the call and then forgotten: student
-    code may not import it (refuse_built_code)."""
+    code may not import it (the policy, and tripwire behind it)."""
     try:
         import ctypes
 
@@ -195,13 +196,11 @@ def import_only_source(trusted: list[str]) -> None:
                 return code
             return self.source_to_code(source, self.path)
 
-    roots = tuple(real_path(folder) for folder in trusted)
+    roots = tuple(os.path.realpath(folder) for folder in trusted)
     below = tuple(root.rstrip(os.sep) + os.sep for root in roots)
 
-    def within_trusted(
-        path: str, _real_path: Any = real_path, _roots: tuple[str, ...] = roots, _below: tuple[str, ...] = below
-    ) -> bool:
-        real = _real_path(path)
+    def within_trusted(path: str, _roots: tuple[str, ...] = roots, _below: tuple[str, ...] = below) -> bool:
+        real = os.path.realpath(path)
         return real in _roots or real.startswith(_below)
 
     def hook(path: str) -> Any:
@@ -215,204 +214,17 @@ def import_only_source(trusted: list[str]) -> None:
         del sys.path_importer_cache[path]
 
 
-class BuiltCodeRefused(RuntimeError):
-    """Code that is not in the hand-in's source was about to run: refused where it was built."""
+def watch_built_code(submission_dir: str, cells: list[str], trusted: list[str]) -> None:
+    """Put the tripwire behind the policy (tripwire.install): from now on code built at run time, from text
+    that is not the hand-in's, is refused where it is built. The worker's own reads of the grader's requests
+    with marshal are its own, and every file opened is noted for the part cache (READ)."""
+    roots = tuple({os.path.join(folder, "") for folder in (submission_dir, os.path.realpath(submission_dir))})
+    readers = (codec.read_request.__code__, run_calls.__code__, handle_call.__code__)
 
+    def opened(path: Any) -> None:
+        _note_read(path, roots, submission_dir)
 
-# The standard library's code generators, by file and function (its qualified name, or the start of it):
-# their compile of text they wrote is allowed, once generated_from_names has checked what the text is made of.
-GENERATORS = (
-    ("dataclasses.py", "_create_fn"),
-    ("collections/__init__.py", "namedtuple"),
-    ("typing.py", "ForwardRef.__init__"),
-    ("ast.py", "parse"),
-)
-# The same, as a code object's file name ends.
-_GENERATOR_PATHS = tuple((os.sep + path.replace("/", os.sep), qualified) for path, qualified in GENERATORS)
-AUDITED = frozenset({"compile", "marshal.loads", "marshal.load", "code.__new__", "import", "ctypes.dlopen"})
-# The source encodings a hand-in file may declare: another (a codec the hand-in registers itself) would turn
-# a file of one text into code of another.
-PLAIN_CODINGS = frozenset({b"utf-8", b"utf8", b"ascii", b"us-ascii", b"latin-1", b"iso-8859-1"})
-# Where the worker's own code says it lives (cage.runtime_code names it so in every cage).
-_RUNTIME_FILES = "/cage/runtime/"
-# What the worker never imports for student code: with it any bytes could run as machine code.
-REFUSED_MODULES = frozenset({"ctypes", "_ctypes"})
-
-
-def refuse_built_code(submission_dir: str, cells: list[str], trusted: list[str]) -> None:
-    """From now on only source text the hand-in holds runs (Python's audit hooks see every compile).
-
-    ``exec``, ``eval`` and ``compile`` of text that is not a hand-in file or one of its notebook cells,
-    ``marshal.loads`` and code objects built by hand are refused where student code asks for them, with an
-    error naming its line; the standard library's code generators (dataclasses, namedtuple, enum, typing)
-    still work, and so does importing: from source (import_only_source), or, for the interpreter's own
-    modules, from the compiled files beside them, byte for byte. ctypes is not imported at all. Student code
-    is any code outside the interpreter's folders and the worker's runtime (a copy of a hand-in file written
-    elsewhere too), and anything a thread of its own asks for.
-
-    The hook lives in the process it polices, and student code can find it (a refusal's traceback holds its
-    frame). So everything it relies on is bound now, in a tuple no code can change in place (its positional
-    defaults), and the worker's functions, the hook among them, cannot be changed: not sys._getframe,
-    builtins, hashlib, os.path or the import system's hooks as they may stand later. It catches copies
-    hidden behind exec; the cage remains the boundary, and the class summary lists hand-ins that build code
-    at run time for a look.
-    """
-    import _thread
-
-    sha256 = _sha256_function()
-
-    digests: set[bytes] = set()
-    for folder, _, names in os.walk(submission_dir):
-        for name in names:
-            if name.endswith(".py"):
-                with open(os.path.join(folder, name), "rb") as source:
-                    digests.add(sha256(source.read()).digest())
-    digests.update(sha256(cell.encode("utf-8", "surrogatepass")).digest() for cell in cells)
-    student_roots = tuple({os.path.join(folder, "") for folder in (submission_dir, os.path.realpath(submission_dir))})
-    trusted_roots = (
-        *(os.path.realpath(folder).rstrip(os.sep) + os.sep for folder in trusted),
-        _RUNTIME_FILES,
-        "<frozen ",
-    )
-    main_frame = sys._getframe(1)  # main's: where the worker's loop starts (the depths below count from it)
-    main_depth = _depth(main_frame)
-    # The worker's own reads of the grader's requests, twice a call: (the function that loads marshal, the
-    # function that called it, that caller's depth). Student code runs deeper than each of these callers
-    # (called by handle_call, or a handler or profiler atop serve_process at the least), so a request it
-    # frames itself and hands to a reader, or a copy of a reader, is never one of them.
-    read_request = codec.read_request.__code__
-    own_reads = (
-        (read_request, serve_parts.__code__, main_depth + 1),
-        (read_request, serve_process.__code__, main_depth + 2),
-        (run_calls.__code__, serve_process.__code__, main_depth + 2),
-        (handle_call.__code__, serve_process.__code__, main_depth + 2),
-        (handle_call.__code__, run_calls.__code__, main_depth + 3),
-    )
-
-    # Everything the hook uses is bound here as a positional default: a tuple, which no code can change in
-    # place and which replacing is refused below. (Keyword-only defaults are a dict that can be changed in
-    # place, and a closure's cells can be set: student code that found the hook through a refusal's
-    # traceback and the collector did both.) Its helpers look nothing up when they run either.
-    def hook(
-        event: str,
-        arguments: tuple[Any, ...],
-        _handed_in: frozenset[bytes] = frozenset(digests),
-        _trusted: tuple[str, ...] = trusted_roots,
-        _roots: tuple[str, ...] = student_roots,
-        _submission_dir: str = submission_dir,
-        _getframe: Any = sys._getframe,
-        _sha256: Any = sha256,
-        _real_path: Any = real_path,
-        _thread_id: Any = _thread.get_ident,
-        _main: int = _thread.get_ident(),
-        _coding: Any = declared_codings,
-        _all: Any = all,
-        _note: Any = _note_read,
-        _isinstance: Any = isinstance,
-        _str: Any = str,
-        _sep: str = os.sep,
-        _bytes: Any = bytes,
-        _any: Any = any,
-        _type: Any = type,
-        _function: Any = types.FunctionType,
-        _runtime: str = _RUNTIME_FILES,
-        _audited: frozenset[str] = AUDITED,
-        _refused_modules: frozenset[str] = REFUSED_MODULES,
-        _plain_codings: frozenset[bytes] = PLAIN_CODINGS,
-        _refused: Any = BuiltCodeRefused,
-        _not_imported: Any = ImportError,
-        _own_reads: tuple[tuple[Any, Any, int], ...] = own_reads,
-        _frames_to: Any = _depth,
-        _compiled_in: Any = compiled_in,
-        _from_names: Any = generated_from_names,
-        _parse_code: Any = type_expression.__code__,
-        _same_file: Any = same_file,
-        _getpid: Any = os.getpid,
-        _worker: int = os.getpid(),
-    ) -> None:
-        if event == "open":
-            _note(arguments[0], _roots, _submission_dir)
-            return
-        if event == "marshal.loads" and _thread_id() == _main:
-            reader = _getframe(1)
-            caller = reader.f_back
-            if caller is not None:
-                depth, code, calling = _frames_to(caller), reader.f_code, caller.f_code
-                for own, by, at in _own_reads:
-                    if code is own and calling is by and depth == at:
-                        return  # the worker reading the grader's requests
-        if event == "object.__setattr__":
-            changed = arguments[0]
-            if _type(changed) is _function and changed.__code__.co_filename.startswith(_runtime):
-                raise _refused("the grader's own functions cannot be changed")
-            return
-        if event not in _audited:
-            return
-        chain, codes = [], []  # the frames between the hook and the student's code that asked, innermost first
-        frame = _getframe(1)
-        while frame is not None:
-            code = frame.f_code
-            if not code.co_filename.startswith(_trusted):
-                break
-            chain.append(frame)
-            codes.append(code)
-            frame = frame.f_back
-        held, filename, plain = False, "", True
-        if event == "compile":
-            source, named = arguments[0], _str(arguments[1])
-            if _isinstance(source, _str):
-                source = source.encode("utf-8", "surrogatepass")
-            held = _isinstance(source, _bytes) and _sha256(source).digest() in _handed_in
-            declared = _coding(source) if _isinstance(source, _bytes) else []
-            plain = _all(name in _plain_codings for name in declared)
-            filename = _real_path(named) if named.startswith(_sep) else named  # a file's path, not "<string>"
-            if filename.startswith(_roots) and not (held and plain):
-                # A file of the hand-in's folder that the hand-in did not hold (written there at run time), or
-                # one a codec of its own would decode, whoever imports it: the worker itself, for a part's
-                # module, as well.
-                raise _refused(
-                    "running a file your code wrote at run time is refused while your code is graded: hand in "
-                    "the code itself as source"
-                )
-        if (event == "import" and arguments[0] in _refused_modules) or event == "ctypes.dlopen":
-            # Whoever asks: a module the worker imports ahead for the student's (preimport) is one the
-            # student's code would find imported.
-            raise _not_imported("ctypes cannot be imported while your code is graded: write plain Python")
-        if frame is None and _thread_id() == _main and _getpid() == _worker:
-            # Not asked by student code: the worker's own work, or the standard library at start-up. In a
-            # part's process, where student code has run, a finalizer or a collector's callback runs what
-            # student code chose with no frame of its own on the stack: there, only what follows lets it by.
-            return
-        importing = _any(code.co_name == "_find_and_load" for code in codes)
-        # An extension module names its file (a source module names none): one of the interpreter's own.
-        if event == "import" and (
-            _type(arguments[1]) is not _str
-            or (
-                arguments[1].startswith(_trusted)
-                and "/../" not in arguments[1]
-                and _real_path(arguments[1]).startswith(_trusted)
-            )
-        ):
-            return
-        if event.startswith("marshal.") and importing and _compiled_in(chain[0], arguments[0], _trusted):
-            return  # a module of the interpreter's own folders, from the compiled file Python keeps beside it
-        if event == "compile":
-            if plain and held and not filename.startswith(_trusted):
-                return  # the hand-in's own text, under a name that does not pass for the interpreter's
-            if plain and importing and filename.startswith(_trusted) and _same_file(filename, source):
-                return  # a module of a package, from the source file it names
-            caller = codes[0] if codes else None  # what called compile or exec: a generator of the library's?
-            if caller is _parse_code:
-                return  # the hook's own parse of a forward reference (generated_from_names): a tree, not code
-            if caller is not None and _from_names(caller, chain, arguments[0]):
-                return
-        what = {
-            "compile": "running code built at run time (exec, eval or compile of text that is not in your files)",
-            "import": "loading compiled code (an extension module from outside Python's own folders)",
-        }.get(event, "loading compiled code (marshal, or a code object built by hand)")
-        raise _refused(f"{what} is refused while your code is graded: hand in the code itself as source")
-
-    sys.addaudithook(hook)
+    tripwire.install(submission_dir, cells, trusted, readers, opened, _sha256_function())
 
 
 def _sha256_function() -> Any:
@@ -428,254 +240,6 @@ def _sha256_function() -> Any:
     return sha256
 
 
-def _depth(frame: Any) -> int:
-    """How many frames there are from ``frame`` down to the first (``frame`` counted)."""
-    depth = 0
-    while frame is not None:
-        depth, frame = depth + 1, frame.f_back
-    return depth
-
-
-# The hook's helpers below look nothing up when they run (every name is a default bound now, a tuple no code
-# can change): os.path.realpath and the builtins are Python that student code can replace under them.
-
-
-def declared_codings(source: bytes, _len: Any = len) -> list[bytes]:
-    """Every encoding a source's first two lines may declare (PEP 263), lower case with dashes: each
-    ``coding:`` or ``coding=`` followed by a name, on a line that is a comment. Python's tokenizer takes the
-    first such name it finds, on the first line or else the second; the hook takes them all, so that no
-    line the tokenizer reads one way is read another way here. Read by hand: the re module is milliseconds
-    of a worker's start."""
-    names = []
-    for line in source.split(b"\n", 2)[:2]:
-        text = line.lstrip(b" \t\f")
-        if not text.startswith(b"#"):
-            continue
-        at = text.find(b"coding")
-        while at >= 0:
-            rest = text[at + 6 :]
-            if rest[:1] in (b":", b"="):
-                rest = rest[1:].lstrip(b" \t")
-                end = 0
-                while end < _len(rest) and (rest[end : end + 1].isalnum() or rest[end : end + 1] in (b"-", b"_", b".")):
-                    end += 1
-                if end:
-                    names.append(rest[:end].lower().replace(b"_", b"-"))
-            at = text.find(b"coding", at + 1)
-    return names
-
-
-def real_path(
-    path: str,
-    _lstat: Any = os.lstat,
-    _readlink: Any = os.readlink,
-    _getcwd: Any = os.getcwd,
-    _is_link: Any = stat.S_ISLNK,
-    _most_links: int = 40,
-) -> str:
-    """``path`` with every link followed and every ``.`` and ``..`` taken away, as os.path.realpath gives it
-    (a part that is not there is kept as it is written)."""
-    if not path.startswith("/"):
-        path = _getcwd() + "/" + path
-    waiting = path.split("/")
-    waiting.reverse()
-    done: list[str] = []
-    links = 0
-    while waiting:
-        name = waiting.pop()
-        if name in ("", "."):
-            continue
-        if name == "..":
-            if done:
-                done.pop()
-            continue
-        done.append(name)
-        try:
-            info = _lstat("/" + "/".join(done))
-        except (OSError, ValueError):
-            continue
-        if _is_link(info.st_mode) and links < _most_links:
-            links += 1
-            target = _readlink("/" + "/".join(done))
-            done.pop()
-            if target.startswith("/"):
-                done.clear()
-            parts = target.split("/")
-            parts.reverse()
-            waiting.extend(parts)
-    return "/" + "/".join(done)
-
-
-def file_bytes(
-    path: str,
-    _open: Any = os.open,
-    _read: Any = os.read,
-    _close: Any = os.close,
-    _reading: int = os.O_RDONLY,
-) -> bytes | None:
-    """The content of the file at ``path``; None where it cannot be read."""
-    try:
-        descriptor = _open(path, _reading)
-        try:
-            chunks = []
-            while True:
-                chunk = _read(descriptor, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            _close(descriptor)
-    except OSError:
-        return None
-    return b"".join(chunks)
-
-
-def compiled_in(
-    frame: Any,
-    data: Any,
-    trusted: tuple[str, ...],
-    _real_path: Any = real_path,
-    _file_bytes: Any = file_bytes,
-    _bytes: Any = bytes,
-    _str: Any = str,
-    _type: Any = type,
-) -> bool:
-    """Whether ``data``, which importlib's ``frame`` loads as marshal, is the code of a compiled file in the
-    interpreter's own folders (``trusted``), byte for byte: a compiled file student code wrote anywhere,
-    imported once the source-only path hook is out of its way, is not."""
-    code = frame.f_code
-    if code.co_name != "_compile_bytecode" or code.co_filename != "<frozen importlib._bootstrap_external>":
-        return False
-    path = frame.f_locals.get("bytecode_path")
-    if _type(path) is not _str or not path.startswith("/"):
-        return False
-    real = _real_path(path)
-    if not real.startswith(trusted):
-        return False
-    content = _file_bytes(real)
-    return content is not None and content[16:] == _bytes(data)
-
-
-def same_file(path: str, text: Any, _file_bytes: Any = file_bytes, _bytes: Any = bytes, _type: Any = type) -> bool:
-    """Whether ``text`` is the content of the file at ``path`` (resolved: real_path), byte for byte: a loader
-    of student code's can give importlib any text under the name of a module of the interpreter's folders."""
-    content = _file_bytes(path)
-    return content is not None and content == (text if _type(text) is _bytes else _bytes(text))
-
-
-# What a forward reference's code may do: load names, attributes and constants, subscript, build tuples and
-# lists, apply an operator (`int | None`), and return. No call, no function made, no loop (typing compiles
-# the text and evaluates it later, so the text is checked as the code it becomes).
-_TYPE_OPS = frozenset(
-    __import__("opcode").opmap[name]
-    for name in (
-        "RESUME",
-        "CACHE",
-        "EXTENDED_ARG",
-        "LOAD_NAME",
-        "LOAD_ATTR",
-        "LOAD_CONST",
-        "BINARY_SUBSCR",
-        "BUILD_TUPLE",
-        "BUILD_LIST",
-        "LIST_EXTEND",
-        "LIST_TO_TUPLE",
-        "BINARY_OP",
-        "RETURN_VALUE",
-    )
-    if name in __import__("opcode").opmap
-)
-
-
-def type_expression(
-    source: Any,
-    _compile: Any = compile,
-    _allowed: frozenset[int] = _TYPE_OPS,
-    _type: Any = type,
-    _str: Any = str,
-    _bytes: Any = bytes,
-    _code: Any = types.CodeType,
-    _range: Any = range,
-    _len: Any = len,
-    _all: Any = all,
-) -> bool:
-    """Whether ``source`` (as the compile event gives it: bytes) compiles to the code of a type expression and
-    nothing more (see _TYPE_OPS)."""
-    if _type(source) is not _str and _type(source) is not _bytes:
-        return False
-    try:
-        code = _compile(source, "<type>", "eval")
-    except (SyntaxError, ValueError):
-        return False
-    raw = code.co_code
-    for at in _range(0, _len(raw), 2):
-        if raw[at] not in _allowed:
-            return False
-    return _all(_type(constant) is not _code for constant in code.co_consts)
-
-
-def generated_from_names(
-    caller: Any,
-    chain: list[Any],
-    source: Any,
-    _type: Any = type,
-    _str: Any = str,
-    _dict: Any = dict,
-    _getattr: Any = getattr,
-    _is_name: Any = str.isidentifier,
-    _keywords: frozenset[str] = frozenset(__import__("keyword").kwlist),
-    _type_expression: Any = type_expression,
-    _int: Any = int,
-    _bool: Any = bool,
-    _tuple: Any = tuple,
-    _all: Any = all,
-    _any: Any = any,
-    _generators: tuple[tuple[str, str], ...] = _GENERATOR_PATHS,
-) -> bool:
-    """Whether ``caller`` is one of the standard library's generators (GENERATORS) and its text is made from
-    names alone, as the library makes it, and not from text student code handed in by calling the
-    generator's inner parts:
-
-    - typing compiles a forward reference: it must be a type expression (type_expression);
-    - dataclasses writes methods from field names: the class being processed (``_process_class``) must be
-      on the way, and every field's name a plain identifier, so no name carries code into the text;
-    - ast.parse must be making a tree (its ``flags`` hold ``PyCF_ONLY_AST``), not code;
-    - namedtuple's text must be the one it wrote, from field names that are plain identifiers.
-    What the generators call through their modules' globals, student code can replace: so the text is
-    checked, not the caller alone."""
-    if not _any(
-        caller.co_filename.endswith(file) and caller.co_qualname.startswith(function) for file, function in _generators
-    ):
-        return False
-    frame = chain[0]
-    if caller.co_filename.endswith("typing.py"):
-        return _type_expression(source)
-    if caller.co_filename.endswith("ast.py"):
-        flags = frame.f_locals.get("flags")
-        return _type(flags) is _int and _bool(flags & 0x400)
-    if caller.co_filename.endswith("__init__.py"):  # collections' namedtuple
-        names, text = frame.f_locals.get("field_names"), frame.f_locals.get("code")
-        if _type(names) is not _tuple or _type(text) is not _str or text.encode("utf-8") != source:
-            return False
-        return _all(_type(each) is _str and _is_name(each) and each not in _keywords for each in names)
-    if caller.co_filename.endswith("dataclasses.py"):
-        for frame in chain:
-            code = frame.f_code
-            if code.co_name == "_process_class" and code.co_filename == caller.co_filename:
-                fields = frame.f_locals.get("fields")
-                if _type(fields) is not _dict:
-                    return False
-                for key, field in _dict.items(fields):
-                    for each in (key, _getattr(field, "name", None)):
-                        if _type(each) is not _str or not _is_name(each) or each in _keywords:
-                            return False
-                return True
-        return False
-    return False
-
-
-# The hand-in's files this worker opened (its modules when imported, a data file, a helper loaded by
-# importlib) since its last message, by the part module whose call was running: sent with the next message
 # (send), for the grader to keep a part's results only while these are unchanged (part_cache).
 READ: dict[str, set[str]] = {}
 # The hand-in's modules and notebook cells, compiled by the worker before any part's process (prepare): path or
@@ -1016,7 +580,7 @@ def main() -> None:
     import_only_source(trusted)
     cells = [cell["source"] for cell in config.get("cells", [])]
     cells += [cell["source"] for each in config.get("module_cells", {}).values() for cell in each]
-    refuse_built_code(config["submission_dir"], cells, trusted)
+    watch_built_code(config["submission_dir"], cells, trusted)
     sys.path.insert(0, config["submission_dir"])
     sys.argv = [config.get("script_name") or "submission"]
     quiet_checks()

@@ -211,7 +211,7 @@ def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
 # Ways to run code that is not a hand-in's source: exec, eval or compile of built text (exec handed to a
 # thread as its target too), marshalled code, code objects made by hand, machine code through ctypes, a
 # codec of the hand-in's own decoding a source, and reaching into the grader's worker (gc, the stack). The
-# worker refuses what it can see (bootstrap.refuse_built_code), and the summary lists the hand-ins that try:
+# worker refuses what it can see (bootstrap.watch_built_code, tripwire.py), and the summary lists the hand-ins that try:
 # a copy hidden that way earns nothing and shows nothing to the similarity measure.
 BUILDING_CALLS = re.compile(
     r"(?<![\w.])(exec|eval|compile)\b(?!\s*=[^=])|\b(CodeType|FunctionType)\b"

@@ -300,8 +300,8 @@ def submission(
     "--return-feedback",
     is_flag=True,
     help="Also write the feedback as the LMS takes it back: moodle-feedback.zip for Moodle's \"Upload multiple "
-    "feedback files in a zip\", and each total in moodle.csv's Feedback comments (see docs: Feedback back to "
-    "the students).",
+    "feedback files in a zip\", each total in moodle.csv's Feedback comments, and nbgrader's feedback/ "
+    "folders for release_feedback (see docs: Feedback back to the students).",
 )
 @click.option(
     "--junit",

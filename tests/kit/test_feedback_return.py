@@ -11,9 +11,13 @@ The offline worksheet's comments go back in its "Feedback comments" column, foun
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
+import pytest
 from classroom import SOLUTIONS, TEMPLATE
 from commands import run_batch
 
@@ -81,3 +85,35 @@ def test_without_the_option_nothing_goes_back(tmp_path: Path) -> None:
     process = run_batch(download.parent, out, "--part", "simple_tokenizers")
     assert process.returncode == 0, process.stderr[-2000:]
     assert not (out / "moodle-feedback.zip").exists()
+
+
+def test_nbgrader_release_feedback_hands_out_the_kits_pages(tmp_path: Path) -> None:
+    """nbgrader's release_feedback (nbgrader/exchange/default/release_feedback.py) takes every
+    feedback/<student>/<assignment>/<notebook>.html with the timestamp.txt and submission_secret.txt beside it,
+    as generate_feedback leaves them, and releases it under notebook_hash(secret, notebook): the real nbgrader
+    is run on what the batch wrote."""
+    utils = pytest.importorskip("nbgrader.utils", reason="nbgrader is in the dev extra")
+    course = tmp_path / "course"
+    handed_in = course / "submitted" / "alice" / "ps1"
+    handed_in.mkdir(parents=True)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TOKENIZERS.decode())])
+    nbformat.write(notebook, handed_in / "simple_tokenizers.ipynb")
+    (handed_in / "timestamp.txt").write_text("2026-11-20 10:15:00.000000 UTC", encoding="utf-8")
+    (handed_in / "submission_secret.txt").write_text("s3cret", encoding="utf-8")
+    out = tmp_path / "graded"
+    process = run_batch(course, out, "--part", "simple_tokenizers", "--return-feedback")
+    assert process.returncode == 0, process.stderr[-2000:]
+    page = course / "feedback" / "alice" / "ps1" / "simple_tokenizers.html"
+    assert page.read_bytes() == (out / "alice" / "feedback.html").read_bytes()
+
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    exchange.chmod(0o777)  # nbgrader's exchange is shared: it refuses one others cannot write to
+    released = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "release_feedback", "ps1", "--course=bpe",
+         f"--Exchange.root={exchange}", f"--CourseDirectory.root={course}"],
+        capture_output=True, text=True, timeout=300, cwd=course,
+    )  # fmt: skip
+    assert released.returncode == 0, released.stderr[-4000:] + released.stdout[-2000:]
+    checksum = utils.notebook_hash(secret="s3cret", notebook_id="simple_tokenizers")
+    assert (exchange / "bpe" / "feedback" / f"{checksum}.html").read_bytes() == page.read_bytes()

@@ -10,6 +10,7 @@ slash, which would start another folder). The offline worksheet takes a short co
 from __future__ import annotations
 
 import io
+import shutil
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,6 +21,8 @@ from autograder.scoring.scoring import percent, points_number
 
 MOODLE_ZIP = "moodle-feedback.zip"
 MOODLE_PLUGIN = "assignfeedback_file"  # the feedback files plugin, as Moodle's importer names it
+NBGRADER_FEEDBACK = "feedback"  # nbgrader's CourseDirectory.feedback_directory, in the course folder
+NBGRADER_KEPT = ("timestamp.txt", "submission_secret.txt")  # what generate_feedback copies beside the pages
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # one fixed time: the same results give the same zip, byte for byte
 
 
@@ -65,3 +68,44 @@ def comment(record: StudentRecord) -> str:
         f"Autograded: {score} of {points_number(record.result.max_score)} points ({percent(record.result):.0f}%). "
         f"Every test is in {FEEDBACK_PAGE}, under Feedback files."
     )
+
+
+def nbgrader_folders(out: Path, records: Iterable[StudentRecord]) -> tuple[list[Path], list[str]]:
+    """Write each graded nbgrader hand-in's page into its course's feedback folder; return what was written and
+    a line for the students release_feedback could not hand theirs to (no notebook, no submission secret)."""
+    written: list[Path] = []
+    no_notebook: list[str] = []
+    no_secret: list[str] = []
+    for record in sorted(records, key=lambda record: record.id):
+        page = out / record.id / FEEDBACK_PAGE
+        handed_in = Path(record.origin) if record.origin else None
+        if not page.is_file() or handed_in is None or handed_in.parent.parent.name != "submitted":
+            continue  # not a hand-in from submitted/<student>/<assignment>/ (one set by hand, a conflict)
+        notebooks = sorted(path.stem for path in handed_in.glob("*.ipynb"))
+        if not notebooks:
+            no_notebook.append(record.id)
+            continue
+        if not (handed_in / NBGRADER_KEPT[1]).is_file():
+            no_secret.append(record.id)
+            continue
+        # The names nbgrader gave the folders (the student's, the assignment's), not the kit's id for them.
+        folder = handed_in.parent.parent.parent / NBGRADER_FEEDBACK / handed_in.parent.name / handed_in.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for kept in NBGRADER_KEPT:
+            if (handed_in / kept).is_file():
+                shutil.copyfile(handed_in / kept, folder / kept)
+        for notebook in notebooks:
+            shutil.copyfile(page, folder / f"{notebook}.html")
+            written.append(folder / f"{notebook}.html")
+    warnings = []
+    if no_notebook:
+        warnings.append(
+            f"nbgrader feedback: {', '.join(no_notebook)} handed in no notebook, and release_feedback hands out "
+            "a page per notebook: give them their feedback.html yourself"
+        )
+    if no_secret:
+        warnings.append(
+            f"nbgrader feedback: {', '.join(no_secret)} have no submission_secret.txt (not collected by nbgrader "
+            "0.7 or later), which release_feedback needs: give them their feedback.html yourself"
+        )
+    return written, warnings

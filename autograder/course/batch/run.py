@@ -29,7 +29,7 @@ from autograder.course.batch import (
     similarity,
     store,
 )
-from autograder.course.batch.discover import Discovery, DiscoveryError, discover
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -290,6 +290,10 @@ def run_batch(
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
+    if options.return_feedback and discovery.layout == NBGRADER_LAYOUT:
+        pages, missing = feedback_return.nbgrader_folders(out, records)
+        written += pages
+        warnings += missing
     return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
 
 

@@ -135,6 +135,11 @@ def _item_analysis(summary: ClassSummary) -> Section:
         section.rows.append([test.part, Code(test.function), label, f"{test.points:g}", rate, answer, first])
     if summary.passed_by_everyone:
         section.lines.append(f"{summary.passed_by_everyone} test(s) that every graded student passed are left out.")
+    if summary.did_not_load:
+        section.lines.append(
+            f"{summary.did_not_load} hand-in(s) with a file that does not load are left out of these tests: each "
+            "is one line of Needs help first, with the file."
+        )
     return section
 
 

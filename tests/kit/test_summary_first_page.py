@@ -46,3 +46,6 @@ def test_who_needs_help_comes_first_by_name(tmp_path: Path) -> None:
         rows = [line for line in _section(summary, title).splitlines() if line.startswith("| ") and "(" in line]
         assert rows, f"{title}: every student by id and name"
     assert "| bea (Bea Bee) |" in _section(summary, "Slowest submissions")
+    hardest = _section(summary, "Hardest tests first")
+    assert "| Part 1 |" not in hardest, "cyd's one syntax error is one row of Needs help first, not a row per test"
+    assert "1 hand-in(s) with a file that does not load" in hardest, hardest

@@ -184,6 +184,7 @@ class ClassSummary:
     students: tuple[StudentLine, ...]
     over_full: tuple[OverFull, ...] = ()
     needs_help: tuple[NeedsHelp, ...] = ()
+    did_not_load: int = 0  # graded hand-ins with a file that does not load: left out of the hardest tests
 
 
 # The lowest-scoring graded students named for help, those below the class median among them.
@@ -215,6 +216,7 @@ def summarize(records: list[StudentRecord], *, stubs: StartingCode, most: float 
         students=_students(records),
         over_full=_over_full(graded, most),
         needs_help=_needs_help(records),
+        did_not_load=sum(1 for document in tested if any(test.load_failed for test in document.tests)),
     )
 
 
@@ -265,7 +267,8 @@ def _functions(documents: list[GradeResult]) -> tuple[FunctionFigures, ...]:
 
 def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
     """The tests some student failed, by pass rate among the students who started their function (lowest
-    first); and how many tests every one of them passed."""
+    first), a file that does not load left out (it is one cause, not a failure of each test); and how many
+    tests every one of them passed."""
     Key = tuple[str, str, str]  # (part, function, test): train_bpe is in four parts
     passes: Counter[Key] = Counter()
     seen: Counter[Key] = Counter()
@@ -276,6 +279,8 @@ def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
         for test in document.tests:
             if test.outcome is Outcome.NOT_STARTED:
                 continue  # a student who has not started it did not find it hard
+            if test.load_failed:
+                continue  # one cause for every test of the file: one line of Needs help first, not a row each
             key = (test.part.split(":")[0], test.function, test.test)
             info[key] = (test.doc, test.points)
             seen[key] += 1

@@ -352,6 +352,8 @@ def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
         ("id,name\nada,Ada Lovelace\n", {"ada": "Ada Lovelace"}),
         ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
         ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
+        # nbgrader's own roster (nbgrader db student import: id,first_name,last_name,email)
+        ("id,first_name,last_name,email\nada,Ada,Lovelace,ada@uni.edu\n", {"ada": "Ada Lovelace"}),
         ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
         (MOODLE_HEADER + "\nParticipant 201,Ada Lovelace,ada@uni.edu,,,100.00,Yes,-,,-,\n", {"201": "Ada Lovelace"}),
     ],

@@ -21,8 +21,8 @@ from autograder.course.batch.discover import student_id
 
 ID_COLUMNS = ("id", "student_id", "student id", "sis user id", "sis login id", "username", "login", "user", "email")
 NAME_COLUMNS = ("name", "full name", "student name", "student")
-FIRST_COLUMNS = ("first name", "first", "given name")
-LAST_COLUMNS = ("last name", "last", "surname", "family name")
+FIRST_COLUMNS = ("first name", "first_name", "first", "given name")  # first_name: nbgrader's own
+LAST_COLUMNS = ("last name", "last_name", "last", "surname", "family name")
 # Moodle's grading worksheet (assignfeedback_offline): its id column and the words before each id, which
 # Moodle's importer strips by length (get_string('hiddenuser', 'assign') is "Participant ").
 MOODLE_ID_COLUMN = "Identifier"

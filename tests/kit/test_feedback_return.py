@@ -117,3 +117,16 @@ def test_nbgrader_release_feedback_hands_out_the_kits_pages(tmp_path: Path) -> N
     assert released.returncode == 0, released.stderr[-4000:] + released.stdout[-2000:]
     checksum = utils.notebook_hash(secret="s3cret", notebook_id="simple_tokenizers")
     assert (exchange / "bpe" / "feedback" / f"{checksum}.html").read_bytes() == page.read_bytes()
+
+
+def test_a_canvas_download_gets_no_moodle_zip(tmp_path: Path) -> None:
+    """Canvas's user ids are numbers too, but not Moodle participants: their pages are not put in Moodle's zip."""
+    download = tmp_path / "download"
+    download.mkdir()
+    (download / "lovelaceada_1001_5001_simple_tokenizers.py").write_bytes(TOKENIZERS)
+    (download / "beebea_1002_5002_simple_tokenizers.py").write_bytes(TOKENIZERS)
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers", "--return-feedback")
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert (out / "1001" / "feedback.html").is_file()
+    assert not (out / "moodle-feedback.zip").exists()

@@ -56,6 +56,13 @@ RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 # nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
 TIMESTAMP = "timestamp.txt"
 NBGRADER_LAYOUT = "nbgrader submitted/"  # Discovery.layout of a course's submitted/ folder
+
+
+def lms_layout(lms: str) -> str:
+    """Discovery.layout of an LMS's bulk download (``lms``: "Canvas", "Moodle")."""
+    return f"LMS bulk download ({lms})"
+
+
 TIMESTAMP_BYTES = 100
 TIMED_AT_MOST = 2000  # entries of a hand-in's folder looked at for its newest file's time
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
@@ -589,7 +596,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str, roster: set[str] | 
         return _newest_time([folder / name for name in members])
 
     candidates = _lms_candidates(folder, lms, groups, late, loader, timer)
-    discovery = _collect(f"LMS bulk download ({lms})", candidates, ignored)
+    discovery = _collect(lms_layout(lms), candidates, ignored)
     discovery.unfit, discovery.ambiguous = unfit, ambiguous
     return discovery
 

@@ -29,7 +29,7 @@ from autograder.course.batch import (
     similarity,
     store,
 )
-from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover, lms_layout
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -290,6 +290,11 @@ def run_batch(
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
+    if options.return_feedback and discovery.layout == lms_layout("Moodle"):  # only Moodle's ids are participants
+        archive, left_out = feedback_return.moodle_zip(out, records)
+        write_atomically(out / feedback_return.MOODLE_ZIP, archive)
+        written.append(out / feedback_return.MOODLE_ZIP)
+        warnings += left_out
     if options.return_feedback and discovery.layout == NBGRADER_LAYOUT:
         pages, missing = feedback_return.nbgrader_folders(out, records)
         written += pages
@@ -569,11 +574,6 @@ def _write_class_files(
         )
         write(out / MOODLE, moodle)
         warnings += capped
-    if options.return_feedback:
-        archive, left_out = feedback_return.moodle_zip(out, records)
-        write_atomically(out / feedback_return.MOODLE_ZIP, archive)
-        written.append(out / feedback_return.MOODLE_ZIP)
-        warnings += left_out
     most = points.full_marks + points.bonus_total
     sections = class_summary.build_sections(summarize(records, stubs=_stub_code(), most=most))
     scores = {record.id: percent(record.result) for record in records if record.result is not None}

@@ -297,6 +297,13 @@ def submission(
 )
 @PART_OPTION
 @click.option(
+    "--return-feedback",
+    is_flag=True,
+    help="Also write the feedback as the LMS takes it back: moodle-feedback.zip for Moodle's \"Upload multiple "
+    "feedback files in a zip\", each total in moodle.csv's Feedback comments, and nbgrader's feedback/ "
+    "folders for release_feedback (see docs: Feedback back to the students).",
+)
+@click.option(
     "--junit",
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
@@ -344,6 +351,7 @@ def batch(
     students: tuple[str, ...],
     shard: str | None,
     merge: bool,
+    return_feedback: bool,
     course_path: Path | None,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
@@ -406,6 +414,7 @@ def batch(
         nbgrader_db=nbgrader_db,
         parts=parts,
         feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
+        return_feedback=return_feedback,
         course=course,
     )
     progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing

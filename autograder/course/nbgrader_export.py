@@ -74,10 +74,17 @@ def export(
     The kit owns the cells it fills: a manual score typed into formgrader there is replaced at the next export
     (manual points go in adjustments.csv, which every output reads).
     """
+    import warnings as python_warnings
+
     from nbgrader.api import Gradebook, MissingEntry
+    from sqlalchemy.exc import SAWarning
 
     warnings: list[str] = []
-    with Gradebook(f"sqlite:///{database.resolve()}") as book:
+    with python_warnings.catch_warnings(), Gradebook(f"sqlite:///{database.resolve()}") as book:
+        # nbgrader's api builds a submission with its relationships set before it adds it to the session, which
+        # SQLAlchemy 2 reports at autoflush ("not in session, add operation ... will not proceed") and then adds
+        # it anyway: three lines that read as errors on every export. Only that message is silenced.
+        python_warnings.filterwarnings("ignore", message=r"Object of type <\w+> not in session", category=SAWarning)
         try:
             book.find_assignment(assignment)
         except MissingEntry:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         ClassSummary,
         Flagged,
         FunctionFigures,
+        NeedsHelp,
         NotGraded,
         OverFull,
         Overview,
@@ -64,7 +65,7 @@ class Section:
 
 
 def build_sections(summary: ClassSummary) -> list[Section]:
-    sections = [_overview(summary.overview), _over_full(summary.over_full)]
+    sections = [_overview(summary.overview), _needs_help(summary.needs_help), _over_full(summary.over_full)]
     if summary.overview.graded:
         count = summary.overview.graded
         sections += [_functions(summary.functions, count), _item_analysis(summary), _stopped(summary.stopped)]
@@ -83,10 +84,19 @@ def _overview(overview: Overview) -> Section:
     scores = overview.scores
     if scores is not None:
         section.lines.append(
-            f"Score (percent): mean {scores.mean:.1f}, median {scores.median:.1f}, "
-            f"standard deviation {scores.spread:.1f}, lowest {scores.lowest:.1f}, highest {scores.highest:.1f}; "
+            f"Score (percent): mean {scores.mean:.1f}, median {scores.median:.1f}, population standard deviation "
+            f"{scores.spread:.1f}, lowest {scores.lowest:.1f}, highest {scores.highest:.1f}; "
             f"{scores.full_marks} with full marks."
         )
+    return section
+
+
+def _needs_help(lines: tuple[NeedsHelp, ...]) -> Section:
+    """The students to look at first, each by name, with every reason."""
+    section = Section("Needs help first", headers=["student", "why", "score"])
+    for line in lines:
+        score = f"{line.percent:.1f}%" if line.percent is not None else "no grade"
+        section.rows.append([_who(line.student, line.name), "; ".join(line.why), score])
     return section
 
 
@@ -125,6 +135,11 @@ def _item_analysis(summary: ClassSummary) -> Section:
         section.rows.append([test.part, Code(test.function), label, f"{test.points:g}", rate, answer, first])
     if summary.passed_by_everyone:
         section.lines.append(f"{summary.passed_by_everyone} test(s) that every graded student passed are left out.")
+    if summary.did_not_load:
+        section.lines.append(
+            f"{summary.did_not_load} hand-in(s) with a file that does not load are left out of these tests: each "
+            "is one line of Needs help first, with the file."
+        )
     return section
 
 
@@ -144,14 +159,18 @@ def _clip(text: str, room: int = 60) -> str:
 def _stopped(stopped: tuple[StoppedSubmission, ...]) -> Section:
     section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
     for each in stopped:
-        section.rows.append([each.student, str(each.timed_out), str(each.crashed), _clip(each.first, 90)])
+        section.rows.append(
+            [_who(each.student, each.name), str(each.timed_out), str(each.crashed), _clip(each.first, 90)]
+        )
     return section
 
 
 def _slowest(slowest: tuple[SlowSubmission, ...]) -> Section:
     section = Section("Slowest submissions", headers=["student", "seconds in their code", "score"])
     for each in slowest[:SLOWEST_SHOWN]:
-        section.rows.append([each.student, f"{each.seconds:.1f}", f"{each.score:g} / {each.max_score:g}"])
+        section.rows.append(
+            [_who(each.student, each.name), f"{each.seconds:.1f}", f"{each.score:g} / {each.max_score:g}"]
+        )
     return section
 
 
@@ -229,7 +248,7 @@ def _listed(flagged: tuple[Flagged, ...], title: str, said: str, header: str) ->
     """A section of the students ``flagged``, with what each was flagged for under ``header``."""
     section = Section(title, lines=[said], headers=["student", header, "score"])
     for each in flagged:
-        section.rows.append([each.student, Code(", ".join(each.what)), f"{each.score:g}"])
+        section.rows.append([_who(each.student, each.name), Code(", ".join(each.what)), f"{each.score:g}"])
     if not section.rows:
         section.lines = []
     return section
@@ -260,7 +279,7 @@ def _over_full(over_full: tuple[OverFull, ...]) -> Section:
 def _not_graded(not_graded: tuple[NotGraded, ...]) -> Section:
     section = Section("Not graded, and roster mismatches", headers=["student", "status", "why"])
     for line in not_graded:
-        section.rows.append([line.student, line.status, line.why])
+        section.rows.append([_who(line.student, line.name), line.status, line.why])
     return section
 
 

@@ -117,7 +117,7 @@ def test_roster_names_and_mismatches(graded_class):
     assert rows["cyd"]["note"] == gradebook.NOT_ON_ROSTER
     assert rows["ada"]["note"] == ""
     summary = (out / "summary.md").read_text(encoding="utf-8")
-    assert "| ian | no submission |" in summary and "| cyd | not on the roster |" in summary
+    assert "| ian (Ian Absent) | no submission |" in summary and "| cyd | not on the roster |" in summary
 
 
 def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class):

@@ -352,6 +352,8 @@ def test_an_empty_or_missing_folder_is_one_clear_error(tmp_path):
         ("id,name\nada,Ada Lovelace\n", {"ada": "Ada Lovelace"}),
         ("Student,ID,SIS User ID\nAda Lovelace,1001,A1\n", {"1001": "Ada Lovelace"}),
         ("username,first name,last name\nada,Ada,Lovelace\n", {"ada": "Ada Lovelace"}),
+        # nbgrader's own roster (nbgrader db student import: id,first_name,last_name,email)
+        ("id,first_name,last_name,email\nada,Ada,Lovelace,ada@uni.edu\n", {"ada": "Ada Lovelace"}),
         ("\ufeffEmail,Name\nada@uni.edu,Ada\n", {"ada@uni.edu": "Ada"}),
         (MOODLE_HEADER + "\nParticipant 201,Ada Lovelace,ada@uni.edu,,,100.00,Yes,-,,-,\n", {"201": "Ada Lovelace"}),
     ],
@@ -727,3 +729,21 @@ def test_every_lms_message_names_what_the_instructor_has_and_the_fix(tmp_path, l
         assert all(name in reason for name in named), f"{reason!r} leaves out one of {named}"
         feedback = (out / student / "feedback.md").read_text(encoding="utf-8")
         assert str(tmp_path) not in feedback, feedback
+
+
+@pytest.mark.unit
+def test_canvas_test_student_is_left_out_of_the_roster_and_said_once(tmp_path):
+    """Canvas's gradebook export lists its Student View user as "Student, Test" in every course: it is nobody's
+    hand-in, so it is not a roster student (no "no submission" line each run), and the roster says so once."""
+    path = tmp_path / "roster.csv"
+    path.write_text(
+        "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (4242)\n"
+        "    Points Possible,,,,,30\n"
+        '"Lovelace, Ada",1001,A1,ada,S1,\n'
+        '"Student, Test",9999,,abc123,S1,\n',
+        encoding="utf-8",
+    )
+    roster = read_roster(path)
+    assert set(roster) == {"1001"}
+    said = [line for line in roster.warnings if "Student, Test" in line]
+    assert len(said) == 1 and "9999" in said[0], roster.warnings

@@ -158,4 +158,5 @@ def _graded_into_nbgrader(course: Path, roster: Path, adjustments: str) -> Path:
         course, out, "--part", "simple_tokenizers", "--roster", str(roster), "--nbgrader-db", str(database)
     )
     assert process.returncode == 0, process.stderr[-3000:]
+    assert "Warning" not in process.stderr, "nbgrader's SQLAlchemy warnings read as errors: " + process.stderr
     return database

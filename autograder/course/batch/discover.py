@@ -55,6 +55,14 @@ MOODLE_ID = re.compile(r"_(?P<id>\d+)_assignsubmission_[a-z]+")
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+(?P<suffix>\.(?:py|ipynb))$")
 # nbgrader's record of when a hand-in was submitted, beside its notebooks: "2026-11-20 10:15:00.000000 UTC"
 TIMESTAMP = "timestamp.txt"
+NBGRADER_LAYOUT = "nbgrader submitted/"  # Discovery.layout of a course's submitted/ folder
+
+
+def lms_layout(lms: str) -> str:
+    """Discovery.layout of an LMS's bulk download (``lms``: "Canvas", "Moodle")."""
+    return f"LMS bulk download ({lms})"
+
+
 TIMESTAMP_BYTES = 100
 TIMED_AT_MOST = 2000  # entries of a hand-in's folder looked at for its newest file's time
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
@@ -357,7 +365,7 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
         )
     if not candidates:
         raise DiscoveryError(f"{submitted}: no nbgrader submissions in it; give the course's submitted/ folder")
-    discovery = _collect("nbgrader submitted/", candidates, ignored)
+    discovery = _collect(NBGRADER_LAYOUT, candidates, ignored)
     chosen_names = {Path(candidate.origin).name for candidate in candidates}
     discovery.assignment = assignment or (chosen_names.pop() if len(chosen_names) == 1 else "")
     return discovery
@@ -588,7 +596,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str, roster: set[str] | 
         return _newest_time([folder / name for name in members])
 
     candidates = _lms_candidates(folder, lms, groups, late, loader, timer)
-    discovery = _collect(f"LMS bulk download ({lms})", candidates, ignored)
+    discovery = _collect(lms_layout(lms), candidates, ignored)
     discovery.unfit, discovery.ambiguous = unfit, ambiguous
     return discovery
 

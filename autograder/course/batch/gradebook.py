@@ -31,6 +31,7 @@ NO_SUBMISSION = "no submission"
 CANNOT_GRADE = "could not grade"
 NOT_ON_ROSTER = "not on the roster"
 MOODLE_GRADE = "Grade"  # the worksheet's column Moodle's importer reads the grade from (by this name)
+MOODLE_COMMENTS = "Feedback comments"  # the comments plugin's column, read by this name (--return-feedback)
 MOODLE_MAXIMUM = "Maximum Grade"  # the assignment's maximum grade in Moodle: a grade above it is skipped
 NAMED_AT_MOST = 20  # ids a warning names before it counts the rest
 # Canvas's gradebook importer (instructure/canvas-lms, lib/gradebook_importer.rb, Assignment.title_and_id): a
@@ -223,7 +224,12 @@ def grade_or_blank(record: StudentRecord, without_grade: str) -> str:
 
 
 def moodle_csv(
-    worksheet: str, records: Iterable[StudentRecord], full_marks: float, *, without_grade: str = ""
+    worksheet: str,
+    records: Iterable[StudentRecord],
+    full_marks: float,
+    *,
+    without_grade: str = "",
+    comments: dict[str, str] | None = None,
 ) -> tuple[str, list[str]]:
     """Moodle's grading worksheet ``worksheet`` (its text, as downloaded) with each graded student's total in
     Grade, ready to upload (Upload grading worksheet); and a line for each grade Moodle could not take as it is.
@@ -237,6 +243,10 @@ def moodle_csv(
     was changed in Moodle after the worksheet was downloaded (Last modified (grade)), or whose Grade is
     empty. So a student without a grade here keeps the Grade the worksheet had (or gets 0, where
     ``without_grade`` is ``ZERO``), and their feedback comments are sent back as they were.
+
+    With ``comments`` (by student id, ``grade batch --return-feedback``), each one is added after what the
+    row's Feedback comments already says (the instructor's words are kept), in the column the comments
+    plugin's importer reads by that name; a worksheet without the column is said, not given one.
     """
     from autograder.course.batch.discover import student_id
     from autograder.course.batch.roster import MOODLE_ID_COLUMN, moodle_id
@@ -252,6 +262,7 @@ def moodle_csv(
     header = rows[0]
     identifier, grade = header.index(MOODLE_ID_COLUMN), header.index(MOODLE_GRADE)
     maximum = header.index(MOODLE_MAXIMUM) if MOODLE_MAXIMUM in header else None
+    remarks = header.index(MOODLE_COMMENTS) if comments and MOODLE_COMMENTS in header else None
     capped: list[str] = []
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -265,6 +276,8 @@ def moodle_csv(
                 capped.append(student)
                 value = most
             row[grade] = points_number(round(value, 2))
+        if remarks is not None and comments and student in comments and len(row) > remarks:
+            row[remarks] = "\n\n".join(text for text in (row[remarks].strip(), comments[student]) if text)
         writer.writerow(row)
     warnings = (
         [
@@ -275,6 +288,11 @@ def moodle_csv(
         if capped
         else []
     )
+    if comments and remarks is None:
+        warnings.append(
+            f"moodle.csv: the worksheet has no {MOODLE_COMMENTS} column, so no comment goes back in it: enable "
+            "Feedback comments in the assignment's settings and download the grading worksheet again"
+        )
     return buffer.getvalue(), warnings
 
 

@@ -21,12 +21,14 @@ from autograder.course.batch.discover import student_id
 
 ID_COLUMNS = ("id", "student_id", "student id", "sis user id", "sis login id", "username", "login", "user", "email")
 NAME_COLUMNS = ("name", "full name", "student name", "student")
-FIRST_COLUMNS = ("first name", "first", "given name")
-LAST_COLUMNS = ("last name", "last", "surname", "family name")
+FIRST_COLUMNS = ("first name", "first_name", "first", "given name")  # first_name: nbgrader's own
+LAST_COLUMNS = ("last name", "last_name", "last", "surname", "family name")
 # Moodle's grading worksheet (assignfeedback_offline): its id column and the words before each id, which
 # Moodle's importer strips by length (get_string('hiddenuser', 'assign') is "Participant ").
 MOODLE_ID_COLUMN = "Identifier"
 MOODLE_PARTICIPANT = "Participant "
+# Canvas's Student View user, in every course's gradebook export under this sortable name: nobody's hand-in.
+CANVAS_TEST_STUDENT = "Student, Test"
 EMAIL_COLUMNS = ("email", "email address", "e-mail", "mail")
 
 
@@ -90,6 +92,7 @@ def read_roster(path: Path) -> Roster:
     first = next((headers[name] for name in FIRST_COLUMNS if name in headers), None)
     last = next((headers[name] for name in LAST_COLUMNS if name in headers), None)
     rows: dict[str, list[tuple[int, str, Student]]] = defaultdict(list)  # cleaned id -> (line, raw id, student)
+    left_out: list[str] = []
     for number, row in enumerate(reader, start=2):
         raw = (
             moodle_id(row.get(id_column) or "") if id_column == MOODLE_ID_COLUMN else (row.get(id_column) or "").strip()
@@ -104,9 +107,18 @@ def read_roster(path: Path) -> Roster:
             name = " ".join(
                 part for part in ((row.get(first or "") or "").strip(), (row.get(last or "") or "").strip()) if part
             )
+        if name_column == "Student" and name == CANVAS_TEST_STUDENT:
+            left_out.append(raw)  # not a student: no "no submission" line for it on every run
+            continue
         cleaned = {str(key): (value or "").strip() for key, value in row.items()}
         rows[student_id(raw)].append((number, raw, Student(student_id(raw), name, cleaned)))
-    return _distinct(path, rows)
+    roster = _distinct(path, rows)
+    if left_out:
+        roster.warnings.append(
+            f"{path}: left out Canvas's test student ({CANVAS_TEST_STUDENT!r}, id {', '.join(left_out)}), "
+            "the Student View user, who is no one's hand-in"
+        )
+    return roster
 
 
 def _distinct(path: Path, rows: dict[str, list[tuple[int, str, Student]]]) -> Roster:

@@ -19,8 +19,17 @@ from typing import TYPE_CHECKING, Protocol
 from autograder import __version__
 from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
-from autograder.course.batch import adjustments, choices, gradebook, late_work, manual_files, similarity, store
-from autograder.course.batch.discover import Discovery, DiscoveryError, discover
+from autograder.course.batch import (
+    adjustments,
+    choices,
+    feedback_return,
+    gradebook,
+    late_work,
+    manual_files,
+    similarity,
+    store,
+)
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover, lms_layout
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -98,6 +107,7 @@ class BatchOptions:
     nbgrader_db: Path | None = None
     parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
     feedback: str = disclosure.DEFAULT  # how much of the hidden tests the feedback shows
+    return_feedback: bool = False  # also write the feedback as the LMSs take it back in bulk (feedback_return)
     course: CourseFile = field(default_factory=CourseFile)  # points, late rules, exports (the rest is given above)
 
 
@@ -280,6 +290,15 @@ def run_batch(
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
+    if options.return_feedback and discovery.layout == lms_layout("Moodle"):  # only Moodle's ids are participants
+        archive, left_out = feedback_return.moodle_zip(out, records)
+        write_atomically(out / feedback_return.MOODLE_ZIP, archive)
+        written.append(out / feedback_return.MOODLE_ZIP)
+        warnings += left_out
+    if options.return_feedback and discovery.layout == NBGRADER_LAYOUT:
+        pages, missing = feedback_return.nbgrader_folders(out, records)
+        written += pages
+        warnings += missing
     return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
 
 
@@ -545,7 +564,14 @@ def _write_class_files(
     warnings += unsure
     if options.roster is not None and is_moodle_worksheet(options.roster):
         worksheet = options.roster.read_text(encoding="utf-8-sig")
-        moodle, capped = gradebook.moodle_csv(worksheet, records, points.full_marks, without_grade=without_grade)
+        comments = (
+            {record.id: feedback_return.comment(record) for record in records if record.result is not None}
+            if options.return_feedback
+            else None
+        )
+        moodle, capped = gradebook.moodle_csv(
+            worksheet, records, points.full_marks, without_grade=without_grade, comments=comments
+        )
         write(out / MOODLE, moodle)
         warnings += capped
     most = points.full_marks + points.bonus_total

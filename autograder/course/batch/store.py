@@ -28,6 +28,7 @@ CLASS_FILES = frozenset(
         "gradebook.csv",
         "canvas.csv",
         "moodle.csv",
+        "moodle-feedback.zip",
         "summary.md",
         "summary.html",
         "summary-histogram.svg",

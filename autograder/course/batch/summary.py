@@ -32,7 +32,7 @@ class ScoreFigures:
 
     mean: float
     median: float
-    spread: float  # the population standard deviation; 0 for one student
+    spread: float  # the population standard deviation (statistics.pstdev); 0 for one student
     lowest: float
     highest: float
     full_marks: int  # how many students have them
@@ -83,6 +83,7 @@ class StoppedSubmission:
     timed_out: int
     crashed: int
     first: str
+    name: str = ""  # the roster's name, "" where there is none
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class SlowSubmission:
     seconds: float  # in the student's code, never the grader's own start
     score: float
     max_score: float
+    name: str = ""  # the roster's name, "" where there is none
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class Flagged:
     student: str
     what: tuple[str, ...]
     score: float
+    name: str = ""  # the roster's name, "" where there is none
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,7 @@ class NotGraded:
     student: str
     status: str
     why: str
+    name: str = ""  # the roster's name, "" where there is none
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,16 @@ class OverFull:
     student: str
     score: float
     most: float  # full marks plus every bonus point
+
+
+@dataclass(frozen=True)
+class NeedsHelp:
+    """A student the instructor should look at first, and every reason why, most pressing first."""
+
+    student: str
+    name: str
+    why: tuple[str, ...]
+    percent: float | None  # None: no grade
 
 
 @dataclass(frozen=True)
@@ -169,6 +183,12 @@ class ClassSummary:
     not_graded: tuple[NotGraded, ...]
     students: tuple[StudentLine, ...]
     over_full: tuple[OverFull, ...] = ()
+    needs_help: tuple[NeedsHelp, ...] = ()
+    did_not_load: int = 0  # graded hand-ins with a file that does not load: left out of the hardest tests
+
+
+# The lowest-scoring graded students named for help, those below the class median among them.
+LOWEST_NAMED = 5
 
 
 def summarize(records: list[StudentRecord], *, stubs: StartingCode, most: float | None = None) -> ClassSummary:
@@ -195,6 +215,8 @@ def summarize(records: list[StudentRecord], *, stubs: StartingCode, most: float 
         not_graded=_not_graded(records),
         students=_students(records),
         over_full=_over_full(graded, most),
+        needs_help=_needs_help(records),
+        did_not_load=sum(1 for document in tested if any(test.load_failed for test in document.tests)),
     )
 
 
@@ -245,7 +267,8 @@ def _functions(documents: list[GradeResult]) -> tuple[FunctionFigures, ...]:
 
 def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
     """The tests some student failed, by pass rate among the students who started their function (lowest
-    first); and how many tests every one of them passed."""
+    first), a file that does not load left out (it is one cause, not a failure of each test); and how many
+    tests every one of them passed."""
     Key = tuple[str, str, str]  # (part, function, test): train_bpe is in four parts
     passes: Counter[Key] = Counter()
     seen: Counter[Key] = Counter()
@@ -256,6 +279,8 @@ def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
         for test in document.tests:
             if test.outcome is Outcome.NOT_STARTED:
                 continue  # a student who has not started it did not find it hard
+            if test.load_failed:
+                continue  # one cause for every test of the file: one line of Needs help first, not a row each
             key = (test.part.split(":")[0], test.function, test.test)
             info[key] = (test.doc, test.points)
             seen[key] += 1
@@ -298,7 +323,7 @@ def _stopped(graded: list[StudentRecord]) -> tuple[StoppedSubmission, ...]:
         crashed = [test for test in document.tests if test.outcome is Outcome.CRASHED]
         if timed_out or crashed:
             first = (timed_out or crashed)[0].detail
-            stopped.append(StoppedSubmission(record.id, len(timed_out), len(crashed), first))
+            stopped.append(StoppedSubmission(record.id, len(timed_out), len(crashed), first, name=record.name))
     return tuple(stopped)
 
 
@@ -307,7 +332,7 @@ def _slowest(graded: list[StudentRecord]) -> tuple[SlowSubmission, ...]:
     grader pays for imports and Part 5's reference timing)."""
     ranked = sorted(_with_documents(graded), key=lambda pair: -_code_seconds(pair[1]))
     return tuple(
-        SlowSubmission(record.id, _code_seconds(document), document.score, document.max_score)
+        SlowSubmission(record.id, _code_seconds(document), document.score, document.max_score, name=record.name)
         for record, document in ranked
     )
 
@@ -386,7 +411,7 @@ def _flagged(graded: list[StudentRecord], key: str) -> tuple[Flagged, ...]:
     for record, document in _with_documents(graded):
         listed = getattr(document.batch, key, None) or ()
         if listed:
-            flagged.append(Flagged(record.id, tuple(listed), document.score))
+            flagged.append(Flagged(record.id, tuple(listed), document.score, name=record.name))
     return tuple(flagged)
 
 
@@ -394,11 +419,11 @@ def _not_graded(records: list[StudentRecord]) -> tuple[NotGraded, ...]:
     lines: list[NotGraded] = []
     for record in records:
         if record.status in (CANNOT_GRADE, GRADED_BY_HAND):  # the tests gave no grade: a total set by hand may
-            lines.append(NotGraded(record.id, record.status, record.reason))
+            lines.append(NotGraded(record.id, record.status, record.reason, name=record.name))
         elif record.status == NO_SUBMISSION:
-            lines.append(NotGraded(record.id, record.status, "on the roster, nothing handed in"))
+            lines.append(NotGraded(record.id, record.status, "on the roster, nothing handed in", name=record.name))
         if record.note == NOT_ON_ROSTER:
-            lines.append(NotGraded(record.id, NOT_ON_ROSTER, f"handed in {record.origin}"))
+            lines.append(NotGraded(record.id, NOT_ON_ROSTER, f"handed in {record.origin}", name=record.name))
     return tuple(lines)
 
 
@@ -414,3 +439,43 @@ def _students(records: list[StudentRecord]) -> tuple[StudentLine, ...]:
         )
         for record in records
     )
+
+
+def _needs_help(records: list[StudentRecord]) -> tuple[NeedsHelp, ...]:
+    """Who to look at first: no grade (nothing handed in, could not be graded), a file that does not load, an
+    upload with nothing started, the lowest scores (at most ``LOWEST_NAMED``, below the median), late work,
+    and code flagged for a look. One line per student with every reason; no grade first, then lowest score."""
+    scored = sorted(
+        (percent(record.result), record.id)
+        for record in records
+        if record.result is not None and record.status != GRADED_BY_HAND
+    )
+    median = statistics.median(score for score, _ in scored) if scored else 0.0
+    lowest = {student for score, student in scored[:LOWEST_NAMED] if score < median}
+    lines: list[NeedsHelp] = []
+    for record in records:
+        why: list[str] = []
+        document = record.result
+        if record.status == NO_SUBMISSION:
+            why.append("nothing handed in")
+        elif record.status == CANNOT_GRADE:
+            why.append(f"could not grade: {record.reason}" if record.reason else "could not grade")
+        if document is not None and record.status != GRADED_BY_HAND:
+            broken = sorted({test.module for test in document.tests if test.load_failed})
+            if broken:
+                why.append(f"does not load: {', '.join(broken)} (every test of it fails for that one cause)")
+            elif document.tests and all(test.outcome is Outcome.NOT_STARTED for test in document.tests):
+                why.append("nothing started (empty upload or the stubs as handed out)")
+            elif record.id in lowest:
+                why.append(f"among the lowest scores ({percent(document):.0f}%)")
+        late = record.standing.late if record.standing is not None else record.late
+        if late:
+            why.append(f"late: {record.lateness}" if record.standing is not None else "marked late by the LMS")
+        if document is not None and document.batch is not None:
+            flagged = [*(document.batch.imports or ()), *(document.batch.builds_code or ())]
+            if flagged:
+                why.append(f"flagged for a look: {', '.join(flagged)}")
+        if why:
+            score = percent(document) if document is not None else None
+            lines.append(NeedsHelp(record.id, record.name, tuple(why), score))
+    return tuple(sorted(lines, key=lambda line: (line.percent is not None, line.percent or 0.0, line.student)))

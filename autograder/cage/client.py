@@ -247,11 +247,6 @@ class Worker:
         # until the worker stops (``_move``). ``guarding`` is the runner's setting, whatever the state.
         self.guarding = False
         self.tainted = False
-        # Whether the live process has been sent a call. Guarding, what such a process writes past its calls is
-        # dropped too: it may hold a call of the test whose words a student reads, and the test's other calls
-        # (a property's other examples), which that student must not see; the words are the plugin's, made
-        # where each call runs in a process of its own (plugin.words_apart).
-        self.served_calls = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
         self.loaded: set[str] = set()  # modules a process imported without failing: calls into them may stream
         self.served_measured = False  # the last call ran in a measured process, ended since (measured_request)
@@ -285,8 +280,6 @@ class Worker:
             self.tainted = False
             self.streaming = 0
             self._stream_tags = []
-        if state is not WorkerState.SERVING:
-            self.served_calls = False
         self.state = state
 
     def start(self) -> None:
@@ -398,7 +391,7 @@ class Worker:
         """Kill the worker and everything it started."""
         process, self.process = self.process, None
         self.replies = None
-        if self.state is WorkerState.SERVING and self._unshown() and self.stray_output:
+        if self.state is WorkerState.SERVING and self.guarding and self.tainted and self.stray_output:
             self.stray_output[-1].drop()  # a tainted process ended: what it wrote past its calls goes unread
         self._move(WorkerState.STOPPED)
         if process is None:
@@ -431,7 +424,6 @@ class Worker:
         if self.streaming:
             raise RuntimeError("a request was sent while calls sent together are still being answered")
         self._enter(str(message.get("module", "")))
-        self.served_calls = True
         tag = new_tag()
         self._send({**message, "tag": tag})
         try:
@@ -556,7 +548,6 @@ class Worker:
             raise RuntimeError("a request was sent while calls sent together are still being answered")
         self.end_process()  # the live process has made other calls: the measured one makes this one only
         self._enter(str(message.get("module", "")), measured=True)
-        self.served_calls = True
         tag = new_tag()
         self._send({**message, "tag": tag})
         try:
@@ -612,7 +603,7 @@ class Worker:
         calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
         if self.state is not WorkerState.SERVING:
             return {}
-        keep = not self._unshown()
+        keep = not (self.guarding and self.tainted)
         self._stop_if_stale()
         if self.state is not WorkerState.SERVING:
             return {}
@@ -632,11 +623,6 @@ class Worker:
             if said and keep:
                 self.kept_output.append(said)
         return ended
-
-    def _unshown(self) -> bool:
-        """Whether what the live process writes past its calls is dropped: guarding, once it served a call, or
-        was forked in a tainted worker."""
-        return self.guarding and (self.tainted or self.served_calls)
 
     @staticmethod
     def _said(text: bytes) -> str:
@@ -681,7 +667,6 @@ class Worker:
         if self.streaming:
             raise RuntimeError("calls were sent together while earlier ones are still being answered")
         self._enter(module)
-        self.served_calls = True
         tags = [new_tag() for _ in bodies]
         self._write(codec.dump_request({"op": protocol.CALLS, "calls": bodies, "tags": tags}))
         self.streaming = len(bodies)

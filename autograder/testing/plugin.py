@@ -10,7 +10,6 @@ its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import inspect
 import sys
 from collections.abc import Generator, Iterator
@@ -28,7 +27,6 @@ from autograder.testing.proxy import (
     CallTimedOut,
     CannotLoad,
     FunctionMissing,
-    GraderFault,
     GradingSession,
     NotStarted,
     Said,
@@ -56,11 +54,6 @@ def _run_again_worthy(error: BaseException) -> bool:
     return not (_skipped(error) or (isinstance(error, StudentStopped) and error.unmade))
 
 
-class AnsweredAlone(AssertionError):
-    """A failing test's failing example, made again with each call in a process of its own, passed: the
-    function fails it only after other calls (plugin.words_apart)."""
-
-
 class GradingPlugin:
     def __init__(
         self,
@@ -85,9 +78,6 @@ class GradingPlugin:
         self._deferred: list[_Again] = []  # failed in a tainted worker: decided again (decide_again)
         self._again: _Again | None = None  # the one being decided again
         self._learned: Said = ({}, {})  # what the tests decided again so far found out
-        self._to_word: list[_Apart] = []  # decided failures whose words are made apart (words_apart)
-        self._wording: _Apart | None = None  # the one being worded
-        self._decided_told: Said = ({}, {})  # what the last test decided again knew as it ended
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -108,11 +98,6 @@ class GradingPlugin:
         again does not shrink that failure (the run that decides it does)."""
         if self._again is not None and self._again.item is item:
             return (yield from self._decide(self._again))
-        if self._wording is not None and self._wording.item is item:
-            with self.session.told_as_then(self._wording.said):
-                self._begin(item)
-                yield  # the example alone (pytest_pyfunc_call): its words replace the decided failure's
-            return None
         self._begin(item)
         said = self.session.said_so_far()
         decided_again = self.isolate_failures and self.session.tainted
@@ -142,40 +127,16 @@ class GradingPlugin:
         """The tests that failed in a tainted worker, in their order, each to be run again (its test protocol
         whole) in a worker that has served no passing test: one worker for them all while none passes (a
         failing test shows its own calls anyway), so that a hand-in with bugs starts one more worker, not
-        one per failure. Then the failures' words (``words_apart``)."""
+        one per failure."""
         deferred, self._deferred = self._deferred, []
         for again in deferred:
             if self.session.tainted:
                 self.session.isolate()
-                self.session.prepare_isolation()  # the worker the words are made in (words_apart)
             self._again = again
             try:
                 yield again.item
             finally:
                 self._again = None
-        yield from self.words_apart()
-
-    def words_apart(self) -> Iterator[pytest.Item]:
-        """The decided failures whose words student code makes (its answer, what it printed or raised), each
-        to be run again, once: its failing example alone (a property's, the one hypothesis showed last; a
-        test's body, for a test with no examples), in a fresh worker, each call in a process forked for it
-        alone. What that run makes is all the failure shows: the process that failed a property had been
-        given its other examples too, and could have told them (what it printed, raised or returned).
-
-        The outcome stays a failure: where the example made alone passes, the function fails it only after
-        other calls, and the failure says so in the kit's words (``AnsweredAlone``). One worker for all of
-        them: each call in it runs in a process of its own, given that call alone, whose input the failure
-        shows anyway."""
-        pending, self._to_word = self._to_word, []
-        if not pending:
-            return
-        self.session.isolate()  # a worker whose processes were given no call the student is not shown
-        for apart in pending:
-            self._wording = apart
-            try:
-                yield apart.item
-            finally:
-                self._wording = None
 
     def _decide(self, again: _Again) -> Generator[None, None, None]:
         """Decide a deferred test in a worker that has served no passing test, whole, from its seed. It is told
@@ -188,7 +149,6 @@ class GradingPlugin:
                     yield
             finally:
                 self._learned = _merged(self._learned, self.session.said_so_far())
-                self._decided_told = self.session.said_so_far()  # what its words are told (words_apart)
         self.session.passed_test()
 
     def _decided_later(self, item: pytest.Item) -> bool:
@@ -247,9 +207,6 @@ class GradingPlugin:
         A test of a part module the hand-in does not have is not run at all: the worker's answer to the
         first call into it stands for every later test (hypothesis would start its engine only to hear it).
         """
-        if self._wording is not None and self._wording.item is pyfuncitem:
-            self._run_apart(pyfuncitem, self._wording.example)
-            return True
         module, _ = test_location(Path(str(pyfuncitem.path)))
         if module in self.session.missing:
             missing = NotStarted(self.session.missing[module])
@@ -263,39 +220,6 @@ class GradingPlugin:
         if self.session.replaying(key, lambda each: self.recorded.replay(key, test, fixtures, StudentStopped, each)):
             return True
         return None  # run under hypothesis, as without replay
-
-    def _run_apart(self, item: pytest.Function, example: dict[str, Any] | None) -> None:
-        """Run the failing ``example`` of ``item`` (its body, for a test without examples) once, each call in a
-        process of its own; a pass is the function's failure only after other calls (``AnsweredAlone``)."""
-        test = item.obj
-        fixtures = {name: item.funcargs[name] for name in inspect.signature(test).parameters}
-        with self.session.apart():
-            if example is None:
-                test(**fixtures)
-            else:
-                replay.run_example(test, fixtures, example)
-        _, function = test_location(Path(str(item.path)))
-        raise AnsweredAlone(
-            f"{function} answers this call right when it is made alone, and fails it after this test's other calls: "
-            "make its answer depend on its arguments only (no state kept from one call to the next)"
-        )
-
-    def _words_apart_for(self, item: pytest.Item, call: pytest.CallInfo[None]) -> bool:
-        """Whether the failure just decided is worded apart (``words_apart``): in the hidden suite, a failure
-        student code made in a call, whatever shows of it (an answer, a message, a crash, its output). Not a
-        skip or a stop the grader decided without a call, nor a timeout or the cage's failure (the kit's
-        words), nor a load failure (said by the import, before the process was given any call), nor a
-        measured test (``call_seconds``: its verdict is a time or a size, which a run elsewhere would measure
-        anew, at its whole cost), nor a stub that printed nothing (its words are the kit's)."""
-        if not self.isolate_failures or call.when != "call" or call.excinfo is None or self._wording is not None:
-            return False
-        error = call.excinfo.value
-        if not _run_again_worthy(error) or isinstance(error, CallTimedOut | GraderFault | CannotLoad):
-            return False
-        if item.get_closest_marker("call_seconds") is not None:
-            return False
-        last = self.session.last_call
-        return not isinstance(error, NotStarted) or (last is not None and last.output != "")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
@@ -317,39 +241,15 @@ class GradingPlugin:
         else:
             report = pytest.TestReport.from_item_and_call(item, call)
         if report.when == "call" or (report.when == "setup" and report.failed):
-            wording = self._wording if self._wording is not None and self._wording.item is item else None
-            if wording is not None:
-                self.outcomes[wording.index] = self._worded(wording, self._outcome(item, call, report))
-                return report
             again = self._again if self._again is not None and self._again.item is item else None
-            index = again.index if again is not None else len(self.outcomes)
-            apart = not self._decided_later(item) and self._words_apart_for(item, call)
-            made = self._outcome(item, call, report, shows_printed=not apart)
             if again is not None:
-                self.outcomes[index] = made
+                self.outcomes[again.index] = self._outcome(item, call, report)
             else:
-                self.outcomes.append(made)
-            if apart:
-                test = getattr(item, "obj", None)
-                example = replay.last_example(test) if replay.replayable(test) else None
-                said = self._decided_told if again is not None else self.session.said_so_far()
-                self._to_word.append(_Apart(item, said, index, example))
-                self.session.prepare_isolation()  # the worker they are worded in boots while the others run
+                self.outcomes.append(self._outcome(item, call, report))
         return report
 
-    def _worded(self, apart: _Apart, worded: TestOutcome) -> TestOutcome:
-        """The decided failure at ``apart.index``, with the words of its example made alone (``worded``): the
-        example it shows is still the decided one's (the grader's values, as hypothesis drew them), and the
-        instructor's record keeps what its calls printed."""
-        decided = self.outcomes[apart.index]
-        return dataclasses.replace(worded, example=decided.example, printed_in_test=decided.printed_in_test)
-
     # -- building outcomes -------------------------------------------------
-    def _outcome(
-        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport, *, shows_printed: bool = True
-    ) -> TestOutcome:
-        """The outcome of ``item``'s run; with ``shows_printed``, a failure shows what its failing call printed
-        (within the hand-in's room), else nothing of it (its words are made apart: words_apart)."""
+    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
         module, function = test_location(Path(str(item.path)))
         marker = item.get_closest_marker("points")
         visibility = item.get_closest_marker("visibility")
@@ -371,7 +271,7 @@ class GradingPlugin:
             last = self.session.last_call_of(module, function) or last
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
-        if last is not None and not report.passed and not self._decided_later(item) and shows_printed:
+        if last is not None and not report.passed and not self._decided_later(item):
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
             self._printed_room -= min(len(last.output), PRINTED_PER_TEST)
@@ -414,8 +314,6 @@ class GradingPlugin:
                 **base,
                 **context,
             )
-        if isinstance(error, AnsweredAlone):
-            return TestOutcome(outcome=Outcome.FAILED, hint=str(error), **base, **context)
         if isinstance(error, WrongType):
             example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
             context["call"] = error.record.text
@@ -443,18 +341,6 @@ class GradingPlugin:
             unusable = f"the value returned cannot be used as the contract says ({detail})"
             return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
-
-
-@dataclass(frozen=True)
-class _Apart:
-    """A decided failure to be worded apart (``GradingPlugin.words_apart``): what the session knew when it was
-    decided, where its outcome is in ``GradingPlugin.outcomes``, and its failing example (None: the test's
-    body, for a test without examples)."""
-
-    item: pytest.Item
-    said: Said
-    index: int
-    example: dict[str, Any] | None
 
 
 @dataclass(frozen=True)

@@ -271,8 +271,6 @@ class GradingSession:
     missing: dict[str, str] = field(default_factory=dict)
     # Whether a call of this test ran in a tainted worker (``Worker.tainted``), which may have ended since.
     test_tainted: bool = False
-    # Each call made in a process of its own, forked for it alone (``apart``): a failure's words (plugin).
-    calls_apart: bool = False
     ahead: CallsSentAhead = field(init=False)
 
     def __post_init__(self) -> None:
@@ -318,18 +316,6 @@ class GradingSession:
         """The next call runs in a fresh worker, which has seen no call (``Worker.isolate``)."""
         self.worker.isolate()
 
-    @contextlib.contextmanager
-    def apart(self) -> Iterator[None]:
-        """While this lasts, each call runs in a process the worker forks for it alone, the one before it
-        ended first: what one call's code makes (its answer, what it prints or raises) comes from a process
-        that was given that call and no other. Their time counts against the test's limit, not the
-        submission's (``budget``)."""
-        self.calls_apart = True
-        try:
-            yield
-        finally:
-            self.calls_apart = False
-
     def prepare_isolation(self) -> None:
         """A later ``isolate`` is sure to come: the fresh worker it needs boots meanwhile (``Worker.prepare_fresh``)."""
         self.worker.prepare_fresh()
@@ -358,10 +344,7 @@ class GradingSession:
         in a tainted worker, a share of its limit (TAINTED_CALL_SHARE), and for a speed test's timed call no
         longer than a pass allows (rubric.passing_within): a slow trainer's failure is decided again anyway."""
         limit = self.call_seconds or self.limits.call_seconds
-        test_left, submission_left = self._time_left()
-        # A failure's words made apart are the grader's choice, made after the run: the submission's time
-        # is not theirs to use up, nor they its (a hand-in whose run used it up still gets its words).
-        budget = min(limit, test_left) if self.calls_apart else min(limit, test_left, submission_left)
+        budget = min(limit, *self._time_left())
         if not self.tainted:
             return budget
         budget = min(budget, limit * TAINTED_CALL_SHARE)
@@ -387,7 +370,7 @@ class GradingSession:
                 f"{record.text} was not run: {function} ran out of time in an earlier test ({earlier})", unmade=True
             )
         if budget <= 0:
-            which = "this test's" if test_left <= submission_left or self.calls_apart else "the submission's"
+            which = "this test's" if test_left <= submission_left else "the submission's"
             raise CallTimedOut(f"{record.text} did not run: {which} time limit was used up", unmade=True)
         # What a worker that holds a call the student must not see says is not kept for later tests: it
         # could say it to tell them something (the plugin runs such a test again in a fresh one).
@@ -406,8 +389,6 @@ class GradingSession:
         try:
             reply = self.ahead.answer(key)
             if reply is None:
-                if self.calls_apart:
-                    self.worker.end_process()  # the next one, forked for this call, imports the module anew
                 request: dict[str, Any] = {"op": protocol.CALL, "module": module, "function": function}
                 request["payload"] = payload
                 if folder is not None:
@@ -437,8 +418,7 @@ class GradingSession:
             raise WorkerCrashed(f"{record.text} ended the worker: {gone}") from None
         finally:
             waited = time.monotonic() - asked
-            if not self.calls_apart:
-                self.used += waited
+            self.used += waited
             self.test_used += waited
         message = reply.message
         output = str(message.get("output", ""))

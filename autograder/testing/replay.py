@@ -44,31 +44,15 @@ def install(test: Any) -> None:
     drawn = set(inspect.signature(inner).parameters) - set(inspect.signature(test).parameters)
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        example = {name: kwargs[name] for name in drawn if name in kwargs}
-        recording.last = example  # type: ignore[attr-defined]
         into = recording.into  # type: ignore[attr-defined]
         if into is not None:
-            into.append(pickle.dumps(example))
+            into.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
         return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
     recording.replays = inner  # type: ignore[attr-defined]
     recording.into = None  # type: ignore[attr-defined]  # the list a Recorded is filling, while it records
-    # The example it was called with last: a failing property's, once hypothesis is done with it (it runs the
-    # example it shows last), which the plugin makes alone to word the failure (plugin.words_apart).
-    recording.last = None  # type: ignore[attr-defined]
     test.hypothesis.inner_test = recording
-
-
-def last_example(test: Any) -> dict[str, Any] | None:
-    """The drawn arguments of the example ``test`` (a ``@given`` test, ``install``-ed) was called with last,
-    under hypothesis or in a replay; None before any."""
-    return getattr(test.hypothesis.inner_test, "last", None)
-
-
-def run_example(test: Any, fixtures: dict[str, Any], example: dict[str, Any]) -> None:
-    """Call ``test``'s body once, on ``example``, outside hypothesis: no other example, no shrinking."""
-    test.hypothesis.inner_test.replays(**fixtures, **example)
 
 
 def replayable(test: Any) -> bool:
@@ -112,13 +96,11 @@ class Recorded:
         examples = self.examples.get(key)
         if examples is None:
             return False
-        wrapper = test.hypothesis.inner_test
-        inner: Callable[..., Any] = wrapper.replays
+        inner: Callable[..., Any] = test.hypothesis.inner_test.replays
         for example in examples:
             each()
-            wrapper.last = drawn = pickle.loads(example)
             try:
-                inner(**fixtures, **drawn)
+                inner(**fixtures, **pickle.loads(example))
             except stop:
                 raise
             except Exception:

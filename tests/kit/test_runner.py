@@ -229,9 +229,8 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, (
         "a hang costs its limit once"
     )
-    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers;
-    # one where the three failures' words are made, each call in a process of its own (plugin.words_apart).
-    assert len(starts) == 5
+    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
+    assert len(starts) == 4
 
 
 def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allows(tmp_path, monkeypatch):
@@ -367,9 +366,9 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     """In the sandbox, the fresh worker that decides a failure from a tainted one starts booting as that failure
     is known, in a cage of its own, and is taken up booted once the other tests have run: a tainted worker that
     kills, or writes into the input of, every process it can see while the twin boots reaches nothing of it.
-    One not needed to decide (here the tainted worker ends itself, so the worker that decides is a new start
-    anyway) is where the failures' words are made; one that died before it was needed is replaced by a new
-    start; no cage stays behind either way."""
+    One never needed (here the tainted worker ends itself, so the worker that decides is a new start anyway)
+    goes with the hand-in, as does one that died before it was needed (a new worker decides then); no cage
+    stays behind either way."""
     from engines import unavailable
 
     from autograder.cage.cage import Cage
@@ -411,33 +410,7 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
         suite_name="hidden",
     )
     assert [outcome.outcome.value for outcome in run.outcomes][:2] == ["passed", "failed"]
-    # A twin for the worker that decides the failures, and one for the worker their words are made in
-    # (plugin.words_apart), booted while they are decided; where the tainted worker ended itself, the first twin
-    # is not needed to decide, and the words are made in it.
-    twins = 1 if ending.endswith("ends itself") else 2
-    assert len(roots) == 2 * twins, "the hand-in's cage and its twins'"
-    assert taken == [not ending.endswith("dies first")] * twins, taken
+    assert len(roots) == 2, "the hand-in's cage and its twin's"
+    assert taken == ([] if ending.endswith("ends itself") else [not ending.endswith("dies first")]), taken
     assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
     assert [root for root in roots if root.exists()] == [], "no cage left behind"
-
-
-@pytest.mark.slow  # an attack: CI's second step runs it
-def test_a_failing_calls_words_hold_nothing_of_the_tests_earlier_call(tmp_path):
-    """In the hidden suite, a failure's words come from a process given its failing call alone: a test whose
-    first call passes and whose second fails shows nothing of the first, though the code recorded it and put
-    it in what the failing call printed and raised (plugin.words_apart)."""
-    run = grade_with_own_suite(
-        tmp_path,
-        "@pytest.mark.points(1)\ndef test_two_calls(submission):\n"
-        "    assert submission.bpe.merge_pair(['kept', 'apart'], ('a', 'b')) == ['kept', 'apart']\n"
-        "    assert submission.bpe.merge_pair(['x'], ('a', 'b')) == ['x']\n",
-        "SEEN = []\n\n\ndef merge_pair(tokens, pair):\n    earlier = list(SEEN)\n    SEEN.extend(tokens)\n"
-        "    if tokens == ['x']:\n        print('told', earlier)\n        raise ValueError(f'told {earlier}')\n"
-        "    return list(tokens)\n",
-        suite_name="hidden",
-    )
-    (failed,) = run.outcomes
-    assert failed.outcome.value == "error" and failed.call == "merge_pair(['x'], ('a', 'b'))", failed
-    assert "told []" in failed.detail and failed.printed.startswith("told []"), "its own call's words"
-    shown = failed.detail + failed.printed + failed.got + failed.hint
-    assert "kept" not in shown and "apart" not in shown, shown

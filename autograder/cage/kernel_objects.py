@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from autograder.cage import worker_user
 
 # linux/keyctl.h
 KEYCTL_CLEAR, KEYCTL_INVALIDATE, KEYCTL_GET_PERSISTENT = 7, 21, 22
@@ -50,20 +51,7 @@ def sweep(uid: int) -> None:
             with contextlib.suppress(Exception):
                 remove[kind](number)
 
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run(
-            ["/bin/true"],
-            user=uid,
-            group=uid,
-            extra_groups=[],
-            preexec_fn=as_the_user,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={},
-            cwd="/",
-            timeout=30,
-        )
+    worker_user.as_user(uid, as_the_user, timeout=30)
 
 
 def _removers() -> dict[str, Callable[..., int]]:

@@ -87,7 +87,7 @@ def end_processes(uid: int) -> None:
     needs no interpreter the uid may run, only a program that does nothing.
     """
     if sys.platform.startswith("linux") and uid >= UID_BASE:
-        _as_user(uid, _kill_all)
+        as_user(uid, _kill_all)
 
 
 def remove_leftovers(uid: int) -> None:
@@ -112,7 +112,7 @@ def remove_leftovers(uid: int) -> None:
             except Exception:  # anything at all: the sweep is a courtesy, the grader goes on
                 continue
 
-    _as_user(uid, end_and_sweep)
+    as_user(uid, end_and_sweep)
 
 
 def _kill_all() -> None:
@@ -126,9 +126,10 @@ def _do_nothing() -> str:
     return os.path.realpath(shutil.which("true") or "/bin/true")
 
 
-def _as_user(uid: int, action: Callable[[], None]) -> None:
+def as_user(uid: int, action: Callable[[], None], *, timeout: float | None = None) -> None:
     """Run ``action`` in a child of the grader's that has become ``uid``, between fork and exec (then it
-    execs a program that does nothing): no interpreter the uid may run is needed. Never raises."""
+    execs a program that does nothing): no interpreter the uid may run is needed. Never raises; past
+    ``timeout`` seconds (none by default) the child is given up."""
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
             [_do_nothing()],
@@ -141,6 +142,7 @@ def _as_user(uid: int, action: Callable[[], None]) -> None:
             stderr=subprocess.DEVNULL,
             env={},
             cwd="/",
+            timeout=timeout,
         )
 
 

@@ -128,13 +128,16 @@ for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
 """,
     # A copy of the kit anywhere on disk: a second clone, last year's course, a Gradescope build folder.
     "copies of the kit elsewhere on disk": """
-for path in _walk("/", "bpe.py", budget=400_000, seconds=40):
-    if os.sep + "solutions" + os.sep in path:
-        source = _read(path)
-        if source and b"def merge_pair" in source:
-            _report(path)  # read at all is the leak: running it is refused anyway
-            _use(source)
-            break
+# Where copies lie first, then everything: within the import's 10 s, however loaded the machine.
+_deadline = time.monotonic() + 6
+for top in ("/tmp", "/var/tmp", "/home", "/root", "/work", "/srv", "/opt", "/mnt", "/usr/local", "/"):
+    for path in _walk(top, "bpe.py", budget=400_000, seconds=max(0.0, _deadline - time.monotonic())):
+        if os.sep + "solutions" + os.sep in path:
+            source = _read(path)
+            if source and b"def merge_pair" in source:
+                _report(path)  # read at all is the leak: running it is refused anyway
+                _use(source)
+                break
 """,
     # Every planted canary by its path, and root-only files the system has anyway.
     "root-only files, canaries and the host's secrets": """

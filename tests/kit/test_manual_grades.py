@@ -66,7 +66,7 @@ def test_a_total_set_by_hand_stands_in_where_the_tests_give_no_grade_and_canvas_
     assert "= 21.5" in feedback and "graded by hand from the two files" in feedback
     assert "more than one submission" in feedback
     summary = (out / "summary.md").read_text(encoding="utf-8")
-    assert "| bea | graded by hand |" in summary
+    assert "| bea (Bea) | graded by hand |" in summary
 
     # A total stands alone: another row for the same student stops the batch before any grading.
     (out / "adjustments.csv").write_text(HEADER + "cyd,,=18,on paper\ncyd,Part 1,2,and a bonus\n", encoding="utf-8")

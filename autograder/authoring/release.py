@@ -22,6 +22,7 @@ from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.course.course_file import COURSE_FILE, CourseFile
 from autograder.handin.notebook_format import import_nbformat
+from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.reports import disclosure
@@ -95,6 +96,8 @@ def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
         if notebook.exists():
             shutil.copy2(notebook, notebooks / notebook.name)
     shutil.copy2(kit / STUDENT_PAGE, folder / "README.md")  # the docs site's page for students, word for word
+    (folder / POLICY_PAGE).parent.mkdir(parents=True)
+    shutil.copy2(kit / POLICY_PAGE, folder / POLICY_PAGE)  # a refusal names this page: the student has it too
     (folder / "pyproject.toml").write_text(student_pyproject(kit), encoding="utf-8")
     if github_classroom:
         workflows = folder / ".github" / "workflows"

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The page that shows these lists, at this path in the kit and in the student release (which copies it), so a
+# refusal can name it.
+POLICY_PAGE = "docs/security/policy.md"
+
 # The standard library's computation modules, by their full dotted name; ``regex`` from PyPI.
 ALLOWED_MODULES = frozenset(
     {

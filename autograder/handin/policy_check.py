@@ -273,7 +273,7 @@ class _Walk(ast.NodeVisitor):
         self.refuse(
             node,
             f"{module} is not a module the exercises use",
-            "write it with the modules the policy lists (docs/security/policy.md)",
+            f"write it with the modules the policy lists ({policy.POLICY_PAGE})",
         )
         return False
 

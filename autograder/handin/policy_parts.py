@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from autograder.handin import student_syntax
 from autograder.handin.cells import Cell
-from autograder.handin.policy import Refusal
+from autograder.handin.policy import POLICY_PAGE, Refusal
 from autograder.handin.policy_check import Checked, Source, check_file, check_source
 from autograder.parts import MODULES, SCRIPT_MODULES, part_of
 
@@ -23,7 +23,7 @@ from autograder.parts import MODULES, SCRIPT_MODULES, part_of
 # would refuse before it ran. Never set for grading.
 WITHOUT_POLICY_VARIABLE = "BPE_KIT_WITHOUT_POLICY"
 # What a part's tests show when its code is refused (the lines follow, one per construct).
-REFUSED = "the grader did not run {module}: its code is outside the plain-Python policy (docs/security/policy.md)"
+REFUSED = "the grader did not run {module}: its code is outside the plain-Python policy (" + POLICY_PAGE + ")"
 
 
 def refused_parts(

@@ -20,6 +20,7 @@ from results import full_marks
 
 from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
 from autograder.authoring.stubs import expected_stubs, solution_lines
+from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.scoring.points import suite_points
@@ -75,6 +76,7 @@ def test_the_release_holds_the_stubs_notebooks_public_tests_and_grader(release):
     assert "notebooks/data/shakespeare.txt" in names and "tests/public/bpe/test_merge_pair.py" in names
     assert "README.md" in names and "pip install -e ." in (release / "README.md").read_text(encoding="utf-8")
     assert (release / "README.md").read_bytes() == (KIT_ROOT / "docs" / "students.md").read_bytes()
+    assert (release / POLICY_PAGE).read_bytes() == (KIT_ROOT / POLICY_PAGE).read_bytes(), "a refusal names it"
     assert ".github/workflows/classroom.yml" in names
     with zipfile.ZipFile(release.parent / f"{RELEASE_NAME}.zip") as archive:
         assert {name.removeprefix(f"{RELEASE_NAME}/") for name in archive.namelist()} == names

@@ -99,10 +99,15 @@ def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path
     assert process.returncode in (0, 1), process.stderr[-2000:]
     scores = function_scores(document)
     assert all(score == 0 for (module, _), (score, _) in scores.items() if module == "bpe"), scores
+    details = {test["extra_data"]["detail"] for test in document["tests"] if test["extra_data"]["module"] == "bpe"}
+    assert any("unknown encoding: bpe_x" in detail for detail in details), details
 
 
 def test_a_part_module_in_a_codec_another_part_registers_does_not_run(tmp_path: Path):
-    """Part 1 registers a codec; Part 2's module declares it, and the worker imports Part 2 itself."""
+    """Part 1 registers a codec; Part 2's module declares it, and the worker imports Part 2 itself. What holds
+    is that each part runs in a process of its own, forked before any hand-in code ran: Part 2's process never
+    saw the registration, so its source does not decode (the codec registered in Part 2's own import chain is
+    one of the ways LEFT_TO_THE_POLICY lists)."""
     packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")
     registers = HONEST + "\n" + REGISTERS_CODEC
     (tmp_path / "simple_tokenizers.py").write_text(registers, encoding="utf-8")

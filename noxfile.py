@@ -22,10 +22,10 @@ def fast(session: nox.Session) -> None:
 
 @nox.session
 def full(session: nox.Session) -> None:
-    """The default run, as the README's test command runs it, then the slow tests."""
+    """The default run, as the README's test command runs it, then the slow tests and the attacks."""
     session.install("-e", ".[dev]")
     session.run("pytest", *session.posargs)
-    session.run("pytest", "-m", "slow", *session.posargs)
+    session.run("pytest", "-m", "slow or attack", *session.posargs)
 
 
 @nox.session

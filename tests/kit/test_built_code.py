@@ -72,6 +72,7 @@ LEFT_TO_THE_POLICY = frozenset(
 COPIES = {way: text for way, text in BUILT_CODE.items() if way not in LEFT_TO_THE_POLICY}
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("way", sorted(COPIES))
 def test_code_built_at_run_time_does_not_run(tmp_path: Path, way: str):
     (tmp_path / "simple_tokenizers.py").write_text(COPIES[way], encoding="utf-8")
@@ -87,6 +88,7 @@ def test_code_built_at_run_time_does_not_run(tmp_path: Path, way: str):
     assert refused or "ctypes cannot be imported" in said or "defines no function" in said, said[:2000]
 
 
+@pytest.mark.attack
 def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path: Path):
     """Part 1's module writes Part 2's from a packed copy; the worker imports Part 2 itself: still refused."""
     packed = base64.b64encode(zlib.compress((SOLUTIONS / "bpe.py").read_bytes())).decode("ascii")
@@ -103,6 +105,7 @@ def test_a_part_module_written_at_run_time_by_another_part_does_not_run(tmp_path
     assert any("unknown encoding: bpe_x" in detail for detail in details), details
 
 
+@pytest.mark.attack
 def test_a_part_module_in_a_codec_another_part_registers_does_not_run(tmp_path: Path):
     """Part 1 registers a codec; Part 2's module declares it, and the worker imports Part 2 itself. What holds
     is that each part runs in a process of its own, forked before any hand-in code ran: Part 2's process never
@@ -140,6 +143,7 @@ def test_a_dataclass_a_namedtuple_and_an_enum_load_on_each_python(tmp_path: Path
     assert scores and all(score == most for score, most in scores.values()), scores
 
 
+@pytest.mark.attack
 def test_a_class_summary_lists_the_copies_hidden_behind_exec_and_marshal(tmp_path: Path):
     submissions = tmp_path / "class"
     for student, text in (("ada", HONEST), ("bo", COPIES["exec"]), ("cy", COPIES["marshal"])):

@@ -178,6 +178,7 @@ def leftover_processes() -> list[str]:
     return [line for line in listing.splitlines() if MARKER in line or f"sleep {SLEEP}" in line]
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("name", sorted(CHEATS))
 def test_a_cheat_earns_nothing_and_leaves_nothing_behind(name, reference_with, tmp_path):
     outside = tmp_path / "outside-the-cage.json"

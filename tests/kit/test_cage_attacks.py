@@ -35,7 +35,7 @@ from autograder.cage.isolation import Isolation, isolation
 from autograder.parts import PARTS
 
 # The cage is the boundary whatever runs: these attacks run code the policy would refuse (test_policy).
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")

@@ -159,6 +159,7 @@ def ask(worker: Worker, how: str, timeout: float = 5.0) -> object:
     return codec.from_plain(reply.message["value"])
 
 
+@pytest.mark.attack
 def test_an_honest_answer_comes_back_with_its_calls_tag(worker):
     assert ask(worker, "honest") == ["answer", "honest"]
     assert ask(worker, "honest again") == ["answer", "honest again"]
@@ -176,6 +177,7 @@ def test_an_honest_answer_comes_back_with_its_calls_tag(worker):
         ("never asked", OutOfStep, "an answer that was not this call's"),
     ],
 )
+@pytest.mark.attack
 def test_a_forged_frame_fails_its_call_in_one_line_and_the_next_call_gets_a_fresh_worker(worker, how, failure, words):
     assert ask(worker, "first") == ["answer", "first"]
     tracemalloc.start()
@@ -195,6 +197,7 @@ def test_a_forged_frame_fails_its_call_in_one_line_and_the_next_call_gets_a_fres
     assert worker.starts == 2
 
 
+@pytest.mark.attack
 def test_a_length_claimed_past_the_budget_costs_the_grader_nothing_but_the_header(worker):
     ask(worker, "first")
     tracemalloc.start()
@@ -207,12 +210,14 @@ def test_a_length_claimed_past_the_budget_costs_the_grader_nothing_but_the_heade
     assert peak < MIB
 
 
+@pytest.mark.attack
 def test_a_valid_header_with_a_body_that_never_comes_is_a_timeout_of_that_call(worker):
     with pytest.raises(WorkerTimedOut):
         ask(worker, "truncated, then quiet", timeout=1.0)
     assert ask(worker, "next") == ["answer", "next"]
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("how", ["flood", "twice"])
 def test_answers_past_the_one_asked_are_never_read_for_a_later_call(worker, how):
     """The extra answers wait in the pipe (a flood blocks its writer there): the next request finds them and
@@ -229,6 +234,7 @@ def test_answers_past_the_one_asked_are_never_read_for_a_later_call(worker, how)
     assert peak < MIB
 
 
+@pytest.mark.attack
 def test_an_answer_written_while_the_next_call_runs_fails_that_call_never_answers_it(worker):
     assert ask(worker, "late") == ["answer", "late"]
     with pytest.raises(OutOfStep):
@@ -236,6 +242,7 @@ def test_an_answer_written_while_the_next_call_runs_fails_that_call_never_answer
     assert ask(worker, "next") == ["answer", "next"]
 
 
+@pytest.mark.attack
 def test_in_calls_sent_together_a_frame_for_a_call_never_asked_stops_the_stream(worker):
     ask(worker, "first")  # the module is imported: calls into it may be sent together
     bodies = [codec.request_body(_request("bpe", "merge_pair", (how,), {})) for how in ("a", "never asked", "c")]

@@ -102,6 +102,7 @@ HIDDEN = (
 )
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("how", HIDDEN)
 def test_code_handed_in_where_no_one_can_read_it_earns_nothing(tmp_path: Path, how: str) -> None:
     folder = tmp_path / "student"
@@ -118,6 +119,7 @@ def test_code_handed_in_where_no_one_can_read_it_earns_nothing(tmp_path: Path, h
     ("how", "named"),
     [("compiled helper beside it", "helper.pyc"), ("compiled module in a package", "tools/helper.pyc")],
 )
+@pytest.mark.attack
 def test_the_report_names_compiled_files_and_what_to_hand_in(tmp_path: Path, how: str, named: str) -> None:
     folder = tmp_path / "student"
     hand_in(folder, how)

@@ -333,6 +333,7 @@ def test_no_dunder_the_policy_refuses_to_read_is_readable():
 FAST = ("--limit", "call_seconds=2", "--limit", "test_seconds=10", "--limit", "submission_seconds=120")
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_an_attack_past_plain_python_earns_nothing_for_its_part_and_says_why(name: str, tmp_path: Path):
     """Graded through the real CLI: the part the attack is in scores 0, every test of it refused with the

@@ -100,6 +100,7 @@ def _lying_zip(path: Path, inflated_mib: int) -> Path:
     return path
 
 
+@pytest.mark.attack
 def test_a_zip_bomb_inflates_no_further_than_its_headers_declare(tmp_path):
     bomb = _lying_zip(tmp_path / "bomb.zip", inflated_mib=768)
     assert bomb.stat().st_size < 5 * 2**20
@@ -173,6 +174,7 @@ def test_in_a_batch_a_bad_zip_is_one_students_line_and_the_class_goes_on(tmp_pat
     assert _left_in(cages) == [], "no cage left behind"
 
 
+@pytest.mark.attack
 def test_a_folder_nested_a_thousand_deep_is_one_students_line_and_the_class_goes_on(tmp_path, cages, request):
     submissions = tmp_path / "submissions"
     for student in ("amy", "bob"):
@@ -194,6 +196,7 @@ def test_a_folder_nested_a_thousand_deep_is_one_students_line_and_the_class_goes
     assert rows["bob"]["status"] == gradebook.CANNOT_GRADE and "1024 bytes" in rows["bob"]["reason"], rows["bob"]
 
 
+@pytest.mark.attack
 def test_megabytes_of_code_cost_the_grader_megabytes_not_gigabytes(tmp_path, cages):
     """Python's syntax tree of dense code takes about 200 bytes a character (8 MB of one-line
     assignments: 1.5 GB), and the trusted processes read a hand-in's syntax; they hold no control group's
@@ -217,6 +220,7 @@ def test_megabytes_of_code_cost_the_grader_megabytes_not_gigabytes(tmp_path, cag
     assert rows["bob"]["status"] == gradebook.GRADED and float(rows["bob"]["Part 1 (30)"]) == 30, rows["bob"]
 
 
+@pytest.mark.attack
 def test_megabytes_of_code_spread_over_imported_modules_cost_the_grader_megabytes(tmp_path, cages):
     """The similarity measure follows a part's imports into the hand-in's own modules: a dozen of them, each
     short enough to read, are not read past one source's worth, and their trees are not kept."""
@@ -278,6 +282,7 @@ NESTED = {
 }
 
 
+@pytest.mark.attack
 @pytest.mark.parametrize("nesting", sorted(NESTED))
 def test_deeply_nested_code_is_graded_and_the_class_goes_on(tmp_path, nesting, cages):
     """The trusted process reads a hand-in's syntax (similarity, the function to fix first, the code beside
@@ -356,6 +361,7 @@ for _descriptor in range(3, 256):
 """
 
 
+@pytest.mark.attack
 def test_code_that_writes_into_the_graders_channel_fails_its_load_once_and_at_once(reference_with):
     folder = reference_with(only=("simple_tokenizers", "bpe"), bpe=WRITES_INTO_EVERY_DESCRIPTOR)
     started = time.monotonic()

@@ -275,6 +275,7 @@ def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
         assert told(in_batch) == told(alone), student
 
 
+@pytest.mark.slow
 def test_a_grader_that_sends_calls_ahead_tells_each_student_what_a_lone_grade_does(tmp_path):
     """In a one-job batch the first correct hand-in records each property's examples and the second its
     calls; later hand-ins get those calls sent ahead (GradingSession.replaying). Crashes and hangs part way
@@ -311,6 +312,7 @@ def encode(text, merges, vocab):
 """
 
 
+@pytest.mark.slow
 def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
     """nbgrader's submitted/ layout in, scores out through nbgrader's own API (what its formgrader reads)."""
     api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
@@ -338,6 +340,7 @@ def test_nbgrader_course_is_graded_and_its_gradebook_filled(tmp_path):
     assert set(gradebook_rows(out)) == {"ada", "bea", "cyd"}
 
 
+@pytest.mark.slow
 def test_nbgrader_assignment_is_created_when_missing(tmp_path):
     api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
     submissions = tmp_path / "submissions"

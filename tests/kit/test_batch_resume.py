@@ -69,6 +69,7 @@ def cheap_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return submissions, uninterrupted
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
 def test_a_batch_killed_with_sigkill_resumes_to_an_identical_gradebook(cheap_class, tmp_path):
     submissions, uninterrupted = cheap_class
@@ -175,6 +176,7 @@ def _interrupted(submissions: Path, out: Path, presses: int) -> tuple[subprocess
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), tree
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes")
 def test_ctrl_c_stops_at_once_keeps_what_is_graded_and_says_how_to_resume(cheap_class, tmp_path):
     submissions, uninterrupted = cheap_class
@@ -222,6 +224,7 @@ def test_ctrl_c_stops_at_once_keeps_what_is_graded_and_says_how_to_resume(cheap_
     assert "explained the tokenizer" in adjustments.read_text(encoding="utf-8"), "the instructor's file is theirs"
 
 
+@pytest.mark.slow
 def test_ctrl_c_pressed_three_times_prints_no_traceback(cheap_class, tmp_path):
     submissions, _ = cheap_class
     stopped, _ = _interrupted(submissions, tmp_path / "out", presses=3)

@@ -76,6 +76,7 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return submissions, out
 
 
+@pytest.mark.slow
 def test_student_regrades_just_those_keeps_the_rest_and_rebuilds_every_report(graded_class, tmp_path):
     submissions, graded = graded_class
     out = tmp_path / "out"

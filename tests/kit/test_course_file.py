@@ -57,6 +57,7 @@ def changed_total() -> float:
     return regular - points.of(CHANGED_FUNCTION) + 12 - marks[CHANGED_TEST] + 4
 
 
+@pytest.mark.slow
 def test_points_the_course_file_changes_show_in_the_gradebook_the_gradescope_package_and_the_readme(tmp_path):
     """A function's points and one test's, changed in course.toml where the commands run: the gradebook's
     columns and totals, the Gradescope package's results (and the visibility it sets), and the README table

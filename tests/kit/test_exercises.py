@@ -161,6 +161,7 @@ def test_a_check_cell_shows_the_failing_call_and_the_hint(points, tmp_path):
     assert "call:" in shown and "expected:" in shown and "hint:" in shown and "Public checks: 0 of " in shown
 
 
+@pytest.mark.attack
 def test_feedback_never_holds_hidden_test_source(reference_with):
     from bug_corpus import BUGS
 

@@ -66,6 +66,7 @@ def test_functions_not_started_are_counted_by_part_not_by_name():
     assert line.startswith("3 tests of 2 functions not started: they still raise"), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suite", ["public", "hidden"])
 @pytest.mark.parametrize("part", ["bpe", "word_bpe", "byte_bpe"])
 def test_a_training_verdict_shows_the_trainers_call_and_answer_and_says_the_problem_in_the_hint(tmp_path, part, suite):

@@ -52,6 +52,7 @@ def trainer_with(rule: str, module: str) -> str:
     return source.replace(REFERENCE_CHOICE, "_choose(pair_counts)") + CHOOSER.format(rule=rule)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suite", ["hidden", "public"])
 def test_every_tie_rule_earns_full_marks(tmp_path: Path, suite: str):
     """Graded with the hidden suite, and with the public one: a student's own check must not mark a correct
@@ -91,6 +92,7 @@ def constant_module(module: str) -> str:
     return source + "".join(swapped)
 
 
+@pytest.mark.slow
 def test_a_function_that_returns_a_constant_earns_nothing(tmp_path: Path):
     """No points for doing nothing: every edge case is gated on an ordinary case in the same test."""
     folder = tmp_path / "submissions" / "constant"
@@ -138,6 +140,7 @@ def test_a_function_that_fails_because_of_another_names_it_first(tmp_path: Path)
     assert "| fix first |" in summary and "`merge_pair` (1×)" in summary
 
 
+@pytest.mark.slow
 @pytest.mark.unit
 def test_each_mutant_changes_one_place_and_is_named_once():
     """The mutation score's mutants (benchmarks/mutation_score.py): each parses, differs, has a unique name, and

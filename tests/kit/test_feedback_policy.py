@@ -14,7 +14,7 @@ from commands import run_batch
 from autograder.testing.student_output import PRINTED_PER_HAND_IN, PRINTED_PER_TEST
 
 # Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 MARK = "RECORDED-HIDDEN-CALLS"
 SPELLED = '"RECORDED-" + "HIDDEN-CALLS"'  # in the code: the page shows the student's own code, which is theirs

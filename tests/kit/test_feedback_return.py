@@ -87,6 +87,7 @@ def test_without_the_option_nothing_goes_back(tmp_path: Path) -> None:
     assert not (out / "moodle-feedback.zip").exists()
 
 
+@pytest.mark.slow
 def test_nbgrader_release_feedback_hands_out_the_kits_pages(tmp_path: Path) -> None:
     """nbgrader's release_feedback (nbgrader/exchange/default/release_feedback.py) takes every
     feedback/<student>/<assignment>/<notebook>.html with the timestamp.txt and submission_secret.txt beside it,

@@ -253,6 +253,7 @@ def test_in_calls_sent_together_a_frame_for_a_call_never_asked_stops_the_stream(
     assert ask(worker, "next") == ["answer", "next"]
 
 
+@pytest.mark.slow
 @pytest.mark.unit
 def test_the_encoder_refuses_what_the_decoder_would_and_counts_the_same():
     """One budget both ways: a message the worker may send is one the grader reads. Empty tuples pass the

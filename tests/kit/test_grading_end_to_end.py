@@ -48,6 +48,7 @@ def test_untouched_stubs_score_zero_with_every_test_not_started():
     assert outcomes(document) == {"not started"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", CORRECT, ids=lambda path: path.name)
 def test_a_correct_alternative_earns_full_marks(folder):
     """Full marks for every part it holds; the parts it does not hold are not started, not failed."""
@@ -86,6 +87,7 @@ def test_results_document_has_gradescope_fields():
         assert {"part", "function", "outcome"} <= set(test["extra_data"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output_format", ["text", "markdown", "html", "junit"])
 def test_every_format_renders_to_a_file(tmp_path, output_format):
     target = tmp_path / f"report.{output_format}"
@@ -190,6 +192,7 @@ def test_a_module_that_never_finishes_importing_costs_only_its_part(reference_wi
     assert document["execution_time"] < 30, "the import is waited for once, not once per test"
 
 
+@pytest.mark.slow
 def test_slow_loading_is_not_charged_to_the_first_call(reference_with, tmp_path):
     """Imports and notebook cells have their own limit: a slow top level is no timeout of a call."""
     slow = "import time\ntime.sleep(1.5)\n"
@@ -219,6 +222,7 @@ def test_a_misnamed_function_is_named_with_a_suggestion(reference_with):
     assert any("did you mean merge_pairs" in detail for detail in details)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("working_directory", ["inside", "beside"])
 def test_grading_writes_nothing_into_or_next_to_the_submission(tmp_path, working_directory):
     folder = tmp_path / "student"
@@ -230,6 +234,7 @@ def test_grading_writes_nothing_into_or_next_to_the_submission(tmp_path, working
     assert sorted(path.name for path in tmp_path.iterdir()) == ["student"]
 
 
+@pytest.mark.slow
 def test_same_submission_same_score(reference_with):
     folder = reference_with(bpe=BUGS["train_bpe never stops early"][2])
     # Every part but Part 5, whose speed test is timed: its hints quote the times.

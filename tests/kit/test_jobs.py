@@ -144,6 +144,7 @@ def test_the_kubernetes_file_is_an_indexed_job_and_a_merge_that_kubernetes_schem
     assert logged(tmp_path, "grade") == [shard_call(2), MERGE_CALL]
 
 
+@pytest.mark.slow
 def test_the_github_workflow_is_a_matrix_of_shards_and_a_merge_that_the_workflow_schema_accepts(tmp_path):
     path, text = write_job_file(tmp_path, "github", "grade-class.yml", *BATCH_OPTIONS)
     schema = subprocess.run(

@@ -53,6 +53,7 @@ def graded(folder: Path, cache: Path, *parts: str) -> Results:
     return cast(Results, json.loads(process.stdout))
 
 
+@pytest.mark.slow
 def test_a_helper_loaded_with_importlib_is_part_of_the_cached_result(tmp_path: Path):
     work, cache = tmp_path / "work", tmp_path / "cache"
     work.mkdir()
@@ -76,6 +77,7 @@ MERGER = "\n\nfrom bpe_reference import merge_pair as merger\n"
 BROKEN_MERGER = "\n\ndef merger(tokens, pair):\n    return list(tokens)\n"
 
 
+@pytest.mark.slow
 def test_a_module_another_part_loaded_first_is_part_of_the_cached_result(tmp_path: Path):
     work, cache = tmp_path / "work", tmp_path / "cache"
     work.mkdir()

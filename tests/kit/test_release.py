@@ -103,6 +103,7 @@ def environment_with_these_packages(folder: Path) -> Path:
     return python
 
 
+@pytest.mark.slow
 def test_a_student_installs_the_release_with_one_command_and_grades(release, tmp_path):
     """The README's `pip install -e .` in a fresh environment, then `grade` there: stubs 0, solutions full marks."""
     student = tmp_path / RELEASE_NAME
@@ -217,6 +218,7 @@ def test_grade_release_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     assert (tmp_path / RELEASE_NAME / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.slow
 def test_classroom_format_is_the_grading_reporters_shape(tmp_path):
     folder = tmp_path / "student"
     folder.mkdir()
@@ -290,6 +292,7 @@ def solution_files(*modules: str) -> dict[str, str]:
     return {f"{module}.py": (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") for module in modules}
 
 
+@pytest.mark.slow
 def test_gradescope_grades_a_good_submission_with_the_hidden_tests(autograder_root):
     results = run_autograder(autograder_root, solution_files(*(part.module for part in PARTS)))
     assert f"{results['score']:g}" == full_marks()
@@ -298,6 +301,7 @@ def test_gradescope_grades_a_good_submission_with_the_hidden_tests(autograder_ro
     assert bonus and all(test["max_score"] == 0 and test["score"] > 0 for test in bonus), "extra credit"
 
 
+@pytest.mark.slow
 def test_gradescope_grades_a_repository_made_from_the_release(autograder_root):
     files = {f"modules/{name}": text for name, text in solution_files("simple_tokenizers", "bpe").items()}
     files["notebooks/bpe.ipynb"] = (KIT_ROOT / "exercises" / "bpe.ipynb").read_text(encoding="utf-8")

@@ -182,6 +182,7 @@ def test_an_error_names_the_students_own_line_nearest_where_it_was_raised(tmp_pa
     assert "(helper.py, line 3)" in feedback, "the deepest of the student's frames, in a module bpe.py imports"
 
 
+@pytest.mark.slow
 def test_a_one_part_hand_in_is_not_started_elsewhere_and_missing_functions_are_not_errors(tmp_path):
     folder = tmp_path / "work"
     folder.mkdir()

@@ -21,7 +21,7 @@ from classroom import PROBES_THE_WORKER, SOLUTIONS
 from commands import grade, run_batch
 
 # Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 RECORD = "SEEN" + "CALL"  # never whole in the hand-in's source, which a feedback page may quote
 

@@ -27,6 +27,7 @@ def trainer_with(bug: str) -> types.FunctionType:
     return trained
 
 
+@pytest.mark.slow
 @pytest.mark.unit
 def test_a_trainer_whose_pace_projects_past_the_bound_is_stopped_with_what_to_fix():
     slow = trainer_with("train_bytes recounts every pair after each merge")

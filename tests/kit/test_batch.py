@@ -78,6 +78,7 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
     return root, out, process
 
 
+@pytest.mark.slow
 def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     root, out, process = graded_class
     assert process.returncode == 0, process.stderr
@@ -109,6 +110,7 @@ def test_a_class_with_misbehaving_submissions_is_graded_whole(graded_class):
     assert "notes.txt" in process.stderr
 
 
+@pytest.mark.slow
 def test_roster_names_and_mismatches(graded_class):
     _, out, _ = graded_class
     rows = gradebook_rows(out)
@@ -120,6 +122,7 @@ def test_roster_names_and_mismatches(graded_class):
     assert "| ian (Ian Absent) | no submission |" in summary and "| cyd | not on the roster |" in summary
 
 
+@pytest.mark.slow
 def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class):
     """A part's header is its share of full marks, bonus left out; bonus has columns of its own. So the part
     headers add up to `max`, and a perfect hand-in's part columns to `max` too, its bonus beside them."""
@@ -135,6 +138,7 @@ def test_the_gradebooks_part_columns_say_full_marks_and_bonus_apart(graded_class
     assert sum(float(rows["ada"][header]) for header in bonus) == float(rows["ada"]["bonus"])
 
 
+@pytest.mark.slow
 def test_a_feedback_page_is_titled_with_the_students_name_where_the_roster_has_it(graded_class):
     _, out, _ = graded_class
     for student, heading in (("ada", "Ada Lovelace (ada)"), ("bea", "Bea Bee (bea)"), ("cyd", "cyd")):
@@ -144,6 +148,7 @@ def test_a_feedback_page_is_titled_with_the_students_name_where_the_roster_has_i
     assert results(out, "ada")["extra_data"]["submission"] == "ada", "the stored result keeps the id"
 
 
+@pytest.mark.slow
 def test_every_output_is_written(graded_class):
     root, out, _ = graded_class
     for student in ("ada", "cyd", "fay"):
@@ -173,6 +178,7 @@ def test_every_output_is_written(graded_class):
     assert gradebook_rows(out)["hal"]["status"] == gradebook.CANNOT_GRADE
 
 
+@pytest.mark.slow
 def test_the_summary_links_every_student_to_their_feedback_page(graded_class):
     _, out, _ = graded_class
     page = (out / "summary.html").read_text(encoding="utf-8")
@@ -183,6 +189,7 @@ def test_the_summary_links_every_student_to_their_feedback_page(graded_class):
     assert "[page](<ada/feedback.html>)" in (out / "summary.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_renamed_copy_is_listed_with_what_it_shares(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Similar code")[1].split("##")[0]
@@ -199,6 +206,7 @@ def chromium() -> str:
     return browser.chromium()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.usefixtures("chromium")
 def test_the_summary_page_loads_in_a_browser_with_every_student_in_the_histogram(graded_class, tmp_path):
@@ -225,6 +233,7 @@ def axe() -> str:
     return browser.axe_script()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.usefixtures("chromium", "axe")
 def test_the_summary_and_feedback_pages_pass_an_accessibility_check(graded_class):
@@ -237,6 +246,7 @@ def test_the_summary_and_feedback_pages_pass_an_accessibility_check(graded_class
     assert not found, "\n".join(found)
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.usefixtures("chromium")
 def test_a_feedback_pages_hint_lines_wrap_on_a_narrow_screen(graded_class):
@@ -256,6 +266,7 @@ def test_a_feedback_pages_hint_lines_wrap_on_a_narrow_screen(graded_class):
     assert page_width[0] <= page_width[1], "the page itself scrolls sideways"
 
 
+@pytest.mark.slow
 def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     _, out, _ = graded_class
     section = (out / "summary.md").read_text(encoding="utf-8").split("## Identical code")[1].split("##")[0]
@@ -263,6 +274,7 @@ def test_identical_code_is_listed_but_not_the_untouched_stubs(graded_class):
     assert "bea" not in section
 
 
+@pytest.mark.slow
 def test_replayed_examples_give_what_a_fresh_grader_gives(graded_class):
     """The batch's graders replay hypothesis's examples (autograder.testing.replay); a lone `grade` draws them."""
     root, out, _ = graded_class

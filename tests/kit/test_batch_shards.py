@@ -27,7 +27,7 @@ from sharded_class import (
 from autograder.course.batch.selection import shards_of
 
 # Its hand-ins step outside the plain-Python policy on purpose, to test the worker and the cage.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.slow]  # minutes of batches: CI's second step
 
 SHARDS = 3
 

@@ -19,6 +19,9 @@ from autograder.authoring import notebooks as exercises
 from autograder.authoring.release import release_leaks
 from autograder.authoring.stubs import BEGIN
 
+# A real nbgrader course each, formgrader's server among them: minutes, so CI's second step runs them.
+pytestmark = pytest.mark.slow
+
 NBGRADER_AUTOGRADED = "simple_tokenizers"
 
 

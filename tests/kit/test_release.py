@@ -309,6 +309,7 @@ def test_gradescope_grades_a_repository_made_from_the_release(autograder_root):
     assert f"{results['score']:g}" == full_marks("simple_tokenizers", "bpe")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("files", "says"),
     [

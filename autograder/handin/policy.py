@@ -13,6 +13,7 @@ not its source or change what the worker reports.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 # The page that shows these lists, at this path in the kit and in the student release (which copies it), so a
 # refusal can name it.
@@ -86,8 +87,12 @@ REFUSED_MODULE_ATTRIBUTES: dict[str, frozenset[str]] = {
 # The kit's notebook helpers, which the worker stands in for with modules whose every name does nothing
 # (bootstrap's stand-ins): a notebook exported as a module keeps its check cells, from this release's
 # package or an older one's. Allowed in every file.
+# Every module of autograder/notebook/ (bootstrap's NOTEBOOK_HELPERS names the same; a kit test checks both).
+NOTEBOOK_HELPERS = frozenset(
+    path.stem for path in (Path(__file__).parents[1] / "notebook").glob("*.py") if path.stem != "__init__"
+)
 STAND_IN_MODULES = frozenset(
-    f"autograder.{folder}.{name}" for folder in ("notebook", "course") for name in ("jupyter", "token_view")
+    f"autograder.{folder}.{name}" for folder in ("notebook", "course") for name in NOTEBOOK_HELPERS
 )
 # Builtins that run text as code, or hand out the interpreter's namespaces: refused wherever they are named.
 # ``locals()`` is among them: at a module's top level it is the module's globals, ``__builtins__`` included.

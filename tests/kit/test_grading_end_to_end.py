@@ -323,7 +323,8 @@ def test_a_hand_in_keeps_its_notebook_helpers_from_this_release_or_an_older_one(
     this release puts them or from where an older one did (a term's hand-ins outlive a change of layout)."""
     helpers = (
         f"from {package}.jupyter import checker\nfrom {package}.token_view import show_rows\n"
-        "check = checker('simple_tokenizers')\ncheck(char_tokenize)\nshow_rows(['a'])\n"
+        f"from {package}.training_cost import peak_memory\nfrom {package}.openai_tokenizers import gpt2_encoding\n"
+        "check = checker('simple_tokenizers')\ncheck(char_tokenize)\nshow_rows(['a'])\npeak_memory(gpt2_encoding)\n"
     )
     source = (SOLUTIONS / "simple_tokenizers.py").read_text(encoding="utf-8") + helpers
     (tmp_path / "simple_tokenizers.py").write_text(source, encoding="utf-8")

@@ -9,6 +9,7 @@ without the policy; here each is graded through the real CLI and must earn nothi
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import time
@@ -323,6 +324,20 @@ def test_the_policy_page_lists_what_the_code_holds():
     assert listed("refused module attributes") == {
         f"{module}.{name}" for module, names in policy.REFUSED_MODULE_ATTRIBUTES.items() for name in names
     }
+
+
+@pytest.mark.unit
+def test_the_worker_stands_in_for_every_notebook_helper_the_policy_allows():
+    """A notebook exported as a module keeps its imports of the kit's helpers; the worker, which cannot import
+    the kit, must answer each of them, or the hand-in prints a ModuleNotFoundError for every cell that does."""
+    tree = ast.parse((KIT_ROOT / "autograder" / "cage" / "inside" / "bootstrap.py").read_text(encoding="utf-8"))
+    named = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(getattr(target, "id", "") == "NOTEBOOK_HELPERS" for target in node.targets)
+    )
+    assert set(ast.literal_eval(named)) == set(policy.NOTEBOOK_HELPERS) >= {"jupyter", "token_view", "training_cost"}
 
 
 @pytest.mark.unit

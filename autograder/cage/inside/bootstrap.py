@@ -537,6 +537,10 @@ def copy_folder(source: str, target: str) -> None:
                 copy.write(original.read())
 
 
+# The kit's notebook helpers (autograder/notebook/), which a notebook exported as a module still imports.
+NOTEBOOK_HELPERS = ("jupyter", "openai_tokenizers", "stdlib_text", "token_view", "training_cost")
+
+
 def quiet_checks() -> None:
     """Make the notebooks' imports of the kit (``check``, ``show_rows``, ``your_part``) do nothing here.
 
@@ -565,7 +569,7 @@ def quiet_checks() -> None:
         inner.__path__ = []
         setattr(package, folder, inner)
         sys.modules[inner.__name__] = inner
-        for name in ("jupyter", "token_view"):
+        for name in NOTEBOOK_HELPERS:
             sys.modules[f"{inner.__name__}.{name}"] = StandIn(f"{inner.__name__}.{name}")
             setattr(inner, name, sys.modules[f"{inner.__name__}.{name}"])
 

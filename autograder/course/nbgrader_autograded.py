@@ -19,6 +19,7 @@ from the gradebook (autograde's ClearOutput and OverwriteCells), and the kit's r
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -91,14 +92,16 @@ def write(
 
 def _copy_other_files(handed_in: Path, staged: Path) -> None:
     """Every file but the notebooks, as autograde's init_assignment copies them; links are never followed."""
-    for path in sorted(handed_in.rglob("*")):
-        relative = path.relative_to(handed_in)
-        if any(part in IGNORED for part in relative.parts) or path.is_symlink() or not path.is_file():
-            continue
-        if path.suffix == ".ipynb" or path.suffix == ".pyc":
-            continue
-        (staged / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, staged / relative)
+    for folder_name, folders, files in os.walk(handed_in, followlinks=False):
+        here = Path(folder_name)
+        folders[:] = sorted(name for name in folders if name not in IGNORED and not (here / name).is_symlink())
+        for name in sorted(files):
+            path = here / name
+            if name in IGNORED or path.suffix in (".ipynb", ".pyc") or path.is_symlink() or not path.is_file():
+                continue
+            target = staged / path.relative_to(handed_in)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
 
 
 def _student_notebook(handed_in: Path | None, name: str) -> Any:

@@ -6,8 +6,10 @@ The time comes from the best witness there is, and says which it was:
   (submission)``);
 - Canvas's mark: a download names a file handed in after Canvas's due date ``LATE``; Canvas marks whether it
   was late, and the file's own time says by how much (a hand-in Canvas did not mark is on time);
-- the hand-in's own files: the newest one's time, said as such (a copy made without keeping times makes
-  every hand-in as new as the copy).
+- the hand-in's own files: the newest one's time, said as such; unless it cannot be the hand-in's (later than
+  the download, or set when the files were unpacked or copied here): then "file times unknown", and only the
+  platform's record decides (Canvas's mark: on time, or late by an amount no one knows, which costs nothing
+  and is named for the instructor).
 
 Nothing is late where the course file sets no due date. The rule follows Canvas's late policy: a
 percentage of full marks off per day (or hour) late, a part of one counting whole, never below a floor
@@ -33,6 +35,9 @@ NBGRADER = "nbgrader's timestamp.txt"
 MOODLE = "Moodle's worksheet"
 CANVAS = "Canvas's mark"
 FILE_TIME = "the file's own time"
+# Said of a hand-in whose files' times cannot be trusted: later than the download (a zip member newer than the
+# zip), or set when the files were unpacked or copied here (a tool that keeps no times); the platform decides.
+FILE_TIMES_UNKNOWN = "file times unknown"
 # Moodle's worksheet column for the submission's time, and how Moodle writes a time in English (userdate's
 # default, strftimedaydatetime: "Friday, 20 November 2026, 10:15 AM"), in the downloading user's time zone.
 MOODLE_SUBMITTED = "Last modified (submission)"
@@ -106,6 +111,7 @@ class HandedIn:
     source: str = ""  # who says so (NBGRADER, MOODLE, FILE_TIME), "" where no one does
     marked_late: bool | None = None  # Canvas's mark (its file named LATE or not); None where the LMS marks nothing
     unreadable: str = ""  # a time the platform gave that could not be read, as it was written
+    unknown: str = ""  # why the files' own times cannot be the hand-in's (FILE_TIMES_UNKNOWN), "" where they can
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,11 @@ class Lateness:
 
     def words(self) -> str:
         """The gradebook's late column: "2 days 3 h late (nbgrader's timestamp.txt)", "on time (…)"."""
+        if self.handed_in.at is None and self.handed_in.unknown:
+            if self.handed_in.marked_late is False:
+                return f"on time ({CANVAS}; {FILE_TIMES_UNKNOWN})"
+            said = f"late by {CANVAS}, by how much no one knows; " if self.handed_in.marked_late else ""
+            return f"{said}{FILE_TIMES_UNKNOWN} ({self.handed_in.unknown}); nothing taken"
         if self.handed_in.at is None:
             unreadable = f": {self.handed_in.unreadable!r} is not a time" if self.handed_in.unreadable else ""
             return f"no time known{unreadable}; nothing taken"
@@ -164,7 +175,12 @@ def lateness(policy: LatePolicy, handed_in: HandedIn, extension: datetime | None
     if past <= policy.grace or handed_in.marked_late is False:  # Canvas saw the true time: not late is on time
         past = timedelta(0)
     doubt = ""
-    if handed_in.marked_late and not past and extension is None:
+    if handed_in.marked_late and handed_in.at is None and handed_in.unknown:
+        doubt = (
+            f"Canvas marks it late, and its {FILE_TIMES_UNKNOWN} ({handed_in.unknown}): no penalty taken, since how "
+            "late is not known; take one in adjustments.csv if it is due"
+        )
+    elif handed_in.marked_late and not past and extension is None:
         doubt = "Canvas marks it late, but its file's time is not past the due date: no penalty taken; check it"
     return Lateness(past, due, handed_in, extended=extension is not None, doubt=doubt)
 

@@ -5,7 +5,9 @@ is_valid_filename_for_import, at commit 0203d8f26027201de1d7d1ec8d8aa3cdcc4f5d5d
 its first four underscores (explode('_', part, 5)): the second field must be a participant id of the
 assignment, the third and fourth name the plugin (assignfeedback, file), and what follows is the file's name.
 So a full name holding an underscore would move the id out of its place: the kit's folders carry none.
-The offline worksheet's comments go back in its "Feedback comments" column, found by that name.
+The offline worksheet's comments go back in its "Feedback comments" column, found by that name (moodle/moodle,
+mod/assign/feedback/offline/importgradeslib.php and locallib.php at commit
+9762977c028cbd1884ed311a94c49efbae87591b, restated in moodle_importer.py, which the test uploads moodle.csv to).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import moodle_importer
 import nbformat
 import pytest
 from classroom import SOLUTIONS, TEMPLATE
@@ -75,6 +78,23 @@ def test_moodle_takes_each_feedback_page_back_to_its_student(tmp_path: Path) -> 
     assert "100" in back["Participant 201"]["Feedback comments"]
     assert "Seen in class" in back["Participant 202"]["Feedback comments"], "the instructor's comment is kept"
     assert back["Participant 202"]["Feedback comments"] != "Seen in class", "and the kit's is added"
+    # As Moodle's own worksheet import reads it (moodle_importer cites the source), the comments plugin on and
+    # 202's comment already in Moodle: both grades are taken, and both comments, the instructor's words kept.
+    moodle = moodle_importer.Moodle(
+        participants=frozenset({"201", "202"}), maximum=100.0, feedback={"202": {"Feedback comments": "Seen in class"}}
+    )
+    imported = moodle_importer.upload((out / "moodle.csv").read_text(encoding="utf-8"), moodle)
+    assert set(imported.grades) == {"201", "202"} and not imported.skipped, imported
+    comments = {student: texts["Feedback comments"] for student, texts in imported.feedback.items()}
+    assert set(comments) == {"201", "202"}, imported.feedback
+    assert comments["202"].startswith("Seen in class") and "feedback.html" in comments["202"], comments
+    assert comments["201"] == back["Participant 201"]["Feedback comments"].strip()
+    # With Feedback comments off in the assignment, Moodle has no such column: the grades alone go in.
+    off = moodle_importer.upload(
+        (out / "moodle.csv").read_text(encoding="utf-8"),
+        moodle_importer.Moodle(participants=frozenset({"201", "202"}), maximum=100.0, feedback_plugins=frozenset()),
+    )
+    assert set(off.grades) == {"201", "202"} and off.feedback == {}
 
 
 def test_without_the_option_nothing_goes_back(tmp_path: Path) -> None:

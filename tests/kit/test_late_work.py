@@ -236,3 +236,47 @@ def test_a_hand_ins_time_comes_from_its_best_witness():
     assert late_work.handed_in(found(), None, berlin).marked_late is None, "no LMS mark outside Canvas"
     garbled = late_work.handed_in(found(timestamp="yesterday, ish"), None, berlin)
     assert garbled.at is None and garbled.unreadable == "yesterday, ish"
+
+
+def test_file_times_that_cannot_be_the_hand_ins_are_unknown_and_the_platforms_record_decides(tmp_path):
+    """A Canvas download copied without its times (every file as new as the copy) has "file times unknown": Canvas's
+    mark decides, on time for a file it did not mark, late by an amount no one knows (nothing taken, named for the
+    instructor) for one it did; a Moodle zip's member newer than the zip itself is unknown too, and without the
+    worksheet nothing is taken."""
+    copied = tmp_path / "copied"
+    copied.mkdir()
+    for name in ("lovelaceada_1001_5001_simple_tokenizers.py", "beebea_LATE_1002_5003_simple_tokenizers.py"):
+        shutil.copy(TOKENIZERS, copied / name)  # shutil.copy keeps no time: each file is as new as its copy
+    (tmp_path / "course.toml").write_text(
+        '[late]\ndue = 2026-11-20T23:59:00\ntime_zone = "UTC"\npercent = 10\n', encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    process = run_batch(copied, out, *PART)
+    assert process.returncode == 0, process.stderr[-2000:]
+    rows = gradebook_rows(out)
+    assert rows["1001"]["late"] == "on time (Canvas's mark; file times unknown)", rows["1001"]["late"]
+    assert rows["1002"]["late"].startswith("late by Canvas's mark, by how much no one knows; file times unknown ("), (
+        rows["1002"]["late"]
+    )
+    assert rows["1001"]["late_penalty"] == rows["1002"]["late_penalty"] == "", "no time, no penalty from one"
+    assert "1002: Canvas marks it late, and its file times unknown" in process.stderr, process.stderr
+
+    # A Moodle zip (no worksheet given) whose member is dated after the zip was saved: not the hand-in's time.
+    import zipfile
+
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        member = zipfile.ZipInfo(
+            "Ada Lovelace_201_assignsubmission_file_/simple_tokenizers.py", date_time=(2026, 11, 22, 9, 0, 0)
+        )
+        zipped.writestr(member, TOKENIZERS.read_bytes())
+    os.utime(archive, (_at("2026-11-21T09:00:00"), _at("2026-11-21T09:00:00")))  # saved the day before
+    zipped_out = tmp_path / "zipped"
+    process = run_batch(archive, zipped_out, *PART)
+    assert process.returncode == 0, process.stderr[-2000:]
+    row = gradebook_rows(zipped_out)["201"]
+    assert row["late"] == (
+        "file times unknown (newer than the download itself, 2026-11-21 09:00 UTC); nothing taken"
+    ), row["late"]
+    assert row["late_penalty"] == ""
+    assert "1 hand-in(s) have file times unknown (201)" in process.stderr, process.stderr

@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser import driven
 from classroom import SOLUTIONS, TEMPLATE
 from commands import run_batch
+from formgrader import logged_in, rows, served, waited
 from results import full_marks, gradebook_rows
 
 from autograder.authoring import notebooks as exercises
@@ -73,6 +75,18 @@ def test_nbgrader_round_trip(tmp_path):
     with api.Gradebook(database) as book:  # the kit's export adds the bonus as nbgrader's extra credit
         assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
         assert book.find_grade("test_merge_pair", "bpe", "bpe", "bob").auto_score == 0
+    # What the kit leaves is what nbgrader's autograde would: each hand-in's autograded/ folder, its notebooks with
+    # every grade cell's metadata, so nbgrader autograde after the kit skips them and every score stays the kit's.
+    for student in ("alice", "bob"):
+        autograded = course / "autograded" / student / exercises.NBGRADER_ASSIGNMENT
+        notebook = json.loads((autograded / "bpe.ipynb").read_text(encoding="utf-8"))
+        ids = {cell["metadata"].get("nbgrader", {}).get("grade_id") for cell in notebook["cells"]}
+        assert "test_merge_pair" in ids, f"{student}'s autograded bpe.ipynb has the grade cells formgrader shows"
+    again = _nbgrader("autograde", exercises.NBGRADER_ASSIGNMENT, course=course)
+    assert again.stderr.count("Skipping existing assignment") == 2, again.stderr[-3000:]
+    with api.Gradebook(database) as book:
+        assert f"{book.find_submission('bpe', 'alice').score:g}" == full_marks()
+        assert f"{book.find_submission('bpe', 'bob').score:g}" == "0"
 
 
 def test_formgrader_shows_the_batchs_grades_adjustments_and_class_as_the_gradebook_does(tmp_path):
@@ -148,6 +162,82 @@ def test_a_total_set_by_hand_is_formgraders_total_too(tmp_path):
         assert {student: f"{entry['score']:g}" for student, entry in view.items()} == totals
         assert not any(entry["needs_manual_grade"] for entry in view.values()), view
         assert not any(grade.needs_manual_grade for grade in book.db.query(api.Grade)), "no cell left to grade"
+
+
+@pytest.mark.browser  # a real Jupyter server with formgrader, read in headless Chromium: half a minute
+def test_formgrader_lists_the_kits_grades_and_keeps_a_score_typed_in_its_page_through_the_next_batch(tmp_path):
+    """After the batch, formgrader (nbgrader's own server, in Chromium) lists each hand-in as graded with the kit's
+    score, and each notebook among those to grade by hand, a score box per function's cell; a score a grader types
+    there is still there, in the page and the gradebook, after the batch runs again, and the batch says so."""
+    api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the dev extra")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    course = tmp_path / "course"
+    for student, module in {"alice": SOLUTIONS, "bob": TEMPLATE}.items():
+        (course / "submitted" / student / "ps1").mkdir(parents=True)
+        shutil.copy(module / "simple_tokenizers.py", course / "submitted" / student / "ps1")
+    (course / "submitted" / "alice" / "ps1" / "timestamp.txt").write_text(
+        "2026-11-20 10:15:00.000000 UTC", encoding="utf-8"
+    )
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\nalice,Alice Liddell\nbob,Bob Ross\ncarol,Carol Ann\n", encoding="utf-8")
+    database = _graded_into_nbgrader(course, roster, "bob,simple_tokenizers.word_tokenize,3,right idea\n")
+    out = tmp_path / "graded"
+    totals = {student: row["total"] for student, row in gradebook_rows(out).items() if row["total"]}
+    assert totals == {"alice": full_marks("simple_tokenizers"), "bob": "3"}, totals
+    with api.Gradebook(f"sqlite:///{database}") as book:
+        alice_notebook = book.find_submission_notebook("simple_tokenizers", "ps1", "alice").id
+        cut = book.find_grade("test_char_tokenize", "simple_tokenizers", "ps1", "alice")
+        cut_id, cut_points = cut.id, cut.max_score
+    typed = cut_points - 2
+
+    with served(course, tmp_path) as formgrader, driven() as driver:
+        logged_in(driver, formgrader)
+        listed = rows(driver, "manage_submissions/ps1", formgrader)
+        possible = full_marks("simple_tokenizers", bonus=False)
+        for student, name, total in (("alice", "Liddell, Alice", totals["alice"]), ("bob", "Ross, Bob", "3")):
+            row = next(row for row in listed if student in row)
+            assert name in row and f"{total} / {possible}" in row and "needs autograding" not in row, listed
+        # formgrader's manual grading: the notebook of each hand-in, none for carol, who handed nothing in
+        assert len(rows(driver, "gradebook/ps1/simple_tokenizers", formgrader)) == 2
+        driver.get(formgrader.url(f"submissions/{alice_notebook}"))
+        box = waited(
+            driver,
+            lambda page: next(iter(page.find_elements(By.CSS_SELECTOR, "input.score#test_char_tokenize")), None),
+            "the score box of alice's test_char_tokenize",
+        )
+        waited(driver, lambda _: box.get_attribute("placeholder") == f"{cut_points:g}", "the kit's autograded score")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "input.score")) == 5, "a score box per function's cell"
+        box.send_keys(f"{typed:g}", Keys.TAB)  # formgrader saves on the box's change
+        waited(driver, lambda _: _manual_score(api, database, cut_id) == typed, "formgrader to save the typed score")
+
+        again = run_batch(
+            course, out, "--part", "simple_tokenizers", "--roster", str(roster), "--nbgrader-db", str(database)
+        )
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert "alice's score typed in formgrader for simple_tokenizers/test_char_tokenize" in again.stderr, (
+            again.stderr
+        )
+        assert gradebook_rows(out)["alice"]["total"] == totals["alice"], "the kit's own total is the tests'"
+
+        driver.get(formgrader.url(f"submissions/{alice_notebook}"))
+        box = waited(
+            driver,
+            lambda page: next(iter(page.find_elements(By.CSS_SELECTOR, "input.score#test_char_tokenize")), None),
+            "the score box again",
+        )
+        waited(driver, lambda _: box.get_attribute("value") == f"{typed:g}", "the typed score, read back")
+        listed = rows(driver, "manage_submissions/ps1", formgrader)
+        alice_row = next(row for row in listed if "alice" in row)
+        assert f"{float(totals['alice']) - 2:g} / {possible}" in alice_row, listed
+    assert _manual_score(api, database, cut_id) == typed
+
+
+def _manual_score(api: object, database: Path, grade_id: str) -> float | None:
+    with api.Gradebook(f"sqlite:///{database}") as book:  # type: ignore[attr-defined]
+        score = book.find_grade_by_id(grade_id).manual_score
+        return None if score is None else float(score)
 
 
 def _graded_into_nbgrader(course: Path, roster: Path, adjustments: str) -> Path:

@@ -28,7 +28,7 @@ import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from autograder.course.batch.store import CLASS_FILES
@@ -65,6 +65,9 @@ def lms_layout(lms: str) -> str:
 
 TIMESTAMP_BYTES = 100
 TIMED_AT_MOST = 2000  # entries of a hand-in's folder looked at for its newest file's time
+# Seconds a file's time may be before its arrival here and still be the arrival's own (a file system's
+# timestamps are coarse: FAT's 2 s); a time given back by unzip or cp -p is the hand-in's, far older.
+TIME_KEPT_SLACK = 2.0
 SAFE_ID = re.compile(r"[^A-Za-z0-9._@+-]+")
 # The most names read of an entry to see whether it is a whole class's LMS download: a class of 500 with 20
 # uploads each has 10,000.
@@ -93,8 +96,9 @@ class Found:
     lms: str = ""  # the LMS whose bulk download it came from (a key of LMS_READINGS), "" for none
     # The newest of its files' own times as a wall-clock reading with no zone (a zip member's as the zip holds it,
     # an unpacked file's as this machine reads it), read in the course's zone; looked up when called; None where
-    # it has no file.
-    file_time: Callable[[], datetime | None] = lambda: None
+    # it has no file, and why in words where the time was set when the file was unpacked or copied here.
+    file_time: Callable[[], datetime | str | None] = lambda: None
+    downloaded: datetime | None = None  # the download's own time (its zip's), which no hand-in in it comes after
 
     def load(self, limits: HandinLimits, *, chosen: Mapping[str, str] | None = None) -> LoadedSubmission:
         """Read it now; anything that goes wrong is a SubmissionError naming it, never a crash of the batch.
@@ -371,13 +375,13 @@ def _nbgrader(submitted: Path, assignment: str | None) -> Discovery:
     return discovery
 
 
-def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
+def _newest_time(paths: list[Path]) -> Callable[[], datetime | str | None]:
     """The newest modification time of the files in ``paths`` (folders looked into, links never followed, at most
     ``TIMED_AT_MOST`` entries) as this machine's wall-clock reading, with no zone, as a function to call when it
     is wanted: the late rule reads it in the course's zone, as it reads a zip member's."""
 
-    def newest() -> datetime | None:
-        times: list[float] = []
+    def newest() -> datetime | str | None:
+        times: list[tuple[float, float]] = []
         waiting, seen = list(paths), 0
         while waiting and seen < TIMED_AT_MOST:
             path = waiting.pop()
@@ -388,14 +392,30 @@ def _newest_time(paths: list[Path]) -> Callable[[], datetime | None]:
                 if path.is_dir():
                     waiting += [entry for entry in path.iterdir() if entry.name not in SKIPPED_FOLDERS]
                 elif path.name != TIMESTAMP:
-                    times.append(path.stat().st_mtime)
+                    status = path.stat()
+                    times.append((status.st_mtime, status.st_ctime))
             except OSError:
                 continue
+        if not times:
+            return None
+        modified, changed = max(times)
+        if modified >= changed - TIME_KEPT_SLACK:
+            # Given its time back, a file unpacked or copied here is older than its arrival (its status change);
+            # one as new as that was given no time: the tool that wrote it kept none.
+            return "set when the files were unpacked or copied here, by a tool that keeps no times"
         # The machine's own wall-clock reading, no zone: unzip set each file to the zip's reading in this machine's
         # zone, so this is the reading the zip held, to be read in the course's zone like a zip member's.
-        return datetime.fromtimestamp(max(times)) if times else None
+        return datetime.fromtimestamp(modified)
 
     return newest
+
+
+def _downloaded(archive: Path) -> datetime | None:
+    """The zip's own time, when it was saved here: no hand-in in it came later (a copy of it only moves it later)."""
+    try:
+        return datetime.fromtimestamp(archive.stat().st_mtime, UTC)
+    except OSError:
+        return None
 
 
 def _timestamp(path: Path) -> str:
@@ -560,7 +580,8 @@ def _lms_candidates(
     groups: dict[tuple[str, str], dict[str, str]],
     late: set[tuple[str, str]],
     loader: Callable[[str, dict[str, str]], Reader],
-    timer: Callable[[dict[str, str]], Callable[[], datetime | None]],
+    timer: Callable[[dict[str, str]], Callable[[], datetime | str | None]],
+    downloaded: datetime | None = None,
 ) -> list[Found]:
     """One hand-in per (id, name) group; an id written under two names is two hand-ins, each saying its name, so
     that the batch lists both as the student's to choose between and merges neither into the other."""
@@ -577,6 +598,7 @@ def _lms_candidates(
             late=(student, slug) in late,
             lms=lms,
             file_time=timer(members),
+            downloaded=downloaded,
         )
         for (student, slug), members in groups.items()
     ]
@@ -592,7 +614,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str, roster: set[str] | 
     def loader(student: str, members: dict[str, str]) -> Reader:
         return _group_loader(folder, student, [(folder / name, original) for name, original in members.items()])
 
-    def timer(members: dict[str, str]) -> Callable[[], datetime | None]:
+    def timer(members: dict[str, str]) -> Callable[[], datetime | str | None]:
         return _newest_time([folder / name for name in members])
 
     candidates = _lms_candidates(folder, lms, groups, late, loader, timer)
@@ -651,8 +673,8 @@ def _lms_zip(archive_path: Path, roster: set[str] | None) -> Discovery:
 
     made = {info.filename: info.date_time for info in infos}
 
-    def timer(members: dict[str, str]) -> Callable[[], datetime | None]:
-        def newest() -> datetime | None:
+    def timer(members: dict[str, str]) -> Callable[[], datetime | str | None]:
+        def newest() -> datetime | str | None:
             times = [made[name] for name in members if name in made]
             try:
                 return datetime(*max(times)) if times else None
@@ -663,7 +685,7 @@ def _lms_zip(archive_path: Path, roster: set[str] | None) -> Discovery:
 
     discovery = _collect(
         f"LMS bulk download (.zip, {lms})",
-        _lms_candidates(archive_path, lms, groups, late, loader, timer),
+        _lms_candidates(archive_path, lms, groups, late, loader, timer, _downloaded(archive_path)),
         [],
     )
     discovery.unfit, discovery.ambiguous = unfit, ambiguous

@@ -36,8 +36,13 @@ def handed_in(found: Found, roster_row: Mapping[str, str] | None, zone: ZoneInfo
         if at is not None:
             return HandedIn(at, late.MOODLE)
     own = found.file_time()
+    if isinstance(own, str):  # discover's word for times set when the files were unpacked or copied here
+        return HandedIn(source=late.FILE_TIMES_UNKNOWN, marked_late=marked, unknown=own)
     if own is not None and own.tzinfo is None:
         own = own.replace(tzinfo=zone)  # a zip's time, written in the zipping machine's local time
+    if own is not None and found.downloaded is not None and own > found.downloaded:
+        why = f"newer than the download itself, {late.shown(found.downloaded.astimezone(zone))}"
+        return HandedIn(source=late.FILE_TIMES_UNKNOWN, marked_late=marked, unknown=why)
     source = late.FILE_TIME if own is not None else ""
     return HandedIn(own, source, marked_late=marked)
 
@@ -95,6 +100,18 @@ def doubts(standings: Mapping[str, Lateness]) -> list[str]:
         lines.append(
             f"{len(unreadable)} hand-in(s) have a timestamp.txt that is not a time ({', '.join(unreadable[:20])}): "
             "nothing taken; write it as nbgrader submit does (2026-11-20 10:15:00 UTC)"
+        )
+    unknown = sorted(
+        student
+        for student, lateness in standings.items()
+        if lateness.handed_in.unknown and lateness.handed_in.marked_late is None
+    )
+    if unknown:
+        lines.append(
+            f"{len(unknown)} hand-in(s) have {late.FILE_TIMES_UNKNOWN} ({', '.join(unknown[:20])}): their files' times "
+            "are later than the download or were set when they were unpacked or copied, so no lateness is taken "
+            "from them; give the platform's record (nbgrader's timestamp.txt, Moodle's worksheet as --roster, "
+            "Canvas's download as it came)"
         )
     by_files = sorted(
         student

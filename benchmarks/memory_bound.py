@@ -5,7 +5,9 @@ past what it held at birth, its peak read by its parent from ``wait4`` (``autogr
 with the functions the worker measures a student's call with). For each of ``--draws`` hand-ins' draws of
 the memory test's text (a window of ``training_text.txt``), the reference is measured ``--runs`` times: its
 least growth, and the run-to-run noise (the largest spread of one draw's runs). The text is big enough when
-the reference's least growth is at least 10 times the noise. Then the kit's correct alternatives and the
+the reference's least growth is at least 10 times the noise. The reference is then graded as a hand-in, in
+a real worker, on each draw: its figure there over the grader's measure of it, the ratio an honest hand-in
+is held to. Then the kit's correct alternatives and the
 bug corpus's memory mistakes are measured on each draw, as ratios to the reference's growth on it (a
 correct one's largest over the reference's least, a mistake's least over the reference's largest): the
 bound (``MEMORY_RATIO``) must lie above every correct one and below every mistake.
@@ -69,6 +71,31 @@ def measured(path: Path, text: str, test: ModuleType) -> int:
     return grown
 
 
+def in_a_worker(texts: list[str], test: ModuleType) -> list[int]:
+    """The reference's growth on each text as the worker measures a hand-in's (``Worker.measured_request``)."""
+    from autograder.cage.limits import CageLimits
+    from autograder.cage.starting import start_worker
+    from autograder.handin import loading
+    from autograder.testing.proxy import GradingSession
+
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "real_tokenizer.py").write_text(REFERENCE.read_text(encoding="utf-8"), encoding="utf-8")
+        started = start_worker(loading.load(Path(folder)), CageLimits())
+        try:
+            session = GradingSession(started.worker, CageLimits())
+            grown = []
+            for text in texts:
+                arguments = (text, test.SPEED_VOCAB, [test.END_OF_TEXT])
+                record = session.call("real_tokenizer", "train_bytes", arguments, {}, memory_growth=True)
+                if record.grown_bytes is None:
+                    raise SystemExit("the worker measured no growth: no peak from the kernel on this platform")
+                grown.append(record.grown_bytes)
+            return grown
+        finally:
+            started.worker.stop()
+            started.cage.remove()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--draws", type=int, default=3, help="hand-ins' draws of the text [default: 3]")
@@ -91,7 +118,13 @@ def main() -> None:
         f"run-to-run noise (largest spread of a draw): {noise / MIB:.2f} MiB; the reference's least growth "
         f"{least / MIB:.1f} MiB, {times:.1f}x the noise (target >= {NOISE_TIMES})"
     )
-    correct, mistakes = [], []
+    worker = in_a_worker(texts, test)
+    honest = max(each / min(runs) for each, runs in zip(worker, reference, strict=True))
+    FIGURES.say(
+        f"the reference as a hand-in, in a worker: grew {', '.join(f'{grown / MIB:.1f}' for grown in worker)} MiB, "
+        f"at most {honest:.2f}x the grader's measure of it"
+    )
+    correct, mistakes = [honest], []
     with tempfile.TemporaryDirectory() as folder:
         for name, path in trainers(Path(folder)).items():
             grown = [measured(path, text, test) for text in texts]

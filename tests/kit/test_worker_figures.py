@@ -58,6 +58,14 @@ def holds(size):
     held = bytearray(size)
     return len(held)
 
+def grows_past_the_budgets(table):
+    table.extend(["x" * 1024] * 20_000)  # 20 MiB of text, past the 16 MiB a message may hold
+    return 0
+
+def holds_its_own(table):
+    table.append(len)
+    return 0
+
 def resets(size):
     held = bytearray(size)
     del held
@@ -91,6 +99,17 @@ def test_a_call_that_empties_its_argument_is_seen_changing_it_whatever_it_replac
 def test_a_call_that_reads_its_argument_is_seen_leaving_it_alone(session):
     record = session.call("word_bpe", "reads", ({"a b": 3, "c": 1},), {})
     assert record.returned == 2 and not record.mutated
+
+
+def test_arguments_changed_past_the_message_budgets_are_seen_changing_by_their_digest_alone(session):
+    record = session.call("word_bpe", "grows_past_the_budgets", ([1, 2],), {})
+    assert record.answered and record.returned == 0 and record.mutated
+    assert record.args_after is None  # too big to send back: the digest said they changed
+
+
+def test_arguments_that_no_longer_are_plain_data_are_seen_changing(session):
+    record = session.call("word_bpe", "holds_its_own", ([1, 2],), {})
+    assert record.answered and record.returned == 0 and record.mutated
 
 
 def test_a_call_that_holds_memory_is_measured_by_the_kernel_whatever_it_replaced(session):

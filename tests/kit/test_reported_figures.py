@@ -15,7 +15,7 @@ from commands import grade
 from policy_attacks import ATTACKS, write_attack
 
 # Its hand-ins reach into the worker on purpose: the layer below the plain-Python policy is under test.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 FAST = ("--limit", "call_seconds=5", "--limit", "test_seconds=30", "--limit", "submission_seconds=300")
 UNCHANGED_TEST = "merge_pair answers right with a new list and leaves the one it is given unchanged"

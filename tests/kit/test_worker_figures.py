@@ -16,7 +16,7 @@ from autograder.handin import loading
 from autograder.testing.proxy import GradingSession, StudentRaised, WorkerCrashed
 
 # Its hand-ins reach into the worker on purpose: the layer below the plain-Python policy is under test.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 MIB = 2**20
 

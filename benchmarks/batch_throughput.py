@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import hashlib
 import marshal
 import os
 import shutil
@@ -28,7 +29,6 @@ import sys
 import tempfile
 import threading
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from typing import Any
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, UNCAGED_FLAG, isolation
 from autograder.kit_root import KIT_ROOT
 from autograder.testing.example_store import STORE_VARIABLE
+from autograder.testing.memory_growth import growth_of
 from autograder.testing.reference import reference
 
 sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
@@ -145,23 +146,22 @@ class _InProcessWorker:
         folder = message.get("folder")  # Part 6's load and save: the files, as the worker writes them
         if folder is not None:
             call_folders.prepare(folder["name"], folder["files"])
-        measured = message.get("peak_memory", False)  # Part 6's train_bytes: its peak memory, as the worker's
         try:
-            if measured:
-                tracemalloc.start()
             value = function(*args, **kwargs)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)
             return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})
-        finally:
-            peak = tracemalloc.get_traced_memory()[1] if measured else None
-            if measured:
-                tracemalloc.stop()
         reply = {"ok": True, "value": codec.to_plain(value)}
-        if measured:
-            reply["peak_bytes"] = peak
+        # The arguments after the call, as the worker reports them: the digest of their marshal bytes.
+        reply["after_digest"] = hashlib.sha256(marshal.dumps((args, kwargs), codec.MARSHAL_VERSION)).hexdigest()
         if folder is not None and folder["collect"]:
             reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
         return Reply(reply)
+
+    def measured_request(self, message: dict[str, Any], timeout: float) -> Any:
+        """Part 6's train_bytes: its answer, and its memory's growth measured as the reference's is."""
+        args, _ = marshal.loads(message["payload"])  # the memory test passes them by position
+        module_file = str(reference(message["module"]).__file__)
+        return self.request(message, timeout), growth_of(module_file, message["function"], *args)
 
     def runs_at_once(self, modules: set[str]) -> bool:
         return False  # no calls sent ahead: here a call is a function call already

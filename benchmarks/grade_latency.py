@@ -38,9 +38,9 @@ import copy
 import dataclasses
 import os
 import shutil
-import tracemalloc
 
 import pytest
+from autograder.testing.memory_growth import growth_of
 from autograder.testing.proxy import CallRecord, StudentRaised
 from autograder.testing.reference import reference
 
@@ -65,13 +65,10 @@ class _Function:
         returned = self.function(*after_args, **after_kwargs)
         return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
 
-    def peak_memory(self, *args, **kwargs):  # as the worker measures a call's peak, with tracemalloc
-        tracemalloc.start()
-        try:
-            record = self.call(*args, **kwargs)
-            return dataclasses.replace(record, peak_bytes=tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
+    def memory_growth(self, *args, **kwargs):  # as the grader measures the reference's: in a process of its own
+        record = self.call(*args, **kwargs)
+        grown = growth_of(reference(self.module).__file__, self.name, *args)
+        return dataclasses.replace(record, grown_bytes=grown)
 
     def in_folder(self, folder):  # as the worker's call_folders does, in the working folder
         def call(*args, **kwargs):

@@ -180,8 +180,8 @@ def train_bytes(
 
     Graded as a bonus: the merges must be the reference's, and on about
     200 KB to a vocabulary of 1,024 your time must stay within 5 times the
-    reference's and your peak of Python memory within 4 times, both
-    measured in the same run.
+    reference's, measured in the same run, and the memory your call adds to
+    its process within 4 times the reference's, as the kernel counts it.
 
     >>> vocab, merges = train_bytes("hug hug hug", 258)
     >>> merges

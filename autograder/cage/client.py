@@ -134,10 +134,30 @@ class StrayOutput:
             self.kept += min(room, len(text))
 
     def take(self, word: str, timeout: float) -> bytes:
-        """What the process that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most)."""
+        """What the process that ended with ``word``'s mark wrote, once the mark is read (``timeout`` at most).
+        Marks read before it are forgotten: the worker's own come one a process, so those were written by
+        a process into what it wrote (``first_mark_is`` relies on there being none left)."""
         with self.changed:
             self.changed.wait_for(lambda: word in self.marked, timeout)
-            return self.marked.pop(word, b"")
+            if word not in self.marked:
+                return b""
+            for earlier in list(self.marked):
+                if earlier == word:
+                    break
+                del self.marked[earlier]
+            return self.marked.pop(word)
+
+    def first_mark_is(self, word: str, timeout: float) -> bool:
+        """Whether the first mark read since the last one taken is ``word``'s (``timeout`` at most), which is
+        then taken. After a process whose output the worker passes on none of (a measured one), that first
+        mark is the worker's own: a process cannot write to this output itself, nor know the word."""
+        with self.changed:
+            self.changed.wait_for(lambda: bool(self.marked), timeout)
+            first = next(iter(self.marked), None)
+            if first != word:
+                return False
+            del self.marked[word]
+            return True
 
     def drop(self) -> None:
         """From now on keep nothing more of what this start writes, and forget what it wrote since its last
@@ -229,6 +249,7 @@ class Worker:
         self.tainted = False
         self.kept_output: list[str] = []  # what untainted processes wrote past their calls, for stray_text
         self.loaded: set[str] = set()  # modules a process imported without failing: calls into them may stream
+        self.served_measured = False  # the last call ran in a measured process, ended since (measured_request)
         # What the processes' imports said, before any call: notebook cells that raised, and what was printed.
         self.cell_reports: list[dict[str, Any]] = []
         self.printed_while_loading: list[str] = []
@@ -454,8 +475,9 @@ class Worker:
         return self.tainted  # cleared as the worker stops (_move)
 
     def passed_test(self) -> None:
-        """A test passed in the live process: from now on the worker holds calls the student must not see."""
-        if self.state is WorkerState.SERVING:
+        """A test passed in the live process (or in the measured one just ended): from now on the worker holds
+        calls the student must not see."""
+        if self.state is WorkerState.SERVING or self.served_measured:
             self.tainted = True
 
     def isolate(self) -> None:
@@ -517,9 +539,39 @@ class Worker:
         if twin is not None:
             twin.close()
 
-    def _enter(self, module: str) -> None:
+    def measured_request(self, message: dict[str, Any], timeout: float) -> tuple[Reply, int | None]:
+        """Send one call to a process forked for it alone, pristine (its module imported, no other call made),
+        and wait at most ``timeout`` seconds for its answer; then end that process. With the answer, how far
+        the process's memory grew past what it held at birth, in bytes: read from the kernel by the worker
+        that forked it, which runs no student code (``forks.growth``); None where the platform gives none."""
+        if self.streaming:
+            raise RuntimeError("a request was sent while calls sent together are still being answered")
+        self.end_process()  # the live process has made other calls: the measured one makes this one only
+        self._enter(str(message.get("module", "")), measured=True)
+        tag = new_tag()
+        self._send({**message, "tag": tag})
+        try:
+            reply = self._answer(timeout, tag)
+        except WorkerTimedOut:
+            self.stop()
+            raise
+        # What a passing test leaves the worker holds as for any other process (passed_test), ended or not.
+        self.served_measured = True
+        ended = self.end_process()
+        if not ended:  # the worker ended, or did not say it had ended the process: no figure
+            return reply, None
+        # The figure is the worker's, not a frame the process wrote into the channel in its name: the
+        # worker marks the output that the process had no hand in with the word its end names.
+        if not self.stray_output[-1].first_mark_is(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS):
+            self.stop()
+            raise ChannelBroken(f"while your call's memory was measured, {CHANNEL_WRITTEN}")
+        grown = ended.get(protocol.GROWN_BYTES)
+        return reply, grown if type(grown) is int and grown >= 0 else None
+
+    def _enter(self, module: str, *, measured: bool = False) -> None:
         """Make ready the process the next call into ``module`` runs in: the worker up, and a process that
-        serves ``module``'s part, its module imported (another part's process ends first)."""
+        serves ``module``'s part, its module imported (another part's process ends first); ``measured``: a
+        new process, whose memory its worker measures (``measured_request``)."""
         if module in self.refused:
             raise self.refused[module]
         for key in ("", module):
@@ -536,20 +588,25 @@ class Worker:
         # processes before it changed: none of it is kept, and a load it fails is decided again.
         trusted = not (self.guarding and self.tainted)
         # No call is sent before the process says its module is imported: code run at import sees none.
-        self._send({"op": protocol.FORK, "number": self.processes, "module": module})
+        fork: dict[str, Any] = {"op": protocol.FORK, "number": self.processes, "module": module}
+        if measured:
+            fork["measure"] = True
+        self.served_measured = False
+        self._send(fork)
         self._move(WorkerState.SERVING)
         self.live_module = module
         self._load(module, trusted=trusted)
 
-    def end_process(self) -> None:
-        """End the live process: the worker kills what it started and puts back what it wrote, then says so.
-        What it wrote past its calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
+    def end_process(self) -> dict[str, Any]:
+        """End the live process: the worker kills what it started and puts back what it wrote, then says so;
+        what it said (empty where no process was live or the worker ended). What the process wrote past its
+        calls is kept for ``stray_text``, unless it is tainted (``guarding``)."""
         if self.state is not WorkerState.SERVING:
-            return
+            return {}
         keep = not (self.guarding and self.tainted)
         self._stop_if_stale()
         if self.state is not WorkerState.SERVING:
-            return
+            return {}
         try:
             self._send({"op": protocol.END})
             ended = self._receive(self.limits.load_seconds)
@@ -557,7 +614,7 @@ class Worker:
                 raise OutOfStep("a message that is not the end of a process was read in its place")
         except (WorkerGone, WorkerTimedOut):
             self.stop()  # still SERVING: what it wrote is dropped, or kept, as the process was
-            return
+            return {}
         self._move(WorkerState.READY)
         if ended.get("restart"):
             self.stop()  # what the process wrote could not all be put back: the next one starts anew
@@ -565,6 +622,7 @@ class Worker:
             said = self._said(self.stray_output[-1].take(str(ended.get(protocol.ENDED, "")), LINGER_SECONDS))
             if said and keep:
                 self.kept_output.append(said)
+        return ended
 
     @staticmethod
     def _said(text: bytes) -> str:

@@ -8,6 +8,7 @@ code arrive as exceptions that say what happened in a student's words.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import reprlib
 import time
@@ -206,7 +207,12 @@ class CallRecord:
     output: str = ""
     answered: bool = False  # it returned (``returned`` is its answer), rather than raised or never ended
     files: dict[str, bytes] | None = None  # what the call's folder held after it, where it asked (CallFolder)
-    peak_bytes: int | None = None  # the call's peak of Python memory in the worker, where it asked (peak_memory)
+    # How far the memory of the process the call ran in grew past what it held at birth, in bytes, where the
+    # test asked (memory_growth): the kernel's figure, read by the worker that forked it; None where unmeasured.
+    grown_bytes: int | None = None
+    # Whether the arguments came back as the same bytes as the grader sent: it compares the digest the
+    # worker reports of them after the call with its own payload's (``after_digest``).
+    same_arguments: bool = False
 
     @property
     def text(self) -> str:
@@ -216,10 +222,14 @@ class CallRecord:
 
     @property
     def mutated(self) -> bool:
-        """Whether the function changed any of its arguments."""
-        args_changed = self.args_after is not None and self.args_after != self.args
-        kwargs_changed = self.kwargs_after is not None and self.kwargs_after != self.kwargs
-        return args_changed or kwargs_changed
+        """Whether the function changed any of its arguments, decided here from what the worker reported of
+        them after the call: the same bytes as sent, or else equal plain values (a set may come back in
+        another order); an answer with no report of them counts as a change."""
+        if not self.answered or self.same_arguments:
+            return False
+        if self.args_after is None or self.kwargs_after is None:
+            return True
+        return self.args_after != self.args or self.kwargs_after != self.kwargs
 
 
 @dataclass(frozen=True)
@@ -348,7 +358,7 @@ class GradingSession:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         folder: CallFolder | None = None,
-        peak_memory: bool = False,
+        memory_growth: bool = False,
     ) -> CallRecord:
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
@@ -367,24 +377,28 @@ class GradingSession:
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted
         # A call with a folder is never sent ahead: its files are written as it is made.
-        # Nor one whose memory is measured: the measure is asked with the call.
+        # Nor one whose memory is measured: it runs in a process of its own (Worker.measured_request).
         key = (
             call_key(module, function, args, kwargs)
-            if self.ahead.active and folder is None and not peak_memory
+            if self.ahead.active and folder is None and not memory_growth
             else None
         )
+        payload = _payload(args, kwargs)
+        grown: int | None = None
         asked = time.monotonic()
         try:
             reply = self.ahead.answer(key)
             if reply is None:
-                request = _request(module, function, args, kwargs)
+                request: dict[str, Any] = {"op": protocol.CALL, "module": module, "function": function}
+                request["payload"] = payload
                 if folder is not None:
                     request["folder"] = folder.request()
-                if peak_memory:
-                    request["peak_memory"] = True
                 self.ahead.record(module, function, key, request)
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
-                reply = self.worker.request(request, budget)
+                if memory_growth:
+                    reply, grown = self.worker.measured_request(request, budget)
+                else:
+                    reply = self.worker.request(request, budget)
         except WorkerTimedOut:
             if not trusted:  # cut short, not timed out: its test runs again where it has the whole limit
                 raise CallTimedOut(f"{record.text} ran past {budget:.3g} s in a tainted worker") from None
@@ -411,14 +425,13 @@ class GradingSession:
         if reply.ok:
             try:
                 returned = codec.from_plain(message.get("value"))
-                args_after = tuple(codec.from_plain(message["args_after"])) if "args_after" in message else None
-                kwargs_after = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
+                args_after, kwargs_after = _arguments_after(message)
                 files = codec.from_plain(message["files"]) if "files" in message else None
             except codec.CodecError as error:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
-            peak = message.get("peak_bytes") if peak_memory else None
+            same = message.get("after_digest") == hashlib.sha256(payload).hexdigest()
             record = CallRecord(
-                module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files, peak
+                module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files, grown, same
             )
             self.calls[-1] = record
             wrong = type_problem(module, function, returned)
@@ -431,13 +444,21 @@ class GradingSession:
         raise _failure(reply.kind, message, record)
 
 
-def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The worker's request for a call, its arguments written as plain data (codec.call_payload)."""
+def _arguments_after(message: dict[str, Any]) -> tuple[tuple[Any, ...] | None, dict[str, Any] | None]:
+    """The arguments after the call as the worker reported them, or None for each not reported as a list and a
+    dict (what the student's process sends is its own to write: ``CallRecord.mutated`` takes None for a change)."""
+    args = codec.from_plain(message["args_after"]) if "args_after" in message else None
+    kwargs = codec.from_plain(message["kwargs_after"]) if "kwargs_after" in message else None
+    return (tuple(args) if type(args) is list else None), (kwargs if type(kwargs) is dict else None)
+
+
+def _payload(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
+    """A call's arguments written as plain data (codec.call_payload): what the worker is sent, and what the
+    arguments it reports after the call are compared with."""
     try:
-        payload = codec.call_payload(args, kwargs)
+        return codec.call_payload(args, kwargs)
     except codec.CodecError as error:
         raise RuntimeError(f"the test passed a value that is not plain data: {error}") from None
-    return {"op": protocol.CALL, "module": module, "function": function, "payload": payload}
 
 
 def _failure(kind: str, message: dict[str, Any], record: CallRecord) -> BaseException:
@@ -481,10 +502,10 @@ class FunctionProxy:
         """Call and keep the whole record: what came back and the arguments afterwards."""
         return self._session.call(self._module, self._function, args, kwargs)
 
-    def peak_memory(self, *args: Any, **kwargs: Any) -> CallRecord:
-        """Call and keep the whole record, with the call's peak of Python memory in the worker (``peak_bytes``,
-        tracemalloc's: it slows the call, so a test times its calls apart from this one)."""
-        return self._session.call(self._module, self._function, args, kwargs, peak_memory=True)
+    def memory_growth(self, *args: Any, **kwargs: Any) -> CallRecord:
+        """Call in a process forked for this call alone and keep the whole record, with how far that
+        process's memory grew past what it held at birth (``grown_bytes``, the kernel's figure)."""
+        return self._session.call(self._module, self._function, args, kwargs, memory_growth=True)
 
     def in_folder(self, folder: CallFolder) -> Callable[..., CallRecord]:
         """The call, made with ``folder`` ready in the worker (its files written; sent back after when asked):

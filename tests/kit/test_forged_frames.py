@@ -17,15 +17,22 @@ import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from classroom import SOLUTIONS
 
 from autograder.cage.client import AnswerTooLarge, ChannelBroken, OutOfStep, Worker, WorkerGone, WorkerTimedOut
-from autograder.cage.inside import codec
+from autograder.cage.inside import codec, protocol
 from autograder.cage.limits import CageLimits
 from autograder.kit_root import KIT_ROOT
-from autograder.testing.proxy import _request
+from autograder.testing.proxy import _payload
+
+
+def _request(module: str, function: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A call's request as the proxy makes it (proxy.FunctionProxy), for a worker the test drives itself."""
+    return {"op": protocol.CALL, "module": module, "function": function, "payload": _payload(args, kwargs)}
+
 
 MIB = 1024 * 1024
 

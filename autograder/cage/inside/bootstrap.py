@@ -43,11 +43,6 @@ for _helper in ("call_folders", "codec", "forks", "protocol", "tripwire"):
 import time  # noqa: E402
 import types  # noqa: E402
 
-# tracemalloc's C half: built in, so no start-up cost, and held here before any student code can change it.
-from _tracemalloc import get_traced_memory, is_tracing  # noqa: E402
-from _tracemalloc import start as start_tracing  # noqa: E402
-from _tracemalloc import stop as stop_tracing  # noqa: E402
-
 # typing is a few milliseconds of every worker's start, for names only the type checker reads.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -245,6 +240,14 @@ def _sha256_function() -> Any:
     return sha256
 
 
+_SHA256 = _sha256_function()
+
+
+def _digest(data: bytes, sha256: Any = _SHA256) -> str:
+    """The SHA-256 of ``data`` in hex, by the worker's own reference to it (bound as this file is run)."""
+    return str(sha256(data).hexdigest())
+
+
 # (send), for the grader to keep a part's results only while these are unchanged (part_cache).
 READ: dict[str, set[str]] = {}
 # The hand-in's modules and notebook cells, compiled by the worker before any part's process (prepare): path or
@@ -437,10 +440,7 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
             }
         )
         return False
-    measured = request.get("peak_memory", False)  # the call's peak of Python memory, sent back (tracemalloc)
     try:
-        if measured:
-            start_tracing()
         value = function(*args, **kwargs)
     except NotImplementedError as error:
         send(
@@ -457,21 +457,17 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
         report = describe_error(error, [submission.directory])
         send({"ok": False, "kind": protocol.RAISED, **report, "output": output.take(), "tag": tag})
         return False
-    finally:
-        # None where the call stopped the tracing itself: no measure, which the grader does not take as small.
-        peak = get_traced_memory()[1] if measured and is_tracing() else None
-        if measured:
-            stop_tracing()
     try:
         reply = {"ok": True, "value": codec.to_plain(value), "tag": tag}
-        if measured:
-            reply["peak_bytes"] = peak
-        if not _unchanged(args, kwargs, payload):
-            after = [codec.to_plain(args), codec.to_plain(kwargs)]
-            if after != [codec.to_plain(given) for given in marshal.loads(payload)]:
-                # The grader decides whether this is a mutation: a set may come back
-                # in another order without having changed.
-                reply["args_after"], reply["kwargs_after"] = after
+        # The arguments as they stand after the call, reported, never judged here: student code runs in this
+        # process and can reach whatever judges (proxy.CallRecord.mutated decides, in the grader). Their
+        # marshal bytes' digest, which the grader compares with the payload's it sent; where those differ, the
+        # plain form too, for the grader to compare (a set may come back in another order, unchanged).
+        after = _arguments_digest(args, kwargs)
+        if after is not None:
+            reply["after_digest"] = after
+        if after != _digest(payload):
+            reply.update(_arguments_after(args, kwargs))
         if folder is not None and folder["collect"]:
             reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
     except call_folders.FolderError as error:
@@ -484,19 +480,42 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
     try:
         send(reply)
     except codec.CodecError as error:
-        send_unreadable(f"{request['function']}'s answer could not be sent back: {error}", reply["output"], tag)
+        # Changed arguments too big to send back: their digest alone tells the grader they changed.
+        rest = {key: value for key, value in reply.items() if key not in ("args_after", "kwargs_after")}
+        if "args_after" not in reply or not _sent(rest):
+            send_unreadable(f"{request['function']}'s answer could not be sent back: {error}", reply["output"], tag)
+            return False
+    return True
+
+
+def _sent(reply: dict[str, Any]) -> bool:
+    try:
+        send(reply)
+    except codec.CodecError:
         return False
     return True
 
 
-def _unchanged(args: list[Any], kwargs: dict[str, Any], payload: bytes) -> bool:
-    """Whether a call left its arguments as they came, told the quick way: written again, the same bytes
-    (marshal writes exact built-in values only, and the same value the same way). False is not "changed":
-    a set may be written in another order, or the student put something marshal cannot write in them."""
+def _arguments_digest(
+    args: list[Any], kwargs: dict[str, Any], dumps: Any = marshal.dumps, version: int = codec.MARSHAL_VERSION
+) -> str | None:
+    """The SHA-256 (in hex) of the arguments written again as the request wrote them (marshal writes exact built-in
+    values only, and the same value the same way); None where that fails (what they hold now is not plain data).
+    marshal's writer is the worker's own reference, bound before any student code ran: a hand-in that replaces
+    ``marshal.dumps`` changes what its own code calls, not this."""
     try:
-        return marshal.dumps((args, kwargs), codec.MARSHAL_VERSION) == payload
-    except (ValueError, MemoryError, RecursionError):
-        return False
+        return _digest(dumps((args, kwargs), version))
+    except Exception:  # whatever the arguments now hold: no digest, which the grader takes for a change
+        return None
+
+
+def _arguments_after(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The arguments' plain form, for the grader to compare with what it sent; nothing where they no longer are
+    plain data (an object of the hand-in's own put in a list), which the grader takes for a change."""
+    try:
+        return {"args_after": codec.to_plain(args), "kwargs_after": codec.to_plain(kwargs)}
+    except (codec.CodecError, RecursionError):
+        return {}
 
 
 def run_calls(submission: Submission, calls: list[bytes], tags: list[str], output: BoundedOutput) -> None:
@@ -707,7 +726,8 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
     of the student's run here. What a process leaves is removed before the next starts: the processes it
     started, what it wrote. What they wrote to descriptors 1 and 2 went to a file of the process's own,
     which this one copies, unread, to the output the grader reads apart, with a mark after it (a word of
-    its own, made once the process ended)."""
+    its own, made once the process ended). A process forked to measure a call's memory ("measure") is
+    measured here, from outside it: what it held at birth and its peak, from the kernel."""
     import functools
     import gc
 
@@ -728,21 +748,31 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
             prepare(submission, str(request["module"]))
             prepared.add(request["module"])
         written = forks.output_file()
-        child = forks.fork(_PROTOCOL_OUT.flush)
+        # A process for one call whose memory the grader measures: this process, which runs no student code,
+        # reads what the child holds at birth and its peak from the kernel (forks.growth).
+        measured = bool(request.get("measure"))
+        child = forks.fork(_PROTOCOL_OUT.flush, measured=measured)
         if child is None:
             forks.write_to(written)
             serve_process(submission, request, scratch_root, output)
         status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
         # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
-        # or drops it where it may show a student other tests' calls (client.Worker.guarding).
-        stray = forks.pass_on(written, room)
+        # or drops it where it may show a student other tests' calls (client.Worker.guarding). A measured
+        # process's, never: the mark after it, always written, then tells the grader that the end it reads,
+        # and the figure with it, are this process's and not a frame the child wrote in its name.
+        stray = 0 if measured else forks.pass_on(written, room)
+        if measured:
+            os.close(written)
         if status is not None:
             forks.end_like(status)
         whole = writable.restore()
         word = os.urandom(16).hex()
-        if stray:
+        if stray or measured:
             os.write(2, protocol.stray_mark(word))
-        send({"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole})
+        ended: dict[str, Any] = {"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole}
+        if measured:
+            ended[protocol.GROWN_BYTES] = forks.growth(child)
+        send(ended)
 
 
 def serve_process(submission: Submission, fork: dict[str, Any], scratch_root: str, output: BoundedOutput) -> None:

@@ -8,6 +8,11 @@ folders it may write back as they were. Nothing passes from such a process to th
 that says it ended as asked, so the next process forked cannot find the last one's calls in memory, in a
 file, or in a process left running.
 
+A process forked ``measured`` is how a call's memory is measured without asking the process that ran it: its
+parent reads what it held at birth (before any of its code ran) and, once it has ended, its peak from the
+kernel (``wait4``'s ``ru_maxrss``); ``growth`` is the difference. The grader measures the reference's calls
+the same way, with the same functions.
+
 Standard library only: copied into the cage beside the bootstrap, like the codec.
 """
 
@@ -16,6 +21,7 @@ from __future__ import annotations
 import os
 import signal
 import stat
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,17 +35,27 @@ _ending_pipe = [-1]  # in a child, the pipe it writes ENDED to
 KEPT_BYTES = 1 << 20
 
 
+# ru_maxrss's unit: kibibytes on Linux and the BSDs, bytes on macOS.
+MAXRSS_BYTES = 1 if sys.platform == "darwin" else 1024
+
+
 class Child:
-    """A process the worker forked, as the worker sees it."""
+    """A process the worker forked, as the worker sees it; where it was forked ``measured``, what it held at
+    birth and (once waited for) its peak, in bytes, both read by this process from the kernel."""
 
     def __init__(self, pid: int, ending: int) -> None:
         self.pid, self.ending = pid, ending
+        self.held: int | None = None
+        self.peak: int | None = None
 
 
-def fork(flush: Callable[[], None]) -> Child | None:
+def fork(flush: Callable[[], None], *, measured: bool = False) -> Child | None:
     """Fork: the parent gets the child, the child gets None. ``flush`` first, or both would write what the
-    parent's buffers hold."""
+    parent's buffers hold. ``measured``: the child waits, before it runs anything, until the parent has read
+    what it holds (``Child.held``), so that no code of the child's can choose the moment."""
     read_end, write_end = os.pipe()
+    go_read, go_write = os.pipe() if measured else (-1, -1)
+    ready_read, ready_write = os.pipe() if measured else (-1, -1)
     flush()
     pid = os.fork()
     if pid == 0:
@@ -47,9 +63,66 @@ def fork(flush: Callable[[], None]) -> Child | None:
         if _ending_pipe[0] >= 0:  # the parent's own word to its parent is not the child's to say
             os.close(_ending_pipe[0])
         _ending_pipe[0] = write_end
+        if measured:
+            os.close(go_write)
+            os.close(ready_read)
+            # Ready, then wait: what the child holds is read once it stands still, having brought in the
+            # interpreter's own pages its way here touches. Read while it ran, the same child was found
+            # holding 3 MiB more or less from one run to the next, the largest part of the noise.
+            os.write(ready_write, ENDED)
+            os.close(ready_write)
+            os.read(go_read, 1)
+            os.close(go_read)
+            alone()
         return None
     os.close(write_end)
-    return Child(pid, read_end)
+    child = Child(pid, read_end)
+    if measured:
+        os.close(go_read)
+        os.close(ready_write)
+        if os.read(ready_read, 1) == ENDED:
+            child.held = resident_bytes(pid)
+        os.close(ready_read)
+        os.write(go_write, ENDED)
+        os.close(go_write)
+    return child
+
+
+def alone() -> None:
+    """In a measured child: start no process or thread from now on. The kernel's peak is one process's (and
+    its reaped children's largest, not their sum): a call that spread its memory over processes of its own
+    would show a share of it. The user's processes already number more than one (this one, its parent), so
+    a limit of one refuses every fork and thread; no capability of this user lifts it."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+    except (ImportError, AttributeError, ValueError, OSError):  # no such limit here: the peak is a process's
+        pass
+
+
+def resident_bytes(pid: int) -> int | None:
+    """What process ``pid`` holds in memory now (its resident size), in bytes, from the kernel: Linux's
+    /proc; elsewhere this process's own peak so far, which a child forked from it starts below."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * MAXRSS_BYTES
+    except (ImportError, OSError):
+        return None
+
+
+def growth(child: Child) -> int | None:
+    """How far a ``measured`` child's memory grew past what it held at birth, in bytes; None where this
+    platform gives no peak."""
+    if child.held is None or child.peak is None:
+        return None
+    return max(0, child.peak - child.held)
 
 
 def end_as_asked() -> NoReturn:
@@ -61,14 +134,19 @@ def end_as_asked() -> NoReturn:
 
 
 def wait(child: Child, before_reading: Callable[[], None] = lambda: None) -> int | None:
-    """Wait for ``child`` to end; None when it ended as asked, else its wait status.
+    """Wait for ``child`` to end; None when it ended as asked, else its wait status. Its peak, where the
+    platform gives one, is set on it (``Child.peak``).
 
     ``before_reading`` runs between its end and the read of its word (killing what it left running, which
     may hold the pipe too): the read never waits, so a word that is not there is an end not asked for.
     """
     while True:
         try:
-            _, status = os.waitpid(child.pid, 0)
+            if hasattr(os, "wait4"):  # the peak comes with the end, from the kernel
+                _, status, usage = os.wait4(child.pid, 0)
+                child.peak = usage.ru_maxrss * MAXRSS_BYTES
+            else:
+                _, status = os.waitpid(child.pid, 0)
             break
         except ChildProcessError:
             status = 0

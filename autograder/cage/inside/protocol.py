@@ -32,6 +32,9 @@ STARTED = "started"
 READY = "ready"
 IMPORTED = "imported"
 ENDED = "ended"  # its value: the word of the mark that ends what the process wrote past its calls
+# With ENDED, for a process forked to measure one call (a FORK's "measure"): how far its memory grew past what
+# it held at birth, in bytes, as the worker read it from the kernel (forks.growth); None where it cannot.
+GROWN_BYTES = "grown_bytes"
 
 
 def stray_mark(word: str) -> bytes:

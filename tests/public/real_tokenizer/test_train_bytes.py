@@ -2,8 +2,8 @@
 the largest (count, pair) each step.
 
 Held back for time: the hidden suite also trains on about 200 KB to a vocabulary of 1,024 and compares your
-time (at most 5 times the reference's) and your peak of Python memory (at most 4 times the reference's), both
-measured in the same run. A trainer that recounts every pair after each merge, or keeps a copy of its pieces
+time (at most 5 times the reference's, in the same run) and the memory your call adds to a process of its own,
+as the kernel counts it (at most 4 times what the reference's adds). A trainer that recounts every pair after each merge, or keeps a copy of its pieces
 per merge, passes here and loses those points in the course grade. Time yours in the notebook instead (its
 section "Training where its cost shows").
 """

@@ -49,7 +49,9 @@ def reference_run(example_seed: int = 0) -> tuple[tuple[dict[int, bytes], list[t
 @cache
 def reference_growth(example_seed: int = 0) -> int | None:
     """How far the reference's memory grows on the hand-in's speed text, in a process of its own."""
-    return growth_of(ref.__file__, "train_bytes", speed_text(example_seed), SPEED_VOCAB, [END_OF_TEXT])
+    module_file = ref.__file__
+    assert module_file is not None, "the reference is a module of source"
+    return growth_of(module_file, "train_bytes", speed_text(example_seed), SPEED_VOCAB, [END_OF_TEXT])
 
 
 @pytest.mark.points(1)

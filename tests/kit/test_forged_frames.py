@@ -351,9 +351,14 @@ def merge_pair(tokens, pair):
 )
 
 # The CLI in this process, its own peak of memory written to stderr as it exits (the worker's is not in it).
+# VmHWM, the peak of this process's own memory since its exec: getrusage's ru_maxrss keeps, across the fork
+# and exec, the peak of the process that started it (pytest's, hundreds of MiB late in a run).
 GRADE_AND_SAY_PEAK = """
-import atexit, resource, runpy, sys
-atexit.register(lambda: print("grader peak KiB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr))
+import atexit, runpy, sys
+def _peak():
+    with open("/proc/self/status") as status:
+        return next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+atexit.register(lambda: print("grader peak KiB", _peak(), file=sys.stderr))
 sys.argv = ["autograder.cli", *sys.argv[1:]]
 runpy.run_module("autograder.cli", run_name="__main__")
 """

@@ -46,6 +46,7 @@ import types  # noqa: E402
 # typing is a few milliseconds of every worker's start, for names only the type checker reads.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 
@@ -566,12 +567,40 @@ def quiet_checks() -> None:
     A handed-in notebook still holds its check cells and its displays; run in
     the worker they would grade from inside the cage, or fail to import the
     kit, which is hidden. Stand-in modules answer them instead: any name they
-    are asked for is a function that does nothing and returns itself, so
-    ``check = checker("bpe")`` and then ``check(f)`` work too.
+    are asked for is one value that does nothing, so ``check = checker("bpe")``
+    and then ``check(f)`` work too. It is false, empty and its own every
+    attribute and item, so a demo that tests what a helper gave (``if grown:``)
+    or unpacks it runs past it.
     """
 
-    def nothing(*args: object, **kwargs: object) -> object:
-        return nothing
+    class Nothing:
+        def __call__(self, *args: object, **kwargs: object) -> Nothing:
+            return self
+
+        def __getattr__(self, name: str) -> Nothing:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return self
+
+        def __getitem__(self, key: object) -> Nothing:
+            return self
+
+        def __iter__(self) -> Iterator[object]:
+            return iter(())
+
+        def __len__(self) -> int:
+            return 0
+
+        def __bool__(self) -> bool:
+            return False
+
+        def __str__(self) -> str:
+            return ""
+
+        def __format__(self, spec: str) -> str:
+            return ""
+
+    nothing = Nothing()
 
     class StandIn(types.ModuleType):
         def __getattr__(self, name: str) -> object:

@@ -55,10 +55,14 @@ def words_of(outcome: TestOutcome, output: str) -> dict[str, str]:
     return words
 
 
-def to_make_again(outcome: TestOutcome, *, made_a_call: bool) -> bool:
-    """Whether a failure's words are student code's to make: it made a call, which said something past the
-    kit's fixed words. A load failure is said by an import, before its process was given any call."""
-    return made_a_call and outcome.outcome not in KIT_WORDS and not outcome.load_failed
+def to_make_again(outcome: TestOutcome, output: str, *, calls: int) -> bool:
+    """Whether a failure's words are student code's to make: it made a call (of ``calls``), which said
+    something past the kit's fixed words. A load failure is said by an import, before its process was given
+    any call; a stub that printed nothing, in the one call of its test (whose arguments no answer made),
+    says the kit's words alone."""
+    if calls == 0 or outcome.outcome in KIT_WORDS or outcome.load_failed:
+        return False
+    return not (outcome.outcome is Outcome.NOT_STARTED and not output and calls == 1)
 
 
 def withheld(decided: dict[str, str], alone: dict[str, str] | None) -> tuple[str, ...]:
@@ -80,7 +84,7 @@ _NAMED = {
     "call": "the call",
     "got": "the answer",
     "expected": "the expected value",
-    "detail": "your code's message",
+    "detail": "the message",
     "printed": "what it printed",
 }
 

@@ -304,7 +304,7 @@ class GradingPlugin:
         again alone (make_alone); a measured test's, or a property's with no example to make, are withheld.
         ``said``: what the session knew as it was decided (None: what it knows now)."""
         output = self._shown_call.output if self._shown_call is not None else ""
-        if not own_words.to_make_again(decided, made_a_call=self._shown_call is not None):
+        if not own_words.to_make_again(decided, output, calls=len(self.session.calls)):
             return
         test = getattr(item, "obj", None)
         example = replay.last_example(test) if replay.replayable(test) else None

@@ -95,6 +95,7 @@ class Recorded:
             if kept is not None:
                 self.examples[key] = kept
         test.hypothesis.inner_test.into = [] if key not in self.examples else None
+        test.hypothesis.inner_test.last = None  # not the example another hand-in's run of it ended on
 
     def end(self, key: str, test: Any, passed: bool, *, lasting: bool = False) -> None:
         """Keep what was recorded when the property passed: then it drew every example it draws."""

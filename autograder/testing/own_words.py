@@ -79,6 +79,12 @@ def measured_withheld(outcome: TestOutcome, output: str) -> tuple[str, ...]:
     return tuple(field for field, value in (("got", outcome.got), ("detail", said), ("printed", output)) if value)
 
 
+def answer_made_call(outcome: TestOutcome) -> tuple[str, ...]:
+    """A failure not made again whose call came after others in its example: its call (and the detail that
+    quotes it) may be made of an earlier call's answer."""
+    return tuple(field for field in ("call", "detail") if getattr(outcome, field))
+
+
 # How a student reads each withheld field.
 _NAMED = {
     "call": "the call",

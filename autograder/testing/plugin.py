@@ -85,6 +85,7 @@ class GradingPlugin:
         self._to_word: list[Wording] = []  # failures whose words are made again alone (own_words)
         self._wording: Wording | None = None  # the one being made again
         self._shown_call: CallRecord | None = None  # the call whose output the outcome made last shows
+        self._example_began = 0  # how many calls the running test had made as its last example began
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -196,6 +197,7 @@ class GradingPlugin:
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
+        self._example_began = 0
         self.notes.hint = ""
         self._compared = None
 
@@ -212,11 +214,16 @@ class GradingPlugin:
             test._hypothesis_internal_use_settings = _unshrunk(test)
         if self.examples is not None:
             test._hypothesis_internal_use_seed = self.examples[1]
+        test.hypothesis.inner_test.began = self._example_begins  # which calls the failing example made (own_words)
         try:
             yield
         finally:
             test._hypothesis_internal_use_seed = None
             test._hypothesis_internal_use_settings = chosen
+            test.hypothesis.inner_test.began = None
+
+    def _example_begins(self) -> None:
+        self._example_began = len(self.session.calls)
 
     def _run(self, item: pytest.Item, *, shrink: bool = True) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
@@ -304,7 +311,12 @@ class GradingPlugin:
         again alone (make_alone); a measured test's, or a property's with no example to make, are withheld.
         ``said``: what the session knew as it was decided (None: what it knows now)."""
         output = self._shown_call.output if self._shown_call is not None else ""
-        if not own_words.to_make_again(decided, output, calls=len(self.session.calls)):
+        in_example = len(self.session.calls) - self._example_began  # the failing example's calls
+        if decided.outcome is Outcome.TIMED_OUT and in_example > 1:
+            # Not made again (it would hang again): its call's arguments may hold an earlier call's answer.
+            self.outcomes[index] = dataclasses.replace(decided, withheld=own_words.answer_made_call(decided))
+            return
+        if not own_words.to_make_again(decided, output, calls=in_example):
             return
         test = getattr(item, "obj", None)
         example = replay.last_example(test) if replay.replayable(test) else None

@@ -48,6 +48,9 @@ def install(test: Any) -> None:
         if into is not None:
             into.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
         recording.last = kwargs  # type: ignore[attr-defined]
+        began = recording.began  # type: ignore[attr-defined]
+        if began is not None:
+            began()
         return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
@@ -57,6 +60,7 @@ def install(test: Any) -> None:
     # falsifying example), made again alone for its words (plugin). Kept as they are, not copied: most
     # examples pass, and a failing one's words are only shown where that run agrees.
     recording.last = None  # type: ignore[attr-defined]
+    recording.began = None  # type: ignore[attr-defined]  # told as each example begins, where it is set (plugin)
     test.hypothesis.inner_test = recording
 
 
@@ -123,6 +127,8 @@ class Recorded:
             each()
             drawn = pickle.loads(example)
             wrapper.last = drawn  # a stop raised here ends the test on this example (last_example)
+            if wrapper.began is not None:
+                wrapper.began()
             try:
                 inner(**fixtures, **drawn)
             except stop:

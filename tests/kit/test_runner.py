@@ -320,6 +320,30 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
     assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail
 
 
+def test_a_hang_on_a_call_made_of_an_earlier_answer_shows_neither_that_call_nor_its_arguments(tmp_path):
+    """A call whose arguments hold an earlier call's answer is made of what student code chose: where it hangs
+    (so it is not made again alone, own_words), a student's view shows neither the call nor the detail that
+    quotes it, only that it ran out of time; the instructor's record keeps both."""
+    from autograder.scoring.results import feedback_text
+
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_0_passes(submission):\n"
+        "    assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']\n\n"
+        "@pytest.mark.points(1)\ndef test_1_hangs(submission):\n"
+        "    merged = submission.bpe.merge_pair(['a', 'b'], ('x', 'y'))\n"
+        "    assert submission.bpe.merge_pair(merged, ('a', 'b')) == []\n",
+        "def merge_pair(tokens, pair):\n    if pair == ('x', 'y'):\n        return ['ANSWER-' + 'MADE']\n"
+        "    while tokens != ['a', 'b']:\n        pass\n    return ['ab']\n",
+        limits=CageLimits(call_seconds=1.0),
+        suite_name="hidden",
+    )
+    hung = run.outcomes[1]
+    assert hung.outcome.value == "timed out" and "ANSWER-MADE" in hung.call, hung
+    assert hung.withheld == ("call", "detail")
+    assert "ANSWER-MADE" not in feedback_text(hung) and "timed out" in feedback_text(hung)
+
+
 def test_reading_the_points_leaves_none_of_the_suites_modules_loaded(monkeypatch):
     """Points are read with plain asserts (the suite collected only): a test module loaded so and kept would
     be the one a later session in the process ran (the notebook's check reuses loaded modules), and a failed

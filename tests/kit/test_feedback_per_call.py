@@ -15,6 +15,8 @@ from commands import run_batch
 from autograder.grading.hand_in import grade_path
 from autograder.reports import disclosure
 
+pytestmark = pytest.mark.attack
+
 MARK = "SEEN#"
 SPELLED = '"SEEN" + "#"'  # in the code: the page shows the student's own code, which is theirs
 

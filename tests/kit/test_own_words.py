@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from autograder.reports import disclosure
 from autograder.scoring import grade_result
 from autograder.scoring.results import feedback_text
 from autograder.testing import outcomes, own_words
 from autograder.testing.outcomes import Outcome
+
+pytestmark = pytest.mark.unit
 
 # Imported by module: pytest would take a class named Test... for a test class.
 DECIDED = outcomes.TestOutcome(

@@ -320,6 +320,7 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
     assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail
 
 
+@pytest.mark.attack
 def test_a_hang_on_a_call_made_of_an_earlier_answer_shows_neither_that_call_nor_its_arguments(tmp_path):
     """A call whose arguments hold an earlier call's answer is made of what student code chose: where it hangs
     (so it is not made again alone, own_words), a student's view shows neither the call nor the detail that

@@ -11,7 +11,7 @@ from commands import run_batch
 
 # Its hand-in writes to a descriptor, which the plain-Python policy refuses: this is the cage's and the
 # grader's business.
-pytestmark = pytest.mark.without_policy
+pytestmark = [pytest.mark.without_policy, pytest.mark.attack]
 
 MARK = "KEPT#"
 # char_tokenize answers its first eleven calls right, keeping each text; from the twelfth on it writes the

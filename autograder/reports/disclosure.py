@@ -45,7 +45,8 @@ def view(result: GradeResult, mode: str) -> GradeResult:
     if mode not in MODES:
         raise ValueError(f"feedback {mode!r}: choose one of {', '.join(MODES)}")
     if mode == FULL:
-        return replace(result, feedback=mode)
+        tests = tuple(test.changed(**_withheld(test)) if test.withheld else test for test in result.tests)
+        return replace(result, feedback=mode, tests=tests)
     # How long the hand-in's code ran is the code's to choose, and so a way to tell something: to a tenth of a
     # minute only (the platform's own clock still says roughly as much).
     seconds = result.student_seconds
@@ -73,7 +74,15 @@ def _test_view(test: TestResult, mode: str) -> TestResult:
     if mode == SCORES and not test.passed:
         load_failure = (test.summary or "") if test.load_failed else ""
         hidden |= {"output": load_failure or _in_words(test.outcome), "summary": load_failure}
+    elif test.withheld:
+        hidden |= _withheld(test)
     return test.changed(**hidden)
+
+
+def _withheld(test: TestResult) -> dict[str, Any]:
+    """The fields of a failure that its run alone did not make the same (testing.own_words), left out; its
+    ``output`` says so already. The instructor's record keeps them."""
+    return {field: "" for field in test.withheld or () if field != "printed"} | {"printed": None}
 
 
 def shows_passing(result: GradeResult) -> bool:

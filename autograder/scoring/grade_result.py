@@ -59,6 +59,8 @@ class TestResult:
     fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
     summary: str | None = None  # a load failure in the kit's words alone (reports.disclosure's scores)
     printed: str | None = None  # what the test's calls printed, for the instructor (a student's view drops it)
+    # The fields student code made that a student's view leaves out (testing.own_words); ``output`` already does.
+    withheld: tuple[str, ...] | None = None
 
     @property
     def passed(self) -> bool:
@@ -95,6 +97,7 @@ class TestResult:
             ("summary", self.summary),
             ("printed", self.printed),
             ("fix_first", self.fix_first),
+            ("withheld", list(self.withheld) if self.withheld is not None else None),
         ]
         return {
             "name": self.name,
@@ -139,6 +142,7 @@ class TestResult:
             fix_first=extra.get("fix_first", ""),
             summary=extra.get("summary"),
             printed=extra.get("printed"),
+            withheld=tuple(extra["withheld"]) if extra.get("withheld") is not None else None,
         )
         return made
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from autograder.parts import PARTS, part_of
 from autograder.scoring.call_graph import roots
@@ -10,6 +11,7 @@ from autograder.scoring.grade_result import GradeResult, TestResult
 from autograder.scoring.scoring import test_score
 from autograder.scoring.student_text import visible
 from autograder.testing.outcomes import GradingRun, Outcome, TestOutcome
+from autograder.testing.own_words import withheld_sentence
 
 
 def build_result(run: GradingRun) -> GradeResult:
@@ -91,6 +93,7 @@ def _test_result(outcome: TestOutcome) -> TestResult:
         summary=visible(outcome.summary),
         printed=visible(outcome.printed_in_test),
         fix_first=outcome.fix_first,
+        withheld=outcome.withheld or None,
     )
 
 
@@ -103,9 +106,13 @@ def fix_first_sentence(names: list[str], function: str) -> str:
 
 
 def feedback_text(outcome: TestOutcome) -> str:
-    """What a student reads for one test: the call, expected, got and one hint."""
+    """What a student reads for one test: the call, expected, got and one hint; of what student code made,
+    only what it made on the failing example alone (testing.own_words), the rest said to be withheld."""
     if outcome.outcome is Outcome.PASSED:
         return ""
+    if outcome.withheld:
+        blank: dict[str, Any] = dict.fromkeys(outcome.withheld, "")
+        outcome = replace(outcome, **blank)
     lines = []
     if outcome.call:
         lines.append(f"call:     {outcome.call}")
@@ -124,9 +131,11 @@ def feedback_text(outcome: TestOutcome) -> str:
         lines.append("grader error: this is a bug in the grader, not in your code; tell your instructor")
         lines.append(outcome.detail)
     else:
-        lines.append(f"{outcome.outcome.value}: {outcome.detail}")
+        lines.append(f"{outcome.outcome.value}: {outcome.detail}" if outcome.detail else outcome.outcome.value)
     if outcome.fix_first:
         lines.append(f"first:    {fix_first_sentence(outcome.fix_first.split(', '), outcome.function)}")
     if outcome.printed:
         lines.append("your code printed:\n" + outcome.printed.rstrip())
+    if outcome.withheld:
+        lines.append(f"not shown: {withheld_sentence(outcome.withheld)}")
     return "\n".join(lines)

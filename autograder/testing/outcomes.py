@@ -45,6 +45,8 @@ class TestOutcome:
     load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
     summary: str = ""  # a load failure in the kit's words alone: no message of the student's (disclosure)
     fix_first: str = ""  # the student's own functions this one calls that fail their own tests
+    # The fields student code made that a student's view leaves out (own_words): the instructor's keep them.
+    withheld: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ its tests ``pytest.mark.bonus``: extra credit, as Gradescope counts it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import sys
 from collections.abc import Generator, Iterator
@@ -19,9 +20,11 @@ from typing import Any
 
 import pytest
 
+from autograder.cage.client import WorkerState
 from autograder.parts import part_of
-from autograder.testing import replay, rubric
+from autograder.testing import own_words, replay, rubric
 from autograder.testing.outcomes import Outcome, TestOutcome
+from autograder.testing.own_words import Wording
 from autograder.testing.proxy import (
     CallRecord,
     CallTimedOut,
@@ -78,6 +81,11 @@ class GradingPlugin:
         self._deferred: list[_Again] = []  # failed in a tainted worker: decided again (decide_again)
         self._again: _Again | None = None  # the one being decided again
         self._learned: Said = ({}, {})  # what the tests decided again so far found out
+        self._decided_told: Said = ({}, {})  # what the last test decided again knew as it ended
+        self._to_word: list[Wording] = []  # failures whose words are made again alone (own_words)
+        self._wording: Wording | None = None  # the one being made again
+        self._shown_call: CallRecord | None = None  # the call whose output the outcome made last shows
+        self._example_began = 0  # how many calls the running test had made as its last example began
 
     # -- hooks: registered for one hand-in's run (the submission fixture and collection: collected._Host) --
     def pytest_assertrepr_compare(self, op: str, left: Any, right: Any) -> None:
@@ -98,6 +106,10 @@ class GradingPlugin:
         again does not shrink that failure (the run that decides it does)."""
         if self._again is not None and self._again.item is item:
             return (yield from self._decide(self._again))
+        if self._wording is not None and self._wording.item is item:
+            with self.session.told_as_then(self._wording.said):
+                self._begin(item)
+                return (yield)  # its example alone (pytest_pyfunc_call): its words are compared (_made_alone)
         self._begin(item)
         said = self.session.said_so_far()
         decided_again = self.isolate_failures and self.session.tainted
@@ -127,16 +139,41 @@ class GradingPlugin:
         """The tests that failed in a tainted worker, in their order, each to be run again (its test protocol
         whole) in a worker that has served no passing test: one worker for them all while none passes (a
         failing test shows its own calls anyway), so that a hand-in with bugs starts one more worker, not
-        one per failure."""
+        one per failure. Then the failures' words, made again alone (``make_alone``)."""
         deferred, self._deferred = self._deferred, []
         for again in deferred:
             if self.session.tainted:
                 self.session.isolate()
+                self.session.prepare_isolation()  # the worker their words are made again in (make_alone)
             self._again = again
             try:
                 yield again.item
             finally:
                 self._again = None
+        yield from self.make_alone()
+
+    def make_alone(self) -> Iterator[pytest.Item]:
+        """The failures whose words student code made, each to be run again once (its test protocol whole, its
+        failing example alone) in one fresh worker given nothing else (own_words); those likely to end it last.
+        Where it ended, the failures after it are not run again: their words are withheld."""
+        pending, self._to_word = self._to_word, []
+        if not pending:
+            return
+        pending.sort(key=lambda wording: wording.ends_workers)
+        self.session.isolate()
+        made = False
+        for wording in pending:
+            # Withheld until the run alone says otherwise (_made_alone): a run that reports nothing shows nothing.
+            unmade = own_words.withheld(wording.words, None)
+            self.outcomes[wording.index] = dataclasses.replace(self.outcomes[wording.index], withheld=unmade)
+            if made and self.session.worker.state is WorkerState.STOPPED:
+                continue  # the worker ended (a crash, a timeout): another start for words is not worth it
+            self._wording = wording
+            try:
+                yield wording.item
+            finally:
+                self._wording = None
+            made = True
 
     def _decide(self, again: _Again) -> Generator[None, None, None]:
         """Decide a deferred test in a worker that has served no passing test, whole, from its seed. It is told
@@ -149,6 +186,7 @@ class GradingPlugin:
                     yield
             finally:
                 self._learned = _merged(self._learned, self.session.said_so_far())
+                self._decided_told = self.session.said_so_far()  # what its words are told (make_alone)
         self.session.passed_test()
 
     def _decided_later(self, item: pytest.Item) -> bool:
@@ -159,6 +197,7 @@ class GradingPlugin:
     def _begin(self, item: pytest.Item) -> None:
         allowed = item.get_closest_marker("call_seconds")
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
+        self._example_began = 0
         self.notes.hint = ""
         self._compared = None
 
@@ -175,11 +214,16 @@ class GradingPlugin:
             test._hypothesis_internal_use_settings = _unshrunk(test)
         if self.examples is not None:
             test._hypothesis_internal_use_seed = self.examples[1]
+        test.hypothesis.inner_test.began = self._example_begins  # which calls the failing example made (own_words)
         try:
             yield
         finally:
             test._hypothesis_internal_use_seed = None
             test._hypothesis_internal_use_settings = chosen
+            test.hypothesis.inner_test.began = None
+
+    def _example_begins(self) -> None:
+        self._example_began = len(self.session.calls)
 
     def _run(self, item: pytest.Item, *, shrink: bool = True) -> Generator[None, None, None]:
         if not replay.replayable(getattr(item, "obj", None)):
@@ -207,6 +251,11 @@ class GradingPlugin:
         A test of a part module the hand-in does not have is not run at all: the worker's answer to the
         first call into it stands for every later test (hypothesis would start its engine only to hear it).
         """
+        wording = self._wording if self._wording is not None and self._wording.item is pyfuncitem else None
+        if wording is not None and wording.example is not None:
+            fixtures = {name: pyfuncitem.funcargs[name] for name in inspect.signature(pyfuncitem.obj).parameters}
+            replay.run_example(pyfuncitem.obj, fixtures, wording.example)
+            return True
         module, _ = test_location(Path(str(pyfuncitem.path)))
         if module in self.session.missing:
             missing = NotStarted(self.session.missing[module])
@@ -241,15 +290,59 @@ class GradingPlugin:
         else:
             report = pytest.TestReport.from_item_and_call(item, call)
         if report.when == "call" or (report.when == "setup" and report.failed):
+            wording = self._wording if self._wording is not None and self._wording.item is item else None
+            if wording is not None:
+                self._made_alone(wording, self._outcome(item, call, report, alone=True))
+                return report
             again = self._again if self._again is not None and self._again.item is item else None
+            later = self._decided_later(item)
+            made = self._outcome(item, call, report)
+            index = again.index if again is not None else len(self.outcomes)
             if again is not None:
-                self.outcomes[again.index] = self._outcome(item, call, report)
+                self.outcomes[again.index] = made
             else:
-                self.outcomes.append(self._outcome(item, call, report))
+                self.outcomes.append(made)
+            if self.isolate_failures and made.outcome is not Outcome.PASSED and not later:
+                self._to_make_alone(item, made, index, self._decided_told if again is not None else None)
         return report
 
+    def _to_make_alone(self, item: pytest.Item, decided: TestOutcome, index: int, said: Said | None) -> None:
+        """A failure of the hidden suite just decided: its words, where student code made them, are to be made
+        again alone (make_alone); a measured test's, or a property's with no example to make, are withheld.
+        ``said``: what the session knew as it was decided (None: what it knows now)."""
+        output = self._shown_call.output if self._shown_call is not None else ""
+        in_example = len(self.session.calls) - self._example_began  # the failing example's calls
+        if decided.outcome is Outcome.TIMED_OUT and in_example > 1:
+            # Not made again (it would hang again): its call's arguments may hold an earlier call's answer.
+            self.outcomes[index] = dataclasses.replace(decided, withheld=own_words.answer_made_call(decided))
+            return
+        if not own_words.to_make_again(decided, output, calls=in_example):
+            return
+        test = getattr(item, "obj", None)
+        example = replay.last_example(test) if replay.replayable(test) else None
+        if item.get_closest_marker("call_seconds") is not None or (replay.replayable(test) and example is None):
+            measured = own_words.measured_withheld(decided, output)
+            self.outcomes[index] = dataclasses.replace(decided, withheld=measured)
+            return
+        words = own_words.words_of(decided, output)
+        told = said if said is not None else self.session.said_so_far()
+        crashed = decided.outcome is Outcome.CRASHED
+        self._to_word.append(Wording(item, index, told, example, words, crashed))
+        self.session.prepare_isolation()  # the worker they are made again in boots while the other tests run
+
+    def _made_alone(self, wording: Wording, alone: TestOutcome) -> None:
+        """The decided failure at ``wording.index`` shows only the words its example made alone made the same."""
+        output = self._shown_call.output if self._shown_call is not None else ""
+        made = own_words.words_of(alone, output) if self._shown_call is not None else None
+        decided = self.outcomes[wording.index]
+        self.outcomes[wording.index] = dataclasses.replace(decided, withheld=own_words.withheld(wording.words, made))
+
     # -- building outcomes -------------------------------------------------
-    def _outcome(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
+    def _outcome(
+        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport, *, alone: bool = False
+    ) -> TestOutcome:
+        """The outcome of ``item``'s run; ``alone``, of a failure's example made again alone (make_alone), which
+        is compared, never shown, and so takes none of the hand-in's room for printed output."""
         module, function = test_location(Path(str(item.path)))
         marker = item.get_closest_marker("points")
         visibility = item.get_closest_marker("visibility")
@@ -271,7 +364,8 @@ class GradingPlugin:
             last = self.session.last_call_of(module, function) or last
         everything = "".join(record.output for record in self.session.calls)[-PRINTED_FOR_INSTRUCTOR:]
         context: dict[str, Any] = {"call": last.text if last else "", "printed": "", "printed_in_test": everything}
-        if last is not None and not report.passed and not self._decided_later(item):
+        self._shown_call = last
+        if last is not None and not report.passed and not self._decided_later(item) and not alone:
             # Only what the failing call printed, within the test's and the hand-in's room (student_output).
             context["printed"] = cut(last.output, min(PRINTED_PER_TEST, self._printed_room))
             self._printed_room -= min(len(last.output), PRINTED_PER_TEST)

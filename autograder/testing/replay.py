@@ -47,12 +47,36 @@ def install(test: Any) -> None:
         into = recording.into  # type: ignore[attr-defined]
         if into is not None:
             into.append(pickle.dumps({name: kwargs[name] for name in drawn if name in kwargs}))
+        recording.last = kwargs  # type: ignore[attr-defined]
+        began = recording.began  # type: ignore[attr-defined]
+        if began is not None:
+            began()
         return inner(*args, **kwargs)
 
     recording.__name__ = getattr(inner, "__name__", "test")
     recording.replays = inner  # type: ignore[attr-defined]
     recording.into = None  # type: ignore[attr-defined]  # the list a Recorded is filling, while it records
+    # The arguments of the example run last: after a failure, the one hypothesis showed (its final run is the
+    # falsifying example), made again alone for its words (plugin). Kept as they are, not copied: most
+    # examples pass, and a failing one's words are only shown where that run agrees.
+    recording.last = None  # type: ignore[attr-defined]
+    recording.began = None  # type: ignore[attr-defined]  # told as each example begins, where it is set (plugin)
     test.hypothesis.inner_test = recording
+
+
+def last_example(test: Any) -> dict[str, Any] | None:
+    """The drawn arguments of the example ``test`` ran last (none before it ran one), fixtures left out."""
+    wrapper = test.hypothesis.inner_test
+    last: dict[str, Any] | None = wrapper.last
+    if last is None:
+        return None
+    drawn = set(inspect.signature(wrapper.replays).parameters) - set(inspect.signature(test).parameters)
+    return {name: value for name, value in last.items() if name in drawn}
+
+
+def run_example(test: Any, fixtures: dict[str, Any], example: dict[str, Any]) -> None:
+    """Run ``test``'s body once, on ``example``, outside hypothesis (no retry, no shrink, no note)."""
+    test.hypothesis.inner_test.replays(**fixtures, **example)
 
 
 def replayable(test: Any) -> bool:
@@ -75,6 +99,7 @@ class Recorded:
             if kept is not None:
                 self.examples[key] = kept
         test.hypothesis.inner_test.into = [] if key not in self.examples else None
+        test.hypothesis.inner_test.last = None  # not the example another hand-in's run of it ended on
 
     def end(self, key: str, test: Any, passed: bool, *, lasting: bool = False) -> None:
         """Keep what was recorded when the property passed: then it drew every example it draws."""
@@ -96,11 +121,16 @@ class Recorded:
         examples = self.examples.get(key)
         if examples is None:
             return False
-        inner: Callable[..., Any] = test.hypothesis.inner_test.replays
+        wrapper = test.hypothesis.inner_test
+        inner: Callable[..., Any] = wrapper.replays
         for example in examples:
             each()
+            drawn = pickle.loads(example)
+            wrapper.last = drawn  # a stop raised here ends the test on this example (last_example)
+            if wrapper.began is not None:
+                wrapper.began()
             try:
-                inner(**fixtures, **pickle.loads(example))
+                inner(**fixtures, **drawn)
             except stop:
                 raise
             except Exception:

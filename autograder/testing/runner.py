@@ -58,7 +58,10 @@ def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: 
         from_code = [*report, *worker.notices]  # the worker's words: student code can shape any of them
     finally:
         discard(worker)
-    stray = worker.stray_text()  # read once the worker is gone: all it wrote is in by then
+    # Read once the worker is gone: all it wrote is in by then. Not in the hidden suite: a process writes it
+    # whenever it likes, after the examples of a property it then fails, whose words are shown only where
+    # they are that failing example's own (own_words); what a call prints is its output, compared there.
+    stray = "" if hidden else worker.stray_text()
     if stray:
         from_code.append(f"{WROTE_OUTSIDE_CALLS}\n" + cut(stray, PRINTED_PER_TEST))
     outcomes = list(plugin.outcomes)

@@ -166,7 +166,8 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     """In the hidden suite, a test that fails in a worker that served a passing test is decided again in a
     worker that served none: a hang there at once, after a share of its limit (a hang costs its limit
     once, not twice), so that the function's later tests are not run; the other failures at the end, all in
-    one fresh worker while none of them passes (one more worker for a hand-in with bugs, not one a failure)."""
+    one fresh worker while none of them passes (one more worker for a hand-in with bugs, not one a failure),
+    and their words made again alone in one more (own_words), not one a failure either."""
     from autograder.cage.client import Worker
     from autograder.testing.proxy import TAINTED_CALL_SHARE
 
@@ -229,8 +230,9 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
     assert waits[0] == limits.call_seconds * TAINTED_CALL_SHARE <= limits.call_seconds / 4, (
         "a hang costs its limit once"
     )
-    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers.
-    assert len(starts) == 4
+    # The first worker; one that decides the hang, and one after the timeout ended it; one for both wrong answers;
+    # one that makes the words of all three failures that said something again alone.
+    assert len(starts) == 5
 
 
 def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allows(tmp_path, monkeypatch):
@@ -318,6 +320,31 @@ def test_a_test_decided_again_is_told_what_the_ones_decided_before_it_found_out(
     assert "was not run" in by_name["test_2_counts"].detail, by_name["test_2_counts"].detail
 
 
+@pytest.mark.attack
+def test_a_hang_on_a_call_made_of_an_earlier_answer_shows_neither_that_call_nor_its_arguments(tmp_path):
+    """A call whose arguments hold an earlier call's answer is made of what student code chose: where it hangs
+    (so it is not made again alone, own_words), a student's view shows neither the call nor the detail that
+    quotes it, only that it ran out of time; the instructor's record keeps both."""
+    from autograder.scoring.results import feedback_text
+
+    run = grade_with_own_suite(
+        tmp_path,
+        "@pytest.mark.points(1)\ndef test_0_passes(submission):\n"
+        "    assert submission.bpe.merge_pair(['a', 'b'], ('a', 'b')) == ['ab']\n\n"
+        "@pytest.mark.points(1)\ndef test_1_hangs(submission):\n"
+        "    merged = submission.bpe.merge_pair(['a', 'b'], ('x', 'y'))\n"
+        "    assert submission.bpe.merge_pair(merged, ('a', 'b')) == []\n",
+        "def merge_pair(tokens, pair):\n    if pair == ('x', 'y'):\n        return ['ANSWER-' + 'MADE']\n"
+        "    while tokens != ['a', 'b']:\n        pass\n    return ['ab']\n",
+        limits=CageLimits(call_seconds=1.0),
+        suite_name="hidden",
+    )
+    hung = run.outcomes[1]
+    assert hung.outcome.value == "timed out" and "ANSWER-MADE" in hung.call, hung
+    assert hung.withheld == ("call", "detail")
+    assert "ANSWER-MADE" not in feedback_text(hung) and "timed out" in feedback_text(hung)
+
+
 def test_reading_the_points_leaves_none_of_the_suites_modules_loaded(monkeypatch):
     """Points are read with plain asserts (the suite collected only): a test module loaded so and kept would
     be the one a later session in the process ran (the notebook's check reuses loaded modules), and a failed
@@ -368,7 +395,8 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
     kills, or writes into the input of, every process it can see while the twin boots reaches nothing of it.
     One never needed (here the tainted worker ends itself, so the worker that decides is a new start anyway)
     goes with the hand-in, as does one that died before it was needed (a new worker decides then); no cage
-    stays behind either way."""
+    stays behind either way. The worker that makes the failures' words again alone (own_words) boots so too,
+    as the failures are decided: where the one that decides was never taken, it is that one."""
     from engines import unavailable
 
     from autograder.cage.cage import Cage
@@ -410,7 +438,8 @@ def test_a_failure_is_decided_in_a_worker_booted_while_the_other_tests_ran(tmp_p
         suite_name="hidden",
     )
     assert [outcome.outcome.value for outcome in run.outcomes][:2] == ["passed", "failed"]
-    assert len(roots) == 2, "the hand-in's cage and its twin's"
-    assert taken == ([] if ending.endswith("ends itself") else [not ending.endswith("dies first")]), taken
+    ends_itself, dies_first = ending.endswith("ends itself"), ending.endswith("dies first")
+    assert len(roots) == (2 if ends_itself else 4), "the hand-in's cage and its twins', one to decide, one for words"
+    assert taken == ([True] if ends_itself else [not dies_first] * 2), taken
     assert run.outcomes[1].got == "['right']", "decided by the student's own answer"
     assert [root for root in roots if root.exists()] == [], "no cage left behind"

@@ -9,6 +9,7 @@ ref = reference("byte_bpe")
 MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(3)
 def test_decodes_merged_ids_to_their_bytes(submission):
     """decode turns merged ids back into their bytes and the bytes into text"""
@@ -21,6 +22,7 @@ def test_decodes_merged_ids_to_their_bytes(submission):
     )
 
 
+@pytest.mark.rules("replaced")
 @pytest.mark.points(2)
 def test_invalid_utf8_becomes_the_replacement_character(submission):
     """decode gives U+FFFD for bytes that are not valid UTF-8, instead of raising"""
@@ -28,6 +30,7 @@ def test_invalid_utf8_becomes_the_replacement_character(submission):
     assert submission.byte_bpe.decode([104, 255, 105], {}) == "h\ufffdi", hint('decode with errors="replace"')
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
     """decode of [] is the empty string (and of byte ids, their text)"""
@@ -35,6 +38,7 @@ def test_no_ids_give_empty_text(submission):
     assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes, no text")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(1)
 @pytest.mark.parametrize("text", ["naïve café, e\u0301", "日本語 שלום مرحبا", "a\x00b\n\n \r\n", "🙂👍🏽🇫🇷"])
 def test_round_trips_every_kind_of_text(submission, text):
@@ -44,6 +48,7 @@ def test_round_trips_every_kind_of_text(submission, text):
     )
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(2)
 @examples(50)
 @given(text=st.text(max_size=20))

@@ -12,6 +12,7 @@ ref = reference("byte_bpe")
 END = {"<|endoftext|>": 50256}
 
 
+@pytest.mark.rules("special_text")
 @pytest.mark.points(1)
 def test_a_special_id_decodes_to_its_token(submission):
     """decode_with_specials turns a special token's id back into its text, and merged ids into theirs"""
@@ -26,6 +27,7 @@ def test_a_special_id_decodes_to_its_token(submission):
     )
 
 
+@pytest.mark.rules("special_text", "bytes_joined")
 @pytest.mark.points(1)
 @examples(40)
 @given(parts=st.lists(st.one_of(st.text(max_size=8), st.just("<|endoftext|>")), max_size=6))

@@ -9,6 +9,7 @@ ref = reference("byte_bpe")
 MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
 
 
+@pytest.mark.rules("by_new_id")
 @pytest.mark.points(3)
 def test_encodes_a_well_known_worked_example(submission):
     """encode("aaabdaaabac") with its three merges gives [258, 100, 258, 97, 99]"""
@@ -17,6 +18,7 @@ def test_encodes_a_well_known_worked_example(submission):
     assert got == [258, 100, 258, 97, 99], hint("start from the UTF-8 bytes, then apply every merge with merge_pair")
 
 
+@pytest.mark.rules("by_new_id")
 @pytest.mark.points(3)
 def test_applies_merges_in_order_of_their_new_id(submission):
     """encode applies merges by increasing new id, whatever the dict's order or the pairs' values"""
@@ -25,6 +27,7 @@ def test_applies_merges_in_order_of_their_new_id(submission):
     assert got == [257], hint("sort the merges by their new id (the order they were learned), not by pair")
 
 
+@pytest.mark.rules("utf8_bytes")
 @pytest.mark.points(2)
 def test_starts_from_utf8_bytes(submission):
     """encode starts from the UTF-8 bytes: é is two ids, 🙂 is four"""
@@ -34,6 +37,7 @@ def test_starts_from_utf8_bytes(submission):
     assert submission.byte_bpe.encode("", MERGES) == [], hint("no bytes, no ids")
 
 
+@pytest.mark.rules("utf8_bytes", "by_new_id")
 @pytest.mark.points(3)
 @examples(50)
 @given(text=st.text(max_size=20))

@@ -25,6 +25,7 @@ def drawn(cases, count, example_seed):
     return random.Random(example_seed).sample(cases, count)
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(2)
 def test_encodes_a_small_worked_example(submission):
     """encode("hi hi") with two merges gives the ids of "hi" and "Ġhi\""""
@@ -33,6 +34,7 @@ def test_encodes_a_small_worked_example(submission):
     assert got == [3, 4], hint("split into pieces, spell each piece's bytes with bytes_to_unicode, merge by rank")
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(2)
 def test_merges_the_pair_of_lowest_rank_first(submission):
     """encode merges the adjacent pair of lowest rank first, not the first pair it meets"""
@@ -46,6 +48,7 @@ def test_merges_the_pair_of_lowest_rank_first(submission):
     )
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(2)
 def test_spells_each_byte_with_gpt2s_characters(submission):
     """encode spells the bytes with bytes_to_unicode: " é" is "Ġ", "Ã" and "©" before any merge"""
@@ -58,6 +61,7 @@ def test_spells_each_byte_with_gpt2s_characters(submission):
     )
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(3)
 def test_gives_gpt2s_own_ids(submission, example_seed):
     """encode with GPT-2's first 2,000 merges gives tiktoken's GPT-2 ids on held-out text"""
@@ -68,6 +72,7 @@ def test_gives_gpt2s_own_ids(submission, example_seed):
         )
 
 
+@pytest.mark.rules("specials")
 @pytest.mark.points(2)
 def test_cuts_out_special_tokens_longest_first(submission, example_seed):
     """encode gives each special token its one id, the longest where two start at the same place"""
@@ -79,6 +84,7 @@ def test_cuts_out_special_tokens_longest_first(submission, example_seed):
         )
 
 
+@pytest.mark.rules("pattern")
 @pytest.mark.points(2)
 def test_passes_the_pattern_it_is_given(submission, example_seed):
     """encode with pattern=GPT4_SPLIT splits as GPT-4 does: digits three at a time, "'S" as a contraction"""
@@ -87,6 +93,7 @@ def test_passes_the_pattern_it_is_given(submission, example_seed):
         assert got == case["cut, GPT-4's split"], hint("split with the pattern argument, not always GPT2_SPLIT")
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(1)
 def test_gives_gpt2s_ids_with_its_whole_files(submission):
     """encode with GPT-2's whole vocabulary and 50,000 merges gives tiktoken's ids"""
@@ -97,6 +104,7 @@ def test_gives_gpt2s_ids_with_its_whole_files(submission):
     assert not record.mutated, hint("read vocab and merges; never change them")
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(1)
 @examples(30)
 @given(text=st.text(max_size=24))

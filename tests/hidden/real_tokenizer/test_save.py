@@ -20,6 +20,7 @@ def saved(submission, vocab, merges, folder="saved-tokenizer"):
         raise AssertionError(hint(f"{error}: see the docstring's format")) from None
 
 
+@pytest.mark.rules("reads_back")
 @pytest.mark.points(2)
 def test_writes_files_that_read_back_as_what_was_saved(submission):
     """save writes vocab.json and merges.txt that read back as the same vocab and merges"""
@@ -28,6 +29,7 @@ def test_writes_files_that_read_back_as_what_was_saved(submission):
     assert merges == MERGES, hint("one line per merge, its two tokens and one space between them, in order")
 
 
+@pytest.mark.rules("format")
 @pytest.mark.points(2)
 def test_writes_merges_txt_in_gpt2s_format(submission):
     """save writes merges.txt as "#version: 0.2", then "first second" a line, each line ending in a newline"""
@@ -37,6 +39,7 @@ def test_writes_merges_txt_in_gpt2s_format(submission):
     )
 
 
+@pytest.mark.rules("reads_back")
 @pytest.mark.points(2)
 def test_saves_gpt2s_own_tokenizer(submission):
     """save writes GPT-2's first 2,000 merges and their tokens so that they read back unchanged"""

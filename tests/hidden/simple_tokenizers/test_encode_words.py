@@ -9,6 +9,7 @@ ref = reference("simple_tokenizers")
 VOCAB = {"cat": 0, "sat": 1, "the": 2, "[UNK]": 3}
 
 
+@pytest.mark.rules("word_ids")
 @pytest.mark.points(2)
 def test_known_words_get_their_ids(submission):
     """encode_words maps each word to its id"""
@@ -16,6 +17,7 @@ def test_known_words_get_their_ids(submission):
     assert got == [2, 0, 1], hint("look each word up in vocab")
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(1)
 def test_unknown_words_get_the_unknown_id(submission):
     """encode_words maps a word missing from the vocabulary to the id of [UNK]"""
@@ -23,6 +25,7 @@ def test_unknown_words_get_the_unknown_id(submission):
     assert got == [2, 3, 1], hint('use vocab["[UNK]"] for a word the vocabulary lacks')
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(1)
 def test_the_unknown_id_comes_from_the_vocabulary(submission):
     """encode_words reads the id of [UNK] from the vocabulary, wherever it stands"""
@@ -30,6 +33,7 @@ def test_the_unknown_id_comes_from_the_vocabulary(submission):
     assert got == [3, 1, 0], hint('use vocab["[UNK]"], not the last id: [UNK] may have any id')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_vocabulary(submission):
     """encode_words answers right and leaves the vocabulary unchanged, even for unknown words"""
@@ -38,6 +42,7 @@ def test_does_not_change_the_vocabulary(submission):
     assert not record.mutated, hint("do not add unknown words to vocab; map them to [UNK]")
 
 
+@pytest.mark.rules("word_ids", "unknown_word")
 @pytest.mark.points(1)
 @examples(40)
 @given(train=st.text(alphabet="ab \n", max_size=20), text=st.text(alphabet="abc \t\n", max_size=20))

@@ -11,6 +11,7 @@ ref = reference("word_bpe")
 MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
 
 
+@pytest.mark.rules("words")
 @pytest.mark.points(2)
 def test_ends_words_at_the_marker(submission):
     """decode joins the tokens and puts one space between words"""
@@ -18,6 +19,7 @@ def test_ends_words_at_the_marker(submission):
     assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space")
 
 
+@pytest.mark.rules("no_outer_space")
 @pytest.mark.points(1)
 def test_no_space_at_the_ends(submission):
     """decode puts no space before the first word or after the last"""
@@ -25,6 +27,7 @@ def test_no_space_at_the_ends(submission):
     assert submission.word_bpe.decode([]) == "", hint("no tokens, no text")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(3)
 @examples(50)
 @given(text=st.text(max_size=30))

@@ -9,6 +9,7 @@ ref = reference("word_bpe")
 MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
 
 
+@pytest.mark.rules("concatenated")
 @pytest.mark.points(3)
 def test_encodes_each_word_with_learned_merges(submission):
     """encode spells each word with "</w>" and applies the merges"""
@@ -19,6 +20,7 @@ def test_encodes_each_word_with_learned_merges(submission):
     )
 
 
+@pytest.mark.rules("learned_order")
 @pytest.mark.points(2)
 def test_applies_merges_in_learned_order(submission):
     """encode applies merges[0] everywhere first, then merges[1], and so on"""
@@ -26,6 +28,7 @@ def test_applies_merges_in_learned_order(submission):
     assert got == ["a", "bc", "</w>"], hint("loop over the merges in the order given")
 
 
+@pytest.mark.rules("unseen")
 @pytest.mark.points(1)
 def test_unseen_characters_stay_tokens(submission):
     """encode keeps a character never seen in training as a token of its own"""
@@ -35,6 +38,7 @@ def test_unseen_characters_stay_tokens(submission):
     assert submission.word_bpe.encode("", MERGES) == [], hint("no words, no tokens")
 
 
+@pytest.mark.rules("learned_order", "concatenated", "unseen")
 @pytest.mark.points(2)
 @examples(40)
 @given(text=st.text(alphabet="lowerndi ,.\n", max_size=30))

@@ -120,6 +120,7 @@ def wrong_merge(merge: str, count: int, earlier: int, theirs: Pair | None, seen:
     )
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(2)
 def test_learns_the_merges_of_a_small_table(submission):
     """train_bpe spells each word with </w> at its end and weighs each pair by its word's count"""
@@ -128,6 +129,7 @@ def test_learns_the_merges_of_a_small_table(submission):
     assert got == [("u", "g"), ("ug", "</w>"), ("h", "ug</w>")], hint(what_to_fix(table, 3, got))
 
 
+@pytest.mark.rules("largest")
 @pytest.mark.points(1)
 def test_ties_go_to_the_largest_pair(submission):
     """train_bpe takes the largest pair among equally frequent ones, by its first symbol, then by its second"""
@@ -139,6 +141,7 @@ def test_ties_go_to_the_largest_pair(submission):
     assert got == [("r", "p")], hint(what_to_fix(by_second, 1, got))
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(1)
 def test_a_pair_counts_each_time_it_occurs_in_a_word(submission):
     """train_bpe counts a pair every time it occurs inside a word: banana holds (n, a) twice"""
@@ -147,6 +150,7 @@ def test_a_pair_counts_each_time_it_occurs_in_a_word(submission):
     assert got == [("n", "a")], hint(what_to_fix(table, 4, got))
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(1)
 def test_repeated_symbols_merge_left_to_right(submission):
     """train_bpe merges y y y into yy y, then counts the pairs that are left: (yy, y), not (y, y) again"""
@@ -155,6 +159,7 @@ def test_repeated_symbols_merge_left_to_right(submission):
     assert got == [("y", "y"), ("yy", "y"), ("yyy", "</w>")], hint(what_to_fix(table, 5, got))
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(1)
 def test_merges_whole_symbols_only(submission):
     """train_bpe merges whole symbols only: in o o o o</w>, the pair (o, o) never takes the o of o</w>"""
@@ -163,6 +168,7 @@ def test_merges_whole_symbols_only(submission):
     assert got == [("o", "</w>"), ("o", "o"), ("oo", "o"), ("ooo", "o</w>")], hint(what_to_fix(table, 6, got))
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops as soon as the best pair is seen fewer than 2 times, so it makes none if every pair is seen once"""
@@ -173,6 +179,7 @@ def test_stops_when_no_pair_repeats(submission):
     assert got == [], hint("every pair is seen once: make no merge and return []")
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(1)
 def test_makes_at_most_num_merges(submission):
     """train_bpe makes at most num_merges merges: none for 0, and none for an empty table"""
@@ -182,6 +189,7 @@ def test_makes_at_most_num_merges(submission):
     assert submission.fast_bpe.train_bpe({}, 4) == [], hint("an empty table holds no pair: return []")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_table_as_it_was(submission):
     """train_bpe answers right and does not change the table of word counts it is given"""
@@ -194,6 +202,7 @@ def test_leaves_the_table_as_it_was(submission):
     )
 
 
+@pytest.mark.rules("largest", "stops")
 @pytest.mark.points(2)
 @examples(30)
 @given(

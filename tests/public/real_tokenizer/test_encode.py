@@ -15,6 +15,7 @@ GPT2_IDS = {
 }
 
 
+@pytest.mark.rules("lowest_rank", "spelled")
 @pytest.mark.points(2)
 def test_merges_by_lowest_rank(submission):
     """encode merges the adjacent pair of lowest rank first, in every piece"""
@@ -28,6 +29,7 @@ def test_merges_by_lowest_rank(submission):
     )
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(5)
 def test_gives_gpt2s_ids(submission):
     """encode with GPT-2's first 2,000 merges gives GPT-2's own ids (tiktoken's)"""
@@ -38,6 +40,7 @@ def test_gives_gpt2s_ids(submission):
         )
 
 
+@pytest.mark.rules("specials")
 @pytest.mark.points(2)
 def test_special_tokens_are_one_id_and_the_longest_wins(submission):
     """encode cuts out special tokens first, the longer where two start at one place"""
@@ -54,6 +57,7 @@ def test_special_tokens_are_one_id_and_the_longest_wins(submission):
     )
 
 
+@pytest.mark.rules("pattern")
 @pytest.mark.points(2)
 def test_uses_the_pattern_given(submission):
     """encode with pattern=GPT4_SPLIT splits digits three at a time, as GPT-4 does"""

@@ -9,6 +9,7 @@ def loaded(submission, files):
     return submission.real_tokenizer.load.in_folder(CallFolder("my-tokenizer", files))("my-tokenizer").returned
 
 
+@pytest.mark.rules("vocab", "merges")
 @pytest.mark.points(2)
 def test_reads_vocab_and_merges(submission):
     """load gives the vocab as a dict and the merges as (first, second) tuples, #version skipped"""
@@ -25,6 +26,7 @@ def test_reads_vocab_and_merges(submission):
     ), hint('return (vocab, merges): read both files as UTF-8, skip "#version", one tuple per merge line')
 
 
+@pytest.mark.rules("version_line")
 @pytest.mark.points(2)
 def test_keeps_the_first_and_last_merges(submission):
     """load keeps every merge of a file with no #version line and no newline at its end"""
@@ -34,6 +36,7 @@ def test_keeps_the_first_and_last_merges(submission):
     )
 
 
+@pytest.mark.rules("vocab", "merges")
 @pytest.mark.points(2)
 def test_reads_gpt2(submission):
     """load reads GPT-2's own vocab.json and merges.txt, cut to their first 1,000 merges"""

@@ -17,6 +17,7 @@ def written(submission, folder="new-folder/tokenizer"):
     return files
 
 
+@pytest.mark.rules("reads_back", "folder")
 @pytest.mark.points(3)
 def test_what_is_saved_reads_back(submission):
     """save writes vocab.json and merges.txt, in a folder it makes, that read back as what was saved"""
@@ -28,6 +29,7 @@ def test_what_is_saved_reads_back(submission):
     assert (vocab, merges) == (VOCAB, MERGES), hint("the whole vocab as JSON; one merge a line, in order")
 
 
+@pytest.mark.rules("format")
 @pytest.mark.points(3)
 def test_merges_txt_is_in_gpt2s_format(submission):
     """save writes "#version: 0.2" first, then each merge as "first second" on a line of its own"""

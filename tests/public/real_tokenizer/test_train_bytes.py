@@ -55,6 +55,7 @@ def joined(word: tuple[bytes, ...], chosen: Pair) -> tuple[bytes, ...]:
     return tuple(out)
 
 
+@pytest.mark.rules("largest", "vocab")
 @pytest.mark.points(1)
 def test_a_worked_example(submission):
     """train_bytes("hug hug hug", 258) merges (u, g), then (h, ug), and gives them ids 256 and 257"""
@@ -67,6 +68,7 @@ def test_a_worked_example(submission):
     )
 
 
+@pytest.mark.rules("largest")
 @pytest.mark.points(1)
 def test_ties_go_to_the_largest_pair(submission):
     """on equal counts train_bytes merges the largest pair of bytes"""
@@ -74,6 +76,7 @@ def test_ties_go_to_the_largest_pair(submission):
     assert merges == [(b"c", b"d")], hint("(b'c', b'd') and (b'a', b'b') are both seen twice: the larger wins")
 
 
+@pytest.mark.rules("pieces", "specials")
 @pytest.mark.points(1)
 def test_no_pair_across_pieces_or_special_tokens(submission):
     """train_bytes counts pairs inside GPT-2's pieces only, and never inside or across a special token"""
@@ -84,6 +87,7 @@ def test_no_pair_across_pieces_or_special_tokens(submission):
     assert vocab[257] == END_OF_TEXT.encode(), hint("each special token takes the next id after the merges")
 
 
+@pytest.mark.rules("pieces", "specials", "largest", "vocab")
 @pytest.mark.points(1)
 @examples(30)
 @given(

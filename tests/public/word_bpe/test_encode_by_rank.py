@@ -34,6 +34,7 @@ def learned_merges(draw: st.DrawFn) -> list[tuple[str, str]]:
     return made
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(1)
 def test_merges_the_lowest_rank_first(submission):
     """encode_by_rank merges each word's lowest-ranked pair first, until no pair is a merge"""
@@ -44,6 +45,7 @@ def test_merges_the_lowest_rank_first(submission):
     )
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(2)
 def test_takes_the_lowest_rank_not_the_leftmost_pair(submission):
     """encode_by_rank takes the pair of lowest rank wherever it stands in the word, not the leftmost merge"""
@@ -55,6 +57,7 @@ def test_takes_the_lowest_rank_not_the_leftmost_pair(submission):
     )
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(1)
 def test_takes_the_oldest_merge_not_the_newest(submission):
     """encode_by_rank takes the merge learned first, not the one learned last"""
@@ -64,6 +67,7 @@ def test_takes_the_oldest_merge_not_the_newest(submission):
     )
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(1)
 def test_merges_until_no_pair_is_a_merge(submission):
     """encode_by_rank keeps merging a word until none of its adjacent pairs is a merge"""
@@ -72,6 +76,7 @@ def test_merges_until_no_pair_is_a_merge(submission):
     assert got == ["tee</w>"], hint("after each merge, look at the word's pairs again: loop until none is a merge")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_merges_the_pair_wherever_it_occurs_in_the_word(submission):
     """encode_by_rank merges every occurrence of the chosen pair in a word, left to right"""
@@ -81,6 +86,7 @@ def test_merges_the_pair_wherever_it_occurs_in_the_word(submission):
     )
 
 
+@pytest.mark.rules("same_as_encode")
 @pytest.mark.points(1)
 def test_no_merges_and_no_words(submission):
     """encode_by_rank with no merges spells every word out, and gives [] for blank text"""
@@ -91,6 +97,7 @@ def test_no_merges_and_no_words(submission):
     assert submission.word_bpe.encode_by_rank("", MOON) == [], hint("no pre-tokens, no tokens: return []")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_merges(submission):
     """encode_by_rank answers right and leaves the list of merges it is given unchanged"""
@@ -99,6 +106,7 @@ def test_does_not_change_the_merges(submission):
     assert not record.mutated, hint("build a dict of ranks from merges; do not sort or edit the list itself")
 
 
+@pytest.mark.rules("same_as_encode")
 @pytest.mark.points(2)
 @examples(20)
 @given(words=st.lists(st.text(alphabet="ab", min_size=3, max_size=7), min_size=1, max_size=3), merges=learned_merges())

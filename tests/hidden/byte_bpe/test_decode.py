@@ -9,16 +9,20 @@ ref = reference("byte_bpe")
 MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
 
 
-@pytest.mark.rules("bytes_joined")
+@pytest.mark.rules("bytes_joined", "unchanged")
 @pytest.mark.points(3)
 def test_decodes_merged_ids_to_their_bytes(submission):
-    """decode turns merged ids back into their bytes and the bytes into text"""
+    """decode turns merged ids back into their bytes and the bytes into text, leaving its arguments as they were"""
     merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
-    got = submission.byte_bpe.decode([258, 100, 258, 97, 99], merges)
+    record = submission.byte_bpe.decode.call([258, 100, 258, 97, 99], merges)
+    got = record.returned
     assert got == "aaabdaaabac", hint("a merged id stands for the bytes of its two ids, built up in id order")
     unordered = {(97, 256): 257, (98, 99): 256}  # a dict need not list its merges in id order
     assert submission.byte_bpe.decode([257], unordered) == "abc", hint(
         "build each id's bytes in order of the ids, not in the order the dict lists them"
+    )
+    assert not record.mutated, hint(
+        "leave the ids and the merges as they were: build the bytes of each id in a dict of your own"
     )
 
 

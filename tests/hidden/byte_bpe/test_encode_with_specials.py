@@ -20,13 +20,15 @@ def test_a_special_token_is_one_id(submission):
     assert got == [97, 50256, 98], hint("split the text on the special tokens first and put each token's id in")
 
 
-@pytest.mark.rules("pieces")
+@pytest.mark.rules("pieces", "unchanged")
 @pytest.mark.points(1)
 def test_no_merge_touches_a_special_token(submission):
-    """encode_with_specials never merges a special token's characters with the text around it"""
+    """encode_with_specials never merges a special token's characters with the text around it, leaving its arguments as they were"""
     merges = {(62, 98): 256, (97, 60): 257}  # ">b" and "a<": both would glue text to the token's spelling
-    got = submission.byte_bpe.encode_with_specials("a<|endoftext|>b", merges, END)
+    record = submission.byte_bpe.encode_with_specials.call("a<|endoftext|>b", merges, END)
+    got = record.returned
     assert got == [97, 50256, 98], hint("encode the text between special tokens on its own")
+    assert not record.mutated, hint("leave the merges and the special tokens as they were")
 
 
 @pytest.mark.rules("pieces")

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
+from autograder.testing import domains
 from autograder.testing.reference import reference
 from autograder.testing.rubric import examples, hint
 from autograder.testing.tokenizer_files import GPT4_SPLIT, gpt2
@@ -45,6 +45,11 @@ def test_merges_the_pair_of_lowest_rank_first(submission):
     )
     assert submission.real_tokenizer.encode("cabcab", vocab, merges) == [2, 5, 3], hint(
         "look up each adjacent pair's rank (its index in merges) and merge the smallest, everywhere in the piece"
+    )
+    run = {"q": 0, "qq": 1, "qqq": 2}
+    assert submission.real_tokenizer.encode("qqqqq", run, [("q", "q"), ("qq", "q")]) == [1, 2], hint(
+        "where the pair of lowest rank occurs more than once, merge its first occurrence first, then each later "
+        "one, left to right: q q q q q becomes qq qq q, then qq qqq"
     )
 
 
@@ -104,12 +109,17 @@ def test_gives_gpt2s_ids_with_its_whole_files(submission):
     assert not record.mutated, hint("read vocab and merges; never change them")
 
 
-@pytest.mark.rules("ids")
+@pytest.mark.rules("ids", "lowest_rank", "specials", "spelled")
 @pytest.mark.points(1)
 @examples(30)
-@given(text=st.text(max_size=24))
-def test_hyp_any_text_round_trips(submission, text):
-    """encode gives ids of GPT-2's vocabulary that decode back to any text"""
-    got = submission.real_tokenizer.encode(text, VOCAB, MERGES)
+@given(inputs=domains.strategy("text_and_rank_merges"))
+def test_hyp_same_ids_as_the_reference_on_any_text(submission, inputs):
+    """encode gives the reference's ids on any text, special tokens and runs of one character included"""
+    text = inputs["text"]
+    got = submission.real_tokenizer.encode(text, VOCAB, MERGES, special_tokens=list(STORED["special_ids"]))
     assert set(got) <= KNOWN_IDS, hint("each id is vocab[token] for a token the merges made, or a byte's own")
     assert ref.decode(got, VOCAB) == text, hint("every byte of the text must be in exactly one token, in order")
+    assert got == ref.encode(text, VOCAB, MERGES, special_tokens=list(STORED["special_ids"])), hint(
+        "special tokens longest first; in each piece merge the pair of lowest rank, at its first occurrence first "
+        "and then each later one, until no pair is a merge"
+    )

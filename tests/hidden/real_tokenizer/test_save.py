@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from autograder.testing.proxy import CallFolder
@@ -40,10 +42,34 @@ def test_writes_merges_txt_in_gpt2s_format(submission):
 
 
 @pytest.mark.rules("reads_back")
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_saves_gpt2s_own_tokenizer(submission):
     """save writes GPT-2's first 2,000 merges and their tokens so that they read back unchanged"""
     vocab, merges = gpt2(2000)
     got_vocab, got_merges, _ = saved(submission, vocab, merges, folder="gpt2-saved")
     assert got_vocab == vocab, hint("write every token and id of the vocab, in UTF-8")
     assert got_merges == merges, hint("write every merge, in order")
+
+
+@pytest.mark.rules("folder", "reads_back")
+@pytest.mark.points(1)
+def test_saving_into_a_folder_that_holds_a_tokenizer_replaces_its_files(submission):
+    """save into a folder that already holds a longer tokenizer's two files replaces them, and keeps the folder"""
+    older = {
+        "vocab.json": json.dumps({f"older token {index}": index for index in range(40)}).encode(),
+        "merges.txt": b"#version: 0.2\n" + "".join(f"o{index} t\n" for index in range(40)).encode(),
+        "README.md": b"notes kept beside the files",
+    }
+    folder = CallFolder("tokenizer", older, collect=True)
+    record = submission.real_tokenizer.save.in_folder(folder)("tokenizer", VOCAB, MERGES)
+    files = record.files or {}
+    assert files.get("merges.txt") == "#version: 0.2\na t\nc at\nĠ cat\n".encode(), hint(
+        'open each file with "w", which replaces what was there: appending keeps the older merges'
+    )
+    try:
+        assert read_vocab(files["vocab.json"]) == VOCAB, hint(
+            'write vocab.json with "w": nothing of the older file stays'
+        )
+    except TokenizerFileError as error:
+        raise AssertionError(hint(f"{error}: write vocab.json afresh, as one JSON object")) from None
+    assert files.get("README.md") == b"notes kept beside the files", hint("leave the folder's other files alone")

@@ -16,12 +16,14 @@ def test_sorted_words_then_unknown(submission):
     assert got == {"cat": 0, "hat": 1, "the": 2, "[UNK]": 3}, hint('sort the distinct words; add "[UNK]" last')
 
 
-@pytest.mark.rules("sorted_words")
+@pytest.mark.rules("sorted_words", "unchanged")
 @pytest.mark.points(1)
 def test_repeated_words_get_one_id(submission):
-    """build_word_vocab gives a word that occurs many times a single id"""
-    got = submission.simple_tokenizers.build_word_vocab(["a a a", "b a"])
+    """build_word_vocab gives a word that occurs many times a single id, leaving its arguments as they were"""
+    record = submission.simple_tokenizers.build_word_vocab.call(["a a a", "b a"])
+    got = record.returned
     assert got == {"a": 0, "b": 1, "[UNK]": 2}, hint("collect words in a set before numbering")
+    assert not record.mutated, hint("do not sort or empty the list of texts you were given; read it")
 
 
 @pytest.mark.rules("no_words")

@@ -9,15 +9,17 @@ ref = reference("word_bpe")
 MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
 
 
-@pytest.mark.rules("concatenated")
+@pytest.mark.rules("concatenated", "unchanged")
 @pytest.mark.points(3)
 def test_encodes_each_word_with_learned_merges(submission):
-    """encode spells each word with "</w>" and applies the merges"""
+    """encode spells each word with "</w>" and applies the merges, leaving its arguments as they were"""
     merges = [("l", "o"), ("lo", "w"), ("low", "</w>")]
-    got = submission.word_bpe.encode("lowly low", merges)
+    record = submission.word_bpe.encode.call("lowly low", merges)
+    got = record.returned
     assert got == ["low", "l", "y", "</w>", "low</w>"], hint(
         "each word: list(word) + ['</w>'], then every merge in order"
     )
+    assert not record.mutated, hint("leave the list of merges as it was: read it, never pop from it or sort it")
 
 
 @pytest.mark.rules("learned_order")

@@ -88,14 +88,17 @@ def test_a_traced_word(submission):
     )
 
 
-@pytest.mark.rules("every_occurrence")
+@pytest.mark.rules("every_occurrence", "unchanged")
 @pytest.mark.points(1)
 def test_a_pair_twice_in_one_word(submission):
-    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right"""
+    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right, leaving the merges as
+    they were"""
     merges = ref.train_bpe("aaaa aaaa aaa", 5)  # (a,a) first: "aaaa" holds it twice
-    assert submission.word_bpe.encode_by_rank("aaaa aaa", merges) == ref.encode("aaaa aaa", merges), hint(
+    record = submission.word_bpe.encode_by_rank.call("aaaa aaa", merges)
+    assert record.returned == ref.encode("aaaa aaa", merges), hint(
         "merge the chosen pair wherever it occurs in the word, left to right, as merge_pair does"
     )
+    assert not record.mutated, hint("leave the list of merges as it was: build the ranks in a dict of your own")
 
 
 @pytest.mark.rules("same_as_encode")

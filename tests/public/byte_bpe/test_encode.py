@@ -32,6 +32,12 @@ def test_applies_merges_by_new_id_whatever_the_dicts_order(submission):
     assert submission.byte_bpe.encode("xyz", {(120, 256): 257, (121, 122): 256}) == [257], hint(
         "(121, 122) -> 256 must come before (120, 256) -> 257, although the dict lists it second"
     )
+    # As train_bpe("pq pq qrqrqr", 270) learns them: (q, r) first, then (p, q), then (pq, " "), then (qr, qr).
+    learned = {(113, 114): 256, (112, 113): 257, (257, 32): 258, (256, 256): 259}
+    assert submission.byte_bpe.encode("pqr", learned) == [112, 256], hint(
+        "apply each merge, by increasing new id, everywhere before the next: (q, r) was learned before (p, q), so "
+        "pqr is p qr, whichever token is longer or pair more frequent"
+    )
 
 
 @pytest.mark.rules("utf8_bytes")

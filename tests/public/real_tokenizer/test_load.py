@@ -29,10 +29,18 @@ def test_reads_vocab_and_merges(submission):
 @pytest.mark.rules("version_line")
 @pytest.mark.points(2)
 def test_keeps_the_first_and_last_merges(submission):
-    """load keeps every merge of a file with no #version line and no newline at its end"""
+    """load keeps every merge of a file with no #version line or no newline at its end, and merges that start
+    with #"""
     got = loaded(submission, {"vocab.json": b'{"x": 0, "y": 1, "xy": 2, "yxy": 3}', "merges.txt": b"x y\ny xy"})
     assert got == ({"x": 0, "y": 1, "xy": 2, "yxy": 3}, [("x", "y"), ("y", "xy")]), hint(
         "skip the first line only when it starts with #version; keep a last line even without a newline"
+    )
+    hashes = {
+        "vocab.json": '{"#": 0, "Ġ": 1, "##": 2, "Ġ##": 3}'.encode(),
+        "merges.txt": "#version: 0.2\n# #\nĠ ##\n".encode(),
+    }
+    assert loaded(submission, hashes)[1] == [("#", "#"), ("Ġ", "##")], hint(
+        'only a first line that starts with #version is skipped: "# #" is a merge (GPT-2 has it), not a comment'
     )
 
 

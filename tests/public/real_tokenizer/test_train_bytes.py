@@ -16,7 +16,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.rubric import examples, hint, raised
 from autograder.testing.tokenizer_files import END_OF_TEXT, GPT2_SPLIT
 
 pytestmark = pytest.mark.bonus
@@ -76,15 +76,24 @@ def test_ties_go_to_the_largest_pair(submission):
     assert merges == [(b"c", b"d")], hint("(b'c', b'd') and (b'a', b'b') are both seen twice: the larger wins")
 
 
-@pytest.mark.rules("pieces", "specials")
+@pytest.mark.rules("pieces", "specials", "vocab", "too_small")
 @pytest.mark.points(1)
 def test_no_pair_across_pieces_or_special_tokens(submission):
-    """train_bytes counts pairs inside GPT-2's pieces only, and never inside or across a special token"""
+    """train_bytes counts pairs inside GPT-2's pieces only, never inside or across a special token, and counts the
+    special tokens in vocab_size"""
     _, merges = submission.real_tokenizer.train_bytes("a1 a1 a1 ", 300)
     assert merges == [(b" ", b"a")], hint("pre-split with regex.findall(GPT2_SPLIT, text): 'a' and '1' are apart")
     vocab, merges = submission.real_tokenizer.train_bytes(f"ab{END_OF_TEXT}ab{END_OF_TEXT}", 300, [END_OF_TEXT])
     assert merges == [(b"a", b"b")], hint("cut the special tokens out of the text first: none of their bytes count")
     assert vocab[257] == END_OF_TEXT.encode(), hint("each special token takes the next id after the merges")
+    vocab, merges = submission.real_tokenizer.train_bytes("zzzz", 257, [END_OF_TEXT])
+    assert (merges, len(vocab)) == ([], 257), hint(
+        "vocab_size counts the special tokens too: the 256 bytes and one special token fill 257, no room to merge"
+    )
+    refused = raised(submission.real_tokenizer.train_bytes, "zz", 256, [END_OF_TEXT])
+    assert refused is not None and refused[0] == "ValueError", hint(
+        "raise ValueError when vocab_size cannot hold the 256 bytes and the special tokens"
+    )
 
 
 @pytest.mark.rules("pieces", "specials", "largest", "vocab")

@@ -10,9 +10,14 @@ SKY = {"sun": 0, "moon": 1, "star": 2, "[UNK]": 3}
 @pytest.mark.rules("word_ids")
 @pytest.mark.points(2)
 def test_each_word_becomes_its_id_in_order(submission):
-    """encode_words gives the id of each word, in the order of the text, repeats included"""
+    """encode_words gives the id of each word as written, in the order of the text, repeats included"""
     got = submission.simple_tokenizers.encode_words("star sun moon sun", dict(SKY))
     assert got == [2, 0, 1, 0], hint("look each word of the text up in vocab, in order, once per occurrence")
+    cased = {"Moon": 0, "moon": 1, "moon.": 2, "[UNK]": 3}
+    got = submission.simple_tokenizers.encode_words("Moon moon. moon MOON", cased)
+    assert got == [0, 2, 1, 3], hint(
+        "look each word up exactly as it is written in the text: capitals and punctuation are part of the word"
+    )
 
 
 @pytest.mark.rules("unknown_word")

@@ -21,9 +21,8 @@ def test_decodes_merged_ids_to_their_bytes(submission):
     assert submission.byte_bpe.decode([257], unordered) == "abc", hint(
         "build each id's bytes in order of the ids, not in the order the dict lists them"
     )
-    assert not record.mutated, hint(
-        "leave the ids and the merges as they were: build the bytes of each id in a dict of your own"
-    )
+    kept = "leave the ids and the merges as they were: build the bytes of each id in a dict of your own"
+    assert not record.mutated, hint(kept)
 
 
 @pytest.mark.rules("replaced")

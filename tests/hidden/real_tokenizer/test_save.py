@@ -62,14 +62,14 @@ def test_saving_into_a_folder_that_holds_a_tokenizer_replaces_its_files(submissi
     }
     folder = CallFolder("tokenizer", older, collect=True)
     record = submission.real_tokenizer.save.in_folder(folder)("tokenizer", VOCAB, MERGES)
-    files = record.files or {}
-    assert files.get("merges.txt") == "#version: 0.2\na t\nc at\nĠ cat\n".encode(), hint(
+    after = dict(record.files or {})
+    assert after.get("merges.txt") == "#version: 0.2\na t\nc at\nĠ cat\n".encode(), hint(
         'open each file with "w", which replaces what was there: appending keeps the older merges'
     )
     try:
-        assert read_vocab(files["vocab.json"]) == VOCAB, hint(
+        assert read_vocab(after["vocab.json"]) == VOCAB, hint(
             'write vocab.json with "w": nothing of the older file stays'
         )
-    except TokenizerFileError as error:
-        raise AssertionError(hint(f"{error}: write vocab.json afresh, as one JSON object")) from None
-    assert files.get("README.md") == b"notes kept beside the files", hint("leave the folder's other files alone")
+    except TokenizerFileError as unreadable:
+        raise AssertionError(hint(f"{unreadable}: write vocab.json afresh, as one JSON object")) from None
+    assert after.get("README.md") == b"notes kept beside the files", hint("leave the folder's other files alone")

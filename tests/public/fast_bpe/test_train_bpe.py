@@ -253,16 +253,16 @@ def recounted() -> tuple[list[Pair], float]:
 def test_at_least_ten_times_faster_than_the_recount(submission):
     """train_bpe makes 1,000 merges of 500 words at least 10 times faster than the naive recount, timed in this run"""
 
-    def check(_: int, got: object) -> None:
+    def check_round(_: int, got: object) -> None:
         assert got == recounted()[0], hint("on the speed test's tables too, the merges must be the recount's")
 
-    problem = speed_problem(
+    verdict = speed_problem(
         SPEED_ROUNDS,
         lambda round_number: submission.fast_bpe.train_bpe(round_table(round_number), SPEED_MERGES),
-        check,
+        check_round,
         lambda: recounted()[1],
         SPEED_TARGET,
-        slow_way="the recount",
-        advice="revisit only the words that hold the merged pair, and find the best pair with a heap",
+        slow_way="the naive recount",
+        advice="after a merge, visit only the words that hold its pair, and keep the counts in a heap",
     )
-    assert not problem, hint(problem)
+    assert not verdict, hint(verdict)

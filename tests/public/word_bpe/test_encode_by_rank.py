@@ -170,12 +170,12 @@ def speed_merges() -> tuple[tuple[str, str], ...]:
     for word, symbols in words.items():
         for pair in pairwise(symbols):
             counts[pair] = counts.get(pair, 0) + weight[word]
-    merges: list[tuple[str, str]] = []
-    while len(merges) < SPEED_MERGES and counts:
+    learned: list[tuple[str, str]] = []
+    while len(learned) < SPEED_MERGES and counts:
         best = max(counts, key=lambda pair: (counts[pair], pair))
         if counts[best] < 2:
             break
-        merges.append(best)
+        learned += [best]
         for word, symbols in words.items():
             if best in pairwise(symbols):
                 for pair in pairwise(symbols):
@@ -184,7 +184,7 @@ def speed_merges() -> tuple[tuple[str, str], ...]:
                 for pair in pairwise(words[word]):
                     counts[pair] = counts.get(pair, 0) + weight[word]
         counts = {pair: count for pair, count in counts.items() if count > 0}
-    return tuple(merges)
+    return tuple(learned)
 
 
 @cache
@@ -212,18 +212,18 @@ def test_at_least_five_times_faster_than_replay(submission):
     """encode_by_rank encodes 600 words with 1,200 merges at least 5 times faster than replaying them in order"""
     merges = list(speed_merges())
 
-    def check(round_number: int, got: object) -> None:
+    def check_round(round_number: int, got: object) -> None:
         tokens = replayed()[0]
         expected = [token for word in speed_order(round_number) for token in tokens[word]]
         assert got == expected, hint("on the speed test's words too, the tokens of replaying the merges in order")
 
-    problem = speed_problem(
+    verdict = speed_problem(
         SPEED_ROUNDS,
         lambda round_number: submission.word_bpe.encode_by_rank(" ".join(speed_order(round_number)), merges),
-        check,
+        check_round,
         lambda: replayed()[1],
         SPEED_TARGET,
-        slow_way="in-order replay",
-        advice="look up each pair's rank in a dict, and only at the pairs the word holds",
+        slow_way="replaying the merges in order",
+        advice="keep each pair's rank in a dict and look only at the pairs each word holds",
     )
-    assert not problem, hint(problem)
+    assert not verdict, hint(verdict)

@@ -1715,4 +1715,191 @@ def train_bytes(text, vocab_size, special_tokens=()):
     return vocab, merges
 """,
     ),
+    # Issue 50's sample: mistakes from outside the kit's own tests, each with an input inside the graded domain
+    # on which it differs from the reference (in the comment above it).
+    # encode_words("The cat", {"The": 0, "cat": 1, "[UNK]": 2}) gives [2, 1], not [0, 1].
+    "encode_words lowercases a word before looking it up": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word.lower(), vocab["[UNK]"]) for word in text.split()]
+""",
+    ),
+    # encode_words("cat.", {"cat": 0, "cat.": 1, "[UNK]": 2}) gives [0], not [1].
+    "encode_words strips punctuation off a word before looking it up": (
+        "simple_tokenizers",
+        "encode_words",
+        """
+def encode_words(text, vocab):
+    return [vocab.get(word.strip(".,;:!?"), vocab["[UNK]"]) for word in text.split()]
+""",
+    ),
+    # With the merges of train_bpe("ab ab bcbcbc", 270), {(98, 99): 256, (97, 98): 257, ...}, encode("abc") gives
+    # [257, 99] (the longest token first), not [97, 256] ((b, c) was learned first).
+    "byte encode takes the longest known token at each place": (
+        "byte_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    spelled = {byte: bytes([byte]) for byte in range(256)}
+    for (first, second), new_id in sorted(merges.items(), key=lambda item: item[1]):
+        spelled[new_id] = spelled[first] + spelled[second]
+    ids_of = {}
+    for token_id, token in spelled.items():
+        ids_of.setdefault(token, token_id)
+    longest = max(len(token) for token in spelled.values())
+    data, ids, at = text.encode("utf-8"), [], 0
+    while at < len(data):
+        for width in range(min(longest, len(data) - at), 0, -1):
+            if data[at : at + width] in ids_of:
+                ids.append(ids_of[data[at : at + width]])
+                at += width
+                break
+    return ids
+""",
+    ),
+    # encode("abcbc", {(97, 98): 256, (98, 99): 257}) gives [97, 257, 257], not [256, 99, 257]: (b, c) occurs
+    # twice, so it goes first, though (a, b) was learned first (and so with merges trained on "ab ab bcbcbc").
+    "byte encode applies the most frequent merge first": (
+        "byte_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    while True:
+        counts = get_pair_counts(ids)
+        known = [pair for pair in counts if pair in merges]
+        if not known:
+            return ids
+        best = max(known, key=lambda pair: counts[pair])
+        ids = merge_pair(ids, best, merges[best])
+""",
+    ),
+    # Saving twice into one folder (the docstring's example run twice) raises FileExistsError.
+    "save makes its folder even when it exists": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    root = Path(folder)
+    root.mkdir(parents=True)
+    (root / VOCAB_FILE).write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    lines = [MERGES_HEADER, *(f"{first} {second}" for first, second in merges)]
+    (root / MERGES_FILE).write_text("".join(line + "\\n" for line in lines), encoding="utf-8")
+""",
+    ),
+    # Saving twice into one folder writes the header and the merges twice into merges.txt.
+    "save appends to a merges.txt already there": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / VOCAB_FILE).write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    with open(root / MERGES_FILE, "a", encoding="utf-8") as merges_file:
+        merges_file.write(MERGES_HEADER + "\\n")
+        for first, second in merges:
+            merges_file.write(f"{first} {second}\\n")
+""",
+    ),
+    # A merges.txt whose second merge is "# #" (GPT-2's own has "Ġ #" and "# #") loses that merge.
+    "load skips every line that starts with #": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    root = Path(folder)
+    vocab = json.loads((root / VOCAB_FILE).read_text(encoding="utf-8"))
+    merges = []
+    for line in (root / MERGES_FILE).read_text(encoding="utf-8").split("\\n"):
+        if line and not line.startswith("#"):
+            first, second = line.split(" ")
+            merges.append((first, second))
+    return vocab, merges
+""",
+    ),
+    # encode("ab", vocab_1, merges_1) then encode("ab", vocab_2, merges_2) gives vocab_1's ids the second time.
+    "real encode keeps each piece's ids from one vocabulary to the next": (
+        "real_tokenizer",
+        "encode",
+        """
+_IDS_OF_PIECE = {}
+
+
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    spelled = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        longest_first = sorted(special_tokens, key=len, reverse=True)
+        chunks = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            if piece not in _IDS_OF_PIECE:
+                symbols = [spelled[byte] for byte in piece.encode("utf-8")]
+                _IDS_OF_PIECE[piece] = [vocab[token] for token in _merge_by_rank(symbols, ranks)]
+            ids.extend(_IDS_OF_PIECE[piece])
+    return ids
+""",
+    ),
+    # encode("aaa", {"a": 0, "aa": 1}, [("a", "a")]) gives [0, 1] (a, aa), not [1, 0] (aa, a).
+    "real encode merges the last of the pairs of lowest rank": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    spelled = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        longest_first = sorted(special_tokens, key=len, reverse=True)
+        chunks = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            symbols = [spelled[byte] for byte in piece.encode("utf-8")]
+            while len(symbols) > 1:
+                lowest, at = None, 0
+                for place in range(len(symbols) - 1):
+                    rank = ranks.get((symbols[place], symbols[place + 1]))
+                    if rank is not None and (lowest is None or rank <= lowest):
+                        lowest, at = rank, place
+                if lowest is None:
+                    break
+                symbols[at : at + 2] = [symbols[at] + symbols[at + 1]]
+            ids.extend(vocab[token] for token in symbols)
+    return ids
+""",
+    ),
+    # train_bytes("aaaa", 257, ["<|endoftext|>"]) makes a merge and a vocab of 258 ids, one past its size.
+    "train_bytes leaves the special tokens out of its budget": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    if vocab_size - BYTE_VALUES < len(specials):
+        raise ValueError(f"vocab_size {vocab_size} cannot hold the 256 bytes and the special tokens {specials}")
+    merges = _merges_of(_piece_counts(text, specials), vocab_size - BYTE_VALUES)
+    vocab = {token_id: bytes([token_id]) for token_id in range(BYTE_VALUES)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
 }

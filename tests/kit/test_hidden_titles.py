@@ -22,13 +22,21 @@ def quoted_values(test: ast.FunctionDef) -> set[str]:
     """The values a test's body writes out that a title could quote: text of three characters or more, numbers
     of two digits or more."""
     found = set()
+    # The rules a test names are the contract's ids (autograder.testing.rules), public already: not inputs.
+    named = {id(node) for mark in test.decorator_list if _rules_mark(mark) for node in ast.walk(mark)}
     for node in ast.walk(test):
+        if id(node) in named:
+            continue
         if isinstance(node, ast.Constant) and node is not test.body[0].value:  # type: ignore[attr-defined]
             if isinstance(node.value, str) and len(node.value.strip()) >= 3:
                 found.add(node.value)
             elif isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 10:
                 found.add(str(node.value))
     return found
+
+
+def _rules_mark(decorator: ast.expr) -> bool:
+    return isinstance(decorator, ast.Call) and ast.unparse(decorator.func) == "pytest.mark.rules"
 
 
 def titled_tests() -> list[tuple[Path, ast.FunctionDef, str]]:

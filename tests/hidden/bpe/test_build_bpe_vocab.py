@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("bpe")
 
 
+@pytest.mark.rules("every_token")
 @pytest.mark.points(3)
 def test_characters_and_merged_tokens_get_ids(submission):
     """build_bpe_vocab numbers the characters and every merged token"""
@@ -15,6 +16,7 @@ def test_characters_and_merged_tokens_get_ids(submission):
     assert got == {"a": 0, "b": 1, "ab": 2}, hint("start from set(text), add a + b for each merge")
 
 
+@pytest.mark.rules("length_order")
 @pytest.mark.points(2)
 def test_ids_follow_length_then_sorted_order(submission):
     """build_bpe_vocab orders tokens by (length, token)"""
@@ -22,13 +24,17 @@ def test_ids_follow_length_then_sorted_order(submission):
     assert got == {"a": 0, "b": 1, "c": 2, "ba": 3, "cb": 4, "cba": 5}, hint("sort with key=lambda t: (len(t), t)")
 
 
+@pytest.mark.rules("made_twice", "unchanged")
 @pytest.mark.points(1)
 def test_a_token_made_twice_gets_one_id(submission):
-    """build_bpe_vocab gives a token one id even when two merges make it"""
-    got = submission.bpe.build_bpe_vocab("abc", [("a", "b"), ("ab", "c"), ("a", "bc")])
+    """build_bpe_vocab gives a token one id even when two merges make it, leaving its arguments as they were"""
+    record = submission.bpe.build_bpe_vocab.call("abc", [("a", "b"), ("ab", "c"), ("a", "bc")])
+    got = record.returned
     assert got == {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4}, hint("collect tokens in a set so ids stay 0..n-1")
+    assert not record.mutated, hint("leave the merges as they were: build the vocabulary in a dict of your own")
 
 
+@pytest.mark.rules("every_token", "length_order", "made_twice")
 @pytest.mark.points(2)
 @examples(40)
 @given(text=st.text(alphabet="ab \né", max_size=30), num_merges=st.integers(0, 6))

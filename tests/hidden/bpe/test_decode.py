@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("bpe")
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(3)
 def test_decodes_ids_to_text(submission):
     """decode joins the tokens of the ids"""
@@ -16,6 +17,7 @@ def test_decodes_ids_to_text(submission):
     assert got == "abca", hint("invert vocab to {id: token}, then join the tokens with no separator")
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
     """decode of [] is the empty string (and of ids, their tokens joined)"""
@@ -23,6 +25,7 @@ def test_no_ids_give_empty_text(submission):
     assert submission.bpe.decode([], {"a": 0}) == "", hint("no ids, no text")
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(2)
 def test_keeps_spaces_and_newlines(submission):
     """decode does not add or drop whitespace between tokens"""
@@ -31,6 +34,7 @@ def test_keeps_spaces_and_newlines(submission):
     assert got == "ab a\nb", hint('join with "", not " ": spaces are tokens of their own')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_ids_or_vocabulary(submission):
     """decode answers right and leaves its ids and vocabulary unchanged"""
@@ -39,6 +43,7 @@ def test_does_not_change_ids_or_vocabulary(submission):
     assert not record.mutated, hint("build a new {id: token} dict instead of editing vocab")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(3)
 @examples(40)
 @given(
@@ -57,6 +62,7 @@ def test_hyp_inverts_encode(submission, train, num_merges, picks):
     assert got == text, hint("every id maps back to exactly one token; join them all")
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_finds_each_id_whatever_order_the_vocabulary_lists_it_in(submission):
     """decode looks each id up by its value, not by where its token stands in the vocabulary"""

@@ -13,6 +13,7 @@ def trained(text: str, num_merges: int) -> tuple[list[tuple[str, str]], dict[str
     return merges, ref.build_bpe_vocab(text, merges)
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(3)
 def test_encodes_with_learned_merges(submission):
     """encode applies the merges and maps each token to its id"""
@@ -23,6 +24,7 @@ def test_encodes_with_learned_merges(submission):
     )
 
 
+@pytest.mark.rules("learned_order")
 @pytest.mark.points(3)
 def test_applies_merges_in_learned_order(submission):
     """encode applies merges[0] everywhere first, then merges[1], and so on"""
@@ -32,6 +34,7 @@ def test_applies_merges_in_learned_order(submission):
     assert got == [0, 4], hint("loop over merges in the order given; do not sort them or pick by vocab id")
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(1)
 def test_empty_text_gives_no_ids(submission):
     """encode of the empty string is [] (and of a trained word, its ids)"""
@@ -42,6 +45,7 @@ def test_empty_text_gives_no_ids(submission):
     assert submission.bpe.encode("", merges, vocab) == [], hint("no characters, no ids")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_merges_or_vocabulary(submission):
     """encode answers right and leaves its merges and vocabulary unchanged"""
@@ -51,6 +55,7 @@ def test_does_not_change_merges_or_vocabulary(submission):
     assert not record.mutated, hint("read merges and vocab; do not pop, sort or extend them")
 
 
+@pytest.mark.rules("ids", "learned_order")
 @pytest.mark.points(2)
 @examples(40)
 @given(

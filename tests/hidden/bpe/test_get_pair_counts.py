@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("bpe")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(3)
 def test_counts_every_adjacent_pair(submission):
     """get_pair_counts counts each pair of neighbouring tokens"""
@@ -16,6 +17,7 @@ def test_counts_every_adjacent_pair(submission):
     assert got == expected, hint("pair tokens[i] with tokens[i + 1] for every i, including the last pair")
 
 
+@pytest.mark.rules("overlapping")
 @pytest.mark.points(2)
 def test_overlapping_pairs_all_count(submission):
     """get_pair_counts counts overlapping pairs: a a a holds (a, a) twice"""
@@ -25,6 +27,7 @@ def test_overlapping_pairs_all_count(submission):
     )
 
 
+@pytest.mark.rules("short")
 @pytest.mark.points(1)
 def test_fewer_than_two_tokens_hold_no_pair(submission):
     """get_pair_counts of zero or one token is empty (and of two, their one pair)"""
@@ -33,6 +36,7 @@ def test_fewer_than_two_tokens_hold_no_pair(submission):
     assert submission.bpe.get_pair_counts(["a"]) == {}, hint("one token has no neighbour")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_pairs_are_made_of_whole_tokens(submission):
     """get_pair_counts pairs whole tokens, spaces included, never their characters"""
@@ -41,6 +45,7 @@ def test_pairs_are_made_of_whole_tokens(submission):
     assert got == expected, hint("a pair is a tuple of two tokens as they stand in the list")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_tokens(submission):
     """get_pair_counts answers right and leaves the token list unchanged"""
@@ -49,6 +54,7 @@ def test_does_not_change_the_tokens(submission):
     assert not record.mutated, hint("read the tokens; do not pop from or sort the list you were given")
 
 
+@pytest.mark.rules("adjacent_pairs", "overlapping", "short")
 @pytest.mark.points(2)
 @examples(50)
 @given(tokens=st.lists(st.sampled_from(["a", "b", "ab", " ", "é", "\n"]), max_size=20))

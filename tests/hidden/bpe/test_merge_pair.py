@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("bpe")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(3)
 def test_merges_each_occurrence_into_one_token(submission):
     """merge_pair replaces each occurrence of the pair with the joined token"""
@@ -17,6 +18,7 @@ def test_merges_each_occurrence_into_one_token(submission):
     )
 
 
+@pytest.mark.rules("left_to_right")
 @pytest.mark.points(3)
 def test_merge_skips_past_a_merged_pair(submission):
     """merge_pair does not reuse a token that was just merged"""
@@ -24,6 +26,7 @@ def test_merge_skips_past_a_merged_pair(submission):
     assert got == ["aa", "a"], hint("after a merge, jump past both tokens")
 
 
+@pytest.mark.rules("left_to_right")
 @pytest.mark.points(1)
 def test_merges_back_to_back_occurrences(submission):
     """merge_pair merges a a a a into aa aa"""
@@ -31,6 +34,7 @@ def test_merges_back_to_back_occurrences(submission):
     assert got == ["aa", "aa"], hint("after a merge, continue right after the second token")
 
 
+@pytest.mark.rules("whole_tokens")
 @pytest.mark.points(2)
 def test_compares_whole_tokens_only(submission):
     """merge_pair never matches a pair across token boundaries"""
@@ -38,6 +42,7 @@ def test_compares_whole_tokens_only(submission):
     assert got == ["ab", "c"], hint("compare tokens with ==, not the joined text with str.replace")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_a_missing_pair_changes_nothing(submission):
     """merge_pair returns the same tokens when the pair does not occur, and [] for []"""
@@ -45,6 +50,7 @@ def test_a_missing_pair_changes_nothing(submission):
     assert submission.bpe.merge_pair([], ("a", "b")) == [], hint("an empty list stays empty")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_tokens(submission):
     """merge_pair answers right with a new list and leaves the one it is given unchanged"""
@@ -53,6 +59,7 @@ def test_does_not_change_the_tokens(submission):
     assert not record.mutated, hint("build and return a new list instead of editing tokens in place")
 
 
+@pytest.mark.rules("every_occurrence", "left_to_right", "whole_tokens")
 @pytest.mark.points(3)
 @examples(60)
 @given(

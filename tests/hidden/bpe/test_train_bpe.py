@@ -31,6 +31,7 @@ def trained_problem(text: str, num_merges: int, tokens: object, merges: object) 
     return ""
 
 
+@pytest.mark.rules("returns")
 @pytest.mark.points(2)
 def test_returns_tokens_then_merges(submission):
     """train_bpe returns a tuple (final_tokens, merges) of two lists"""
@@ -39,6 +40,7 @@ def test_returns_tokens_then_merges(submission):
     assert got == (["ab", "ab"], [("a", "b")]), hint("first the final tokens, then the list of merges")
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(3)
 def test_first_merge_is_the_most_frequent_pair(submission):
     """train_bpe merges the most frequent pair first"""
@@ -46,6 +48,7 @@ def test_first_merge_is_the_most_frequent_pair(submission):
     assert merges == [("a", "a")], hint("pick the pair with the highest count, not the lowest or the first")
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(
     ("text", "num_merges"),
@@ -58,6 +61,7 @@ def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
     assert problem == "", hint(problem + "; recount the pairs after every merge")
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(3)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times"""
@@ -75,6 +79,7 @@ def test_stops_when_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("at_most")
 @pytest.mark.points(2)
 def test_makes_at_most_num_merges(submission):
     """train_bpe never makes more than num_merges merges, and none for 0"""
@@ -83,6 +88,7 @@ def test_makes_at_most_num_merges(submission):
     assert submission.bpe.train_bpe("aaaa", 0) == (list("aaaa"), []), hint("num_merges=0 makes no merge")
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(1)
 def test_short_text_trains_to_nothing(submission):
     """train_bpe of "" or one character returns it unmerged, without looping"""
@@ -90,6 +96,7 @@ def test_short_text_trains_to_nothing(submission):
     assert submission.bpe.train_bpe("a", 5) == (["a"], []), hint("one token has no pair: stop at once")
 
 
+@pytest.mark.rules("most_frequent", "stops", "at_most", "tokens_join")
 @pytest.mark.points(3)
 @examples(40)
 @given(text=st.text(alphabet="ab c\n", max_size=40), num_merges=st.integers(0, 8))

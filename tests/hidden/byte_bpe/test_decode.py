@@ -9,18 +9,23 @@ ref = reference("byte_bpe")
 MERGES = ref.train_bpe("the theme then; ça et là, ça! 🙂🙂 the end\n", 280)
 
 
+@pytest.mark.rules("bytes_joined", "unchanged")
 @pytest.mark.points(3)
 def test_decodes_merged_ids_to_their_bytes(submission):
-    """decode turns merged ids back into their bytes and the bytes into text"""
+    """decode turns merged ids back into their bytes and the bytes into text, leaving its arguments as they were"""
     merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
-    got = submission.byte_bpe.decode([258, 100, 258, 97, 99], merges)
+    record = submission.byte_bpe.decode.call([258, 100, 258, 97, 99], merges)
+    got = record.returned
     assert got == "aaabdaaabac", hint("a merged id stands for the bytes of its two ids, built up in id order")
     unordered = {(97, 256): 257, (98, 99): 256}  # a dict need not list its merges in id order
     assert submission.byte_bpe.decode([257], unordered) == "abc", hint(
         "build each id's bytes in order of the ids, not in the order the dict lists them"
     )
+    kept = "leave the ids and the merges as they were: build the bytes of each id in a dict of your own"
+    assert not record.mutated, hint(kept)
 
 
+@pytest.mark.rules("replaced")
 @pytest.mark.points(2)
 def test_invalid_utf8_becomes_the_replacement_character(submission):
     """decode gives U+FFFD for bytes that are not valid UTF-8, instead of raising"""
@@ -28,6 +33,7 @@ def test_invalid_utf8_becomes_the_replacement_character(submission):
     assert submission.byte_bpe.decode([104, 255, 105], {}) == "h\ufffdi", hint('decode with errors="replace"')
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
     """decode of [] is the empty string (and of byte ids, their text)"""
@@ -35,6 +41,7 @@ def test_no_ids_give_empty_text(submission):
     assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes, no text")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(1)
 @pytest.mark.parametrize("text", ["naïve café, e\u0301", "日本語 שלום مرحبا", "a\x00b\n\n \r\n", "🙂👍🏽🇫🇷"])
 def test_round_trips_every_kind_of_text(submission, text):
@@ -44,6 +51,7 @@ def test_round_trips_every_kind_of_text(submission, text):
     )
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(2)
 @examples(50)
 @given(text=st.text(max_size=20))

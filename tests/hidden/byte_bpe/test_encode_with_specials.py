@@ -12,6 +12,7 @@ ref = reference("byte_bpe")
 END = {"<|endoftext|>": 50256}
 
 
+@pytest.mark.rules("special_ids")
 @pytest.mark.points(1)
 def test_a_special_token_is_one_id(submission):
     """encode_with_specials gives "<|endoftext|>" its one id, not the ids of its bytes"""
@@ -19,14 +20,18 @@ def test_a_special_token_is_one_id(submission):
     assert got == [97, 50256, 98], hint("split the text on the special tokens first and put each token's id in")
 
 
+@pytest.mark.rules("pieces", "unchanged")
 @pytest.mark.points(1)
 def test_no_merge_touches_a_special_token(submission):
-    """encode_with_specials never merges a special token's characters with the text around it"""
+    """encode_with_specials never merges a special token's characters with the text around it, leaving its arguments as they were"""
     merges = {(62, 98): 256, (97, 60): 257}  # ">b" and "a<": both would glue text to the token's spelling
-    got = submission.byte_bpe.encode_with_specials("a<|endoftext|>b", merges, END)
+    record = submission.byte_bpe.encode_with_specials.call("a<|endoftext|>b", merges, END)
+    got = record.returned
     assert got == [97, 50256, 98], hint("encode the text between special tokens on its own")
+    assert not record.mutated, hint("leave the merges and the special tokens as they were")
 
 
+@pytest.mark.rules("pieces")
 @pytest.mark.points(1)
 def test_no_merge_crosses_two_pieces(submission):
     """encode_with_specials encodes each of GPT-2's pieces on its own: "o" and the space after it never merge"""
@@ -37,6 +42,7 @@ def test_no_merge_crosses_two_pieces(submission):
     )
 
 
+@pytest.mark.rules("longest")
 @pytest.mark.points(1)
 def test_the_longest_special_token_wins(submission):
     """encode_with_specials prefers the longer special token where two start at the same place"""
@@ -45,6 +51,7 @@ def test_the_longest_special_token_wins(submission):
     assert got == [120, 301, 121, 300], hint("try the special tokens longest first")
 
 
+@pytest.mark.rules("special_ids", "pieces")
 @pytest.mark.points(1)
 @examples(40)
 @given(parts=st.lists(st.one_of(st.text(max_size=8), st.just("<|endoftext|>")), max_size=6))

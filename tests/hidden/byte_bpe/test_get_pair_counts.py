@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("byte_bpe")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(2)
 def test_counts_neighbouring_ids(submission):
     """get_pair_counts counts each pair of neighbouring ids"""
@@ -15,6 +16,7 @@ def test_counts_neighbouring_ids(submission):
     assert got == {(104, 105): 2, (105, 104): 1, (105, 33): 1}, hint("walk over neighbours and count each (id, id)")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_counts_overlapping_pairs(submission):
     """get_pair_counts counts overlapping pairs, and no pair in fewer than two ids"""
@@ -22,6 +24,7 @@ def test_counts_overlapping_pairs(submission):
     assert submission.byte_bpe.get_pair_counts([7]) == {}, hint("one id has no neighbour")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_ids(submission):
     """get_pair_counts answers right and leaves the list unchanged"""
@@ -30,6 +33,7 @@ def test_does_not_change_the_ids(submission):
     assert not record.mutated, hint("read the list; do not change it")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 @examples(40)
 @given(ids=st.lists(st.integers(0, 260), max_size=30))

@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("byte_bpe")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(2)
 def test_replaces_each_occurrence_with_the_new_id(submission):
     """merge_pair replaces each occurrence of the pair with the new id"""
@@ -15,6 +16,7 @@ def test_replaces_each_occurrence_with_the_new_id(submission):
     assert got == [256, 32, 256], hint("where ids[i], ids[i+1] is the pair, append new_id and skip both")
 
 
+@pytest.mark.rules("left_to_right")
 @pytest.mark.points(2)
 def test_scans_left_to_right_without_overlap(submission):
     """merge_pair merges 6 6 6 into 256 6: a merged id is not reused"""
@@ -22,6 +24,7 @@ def test_scans_left_to_right_without_overlap(submission):
     assert submission.byte_bpe.merge_pair([6, 6, 6, 6], (6, 6), 256) == [256, 256], hint("merge 6 6 6 6 into two")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_missing_pair_changes_nothing(submission):
     """merge_pair returns the same ids when the pair does not occur, and [] for []"""
@@ -29,6 +32,7 @@ def test_missing_pair_changes_nothing(submission):
     assert submission.byte_bpe.merge_pair([], (1, 2), 256) == [], hint("an empty list stays empty")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_ids(submission):
     """merge_pair answers right with a new list and leaves the one it is given unchanged"""
@@ -37,6 +41,7 @@ def test_does_not_change_the_ids(submission):
     assert not record.mutated, hint("build and return a new list instead of editing ids in place")
 
 
+@pytest.mark.rules("every_occurrence", "left_to_right")
 @pytest.mark.points(2)
 @examples(50)
 @given(

@@ -31,6 +31,7 @@ def trained_problem(text: str, vocab_size: int, merges: object) -> str:
     ).problem
 
 
+@pytest.mark.rules("new_ids")
 @pytest.mark.points(2)
 def test_returns_pairs_with_new_ids_from_256(submission):
     """train_bpe returns {(id, id): new_id}, the first merge getting 256"""
@@ -39,6 +40,7 @@ def test_returns_pairs_with_new_ids_from_256(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "new_ids")
 @pytest.mark.points(2)
 def test_a_well_known_worked_example(submission):
     """train_bpe("aaabdaaabac", 259) learns (97, 97) as 256, then two more most frequent pairs (a tie: either)"""
@@ -51,6 +53,7 @@ def test_a_well_known_worked_example(submission):
     assert problem == "", hint(problem)
 
 
+@pytest.mark.rules("utf8_bytes", "most_frequent")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(
     ("text", "vocab_size"),
@@ -62,6 +65,7 @@ def test_every_merge_was_a_most_frequent_pair_of_bytes(submission, text, vocab_s
     assert problem == "", hint(problem + '; start from list(text.encode("utf-8")), not ord() of each character')
 
 
+@pytest.mark.rules("too_small")
 @pytest.mark.points(2)
 def test_a_vocabulary_below_256_is_refused_with_a_reason(submission):
     """train_bpe raises ValueError, with a message, for vocab_size below 256"""
@@ -71,6 +75,7 @@ def test_a_vocabulary_below_256_is_refused_with_a_reason(submission):
     assert submission.byte_bpe.train_bpe("abab", 256) == {}, hint("256 ids hold the bytes and nothing more: no merge")
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(2)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times"""
@@ -84,6 +89,7 @@ def test_stops_when_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "new_ids", "at_most", "stops")
 @pytest.mark.points(2)
 @examples(40)
 @given(text=st.text(alphabet="ab é🙂\n", max_size=30), extra=st.integers(0, 8))

@@ -37,6 +37,7 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
     ).problem
 
 
+@pytest.mark.rules("inside_pieces", "as_train_bpe")
 @pytest.mark.points(1)
 def test_no_merge_spans_two_pieces(submission):
     """train_on_pieces never merges a letter with the space after it, makes at most vocab_size - 256 merges, and stops"""
@@ -52,6 +53,7 @@ def test_no_merge_spans_two_pieces(submission):
     )
 
 
+@pytest.mark.rules("inside_pieces")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(
     ("text", "vocab_size"),
@@ -63,6 +65,7 @@ def test_every_merge_was_a_most_frequent_pair_inside_the_pieces(submission, text
     assert problem == "", hint(problem + "; split with regex.findall(GPT2_SPLIT_PATTERN, text) first")
 
 
+@pytest.mark.rules("too_small")
 @pytest.mark.points(1)
 def test_vocab_size_below_256_is_a_value_error(submission):
     """train_on_pieces raises ValueError when vocab_size is below 256"""
@@ -72,6 +75,7 @@ def test_vocab_size_below_256_is_a_value_error(submission):
     )
 
 
+@pytest.mark.rules("inside_pieces", "as_train_bpe")
 @pytest.mark.points(1)
 @examples(30)
 @given(text=st.text(alphabet="ab !1\n'sé", max_size=40), vocab_size=st.integers(256, 266))

@@ -56,6 +56,7 @@ def recount_seconds() -> float:
     return time.perf_counter() - started
 
 
+@pytest.mark.rules("spelled", "largest")
 @pytest.mark.points(2)
 def test_a_worked_example(submission):
     """train_bpe learns the merges of a small table, largest (count, pair) first"""
@@ -65,6 +66,7 @@ def test_a_worked_example(submission):
     )
 
 
+@pytest.mark.rules("largest")
 @pytest.mark.points(1)
 def test_ties_go_to_the_largest_pair(submission):
     """train_bpe breaks a tie by taking the largest pair, as max(counts, key=lambda p: (counts[p], p)) does"""
@@ -72,6 +74,7 @@ def test_ties_go_to_the_largest_pair(submission):
     assert got == [("d", "</w>")], hint("on equal counts compare the pairs themselves: the largest wins")
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops when the best pair is seen fewer than two times, and makes none for 0 merges"""
@@ -83,6 +86,7 @@ def test_stops_when_no_pair_repeats(submission):
     assert submission.fast_bpe.train_bpe({}, 3) == [], hint("an empty table has no pairs")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_table_as_it_was(submission):
     """train_bpe answers right and does not change the table it is given"""
@@ -91,6 +95,7 @@ def test_leaves_the_table_as_it_was(submission):
     assert not record.mutated, hint("keep your own copies of the words and counts")
 
 
+@pytest.mark.rules("spelled", "largest", "stops")
 @pytest.mark.points(3)
 @examples(60)
 @given(
@@ -105,6 +110,7 @@ def test_hyp_same_merges_as_the_naive_recount(submission, words, num_merges):
     )
 
 
+@pytest.mark.rules("speed")
 @pytest.mark.points(4)
 @pytest.mark.call_seconds(10)  # a recount-speed trainer must get its ratio, not a timeout
 def test_at_least_ten_times_faster_than_the_recount(submission, example_seed):

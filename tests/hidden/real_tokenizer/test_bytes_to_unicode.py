@@ -6,6 +6,7 @@ from autograder.testing.rubric import hint
 ref = reference("real_tokenizer")
 
 
+@pytest.mark.rules("printable", "shifted")
 @pytest.mark.points(2)
 def test_gives_the_characters_gpt2_writes_its_files_with(submission):
     """bytes_to_unicode maps "a" to itself, the space to "Ġ" and byte 0 to "Ā", each byte to one character"""
@@ -22,6 +23,7 @@ def test_gives_the_characters_gpt2_writes_its_files_with(submission):
     )
 
 
+@pytest.mark.rules("printable", "shifted")
 @pytest.mark.points(3)
 def test_gives_gpt2s_whole_table(submission):
     """bytes_to_unicode gives GPT-2's table for all 256 bytes, each to a character of its own"""

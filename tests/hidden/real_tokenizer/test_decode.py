@@ -12,6 +12,7 @@ VOCAB, _ = gpt2(STORED["merges"])
 VOCAB |= STORED["special_ids"]
 
 
+@pytest.mark.rules("bytes_back")
 @pytest.mark.points(2)
 def test_decodes_a_small_worked_example(submission):
     """decode([3, 4]) gives "hi hi": "Ġ" is a space"""
@@ -19,6 +20,7 @@ def test_decodes_a_small_worked_example(submission):
     assert got == "hi hi", hint("map every character of the tokens back to its byte (invert bytes_to_unicode)")
 
 
+@pytest.mark.rules("bytes_back")
 @pytest.mark.points(3)
 def test_gives_back_the_text_of_gpt2s_ids(submission, example_seed):
     """decode of tiktoken's GPT-2 ids gives back the held-out text, special tokens and all"""
@@ -29,6 +31,7 @@ def test_gives_back_the_text_of_gpt2s_ids(submission, example_seed):
         )
 
 
+@pytest.mark.rules("replaced")
 @pytest.mark.points(2)
 def test_joins_the_bytes_before_decoding_them(submission):
     """decode joins the bytes of all ids first: "🙂" spread over four ids decodes whole, and half of it is "\ufffd\""""
@@ -41,6 +44,7 @@ def test_joins_the_bytes_before_decoding_them(submission):
     )
 
 
+@pytest.mark.rules("bytes_back")
 @pytest.mark.points(1)
 def test_decodes_with_gpt2s_whole_vocabulary(submission):
     """decode with GPT-2's whole vocabulary gives back the text of its ids"""

@@ -13,6 +13,7 @@ def load_from(submission, files, folder="tokenizer-files"):
     return record.returned
 
 
+@pytest.mark.rules("vocab", "merges")
 @pytest.mark.points(2)
 def test_reads_a_small_tokenizers_two_files(submission):
     """load reads vocab.json into a dict and merges.txt into a list of pairs, in their order"""
@@ -27,6 +28,7 @@ def test_reads_a_small_tokenizers_two_files(submission):
     )
 
 
+@pytest.mark.rules("version_line")
 @pytest.mark.points(2)
 def test_keeps_every_merge_whatever_the_first_and_last_lines(submission):
     """load keeps a first merge when there is no #version line, and reads a last line with no newline"""
@@ -36,6 +38,7 @@ def test_keeps_every_merge_whatever_the_first_and_last_lines(submission):
     )
 
 
+@pytest.mark.rules("vocab", "merges", "version_line")
 @pytest.mark.points(2)
 def test_reads_gpt2s_own_files(submission):
     """load reads GPT-2's own files, cut to their first 5,000 merges and the tokens they make"""

@@ -54,6 +54,7 @@ def reference_growth(example_seed: int = 0) -> int | None:
     return growth_of(module_file, "train_bytes", speed_text(example_seed), SPEED_VOCAB, [END_OF_TEXT])
 
 
+@pytest.mark.rules("largest", "vocab")
 @pytest.mark.points(1)
 def test_a_worked_example(submission):
     """train_bytes("hug hug hug", 258) merges (u, g), then (h, ug), and gives them ids 256 and 257"""
@@ -66,6 +67,7 @@ def test_a_worked_example(submission):
     )
 
 
+@pytest.mark.rules("largest")
 @pytest.mark.points(1)
 def test_ties_go_to_the_largest_pair_of_bytes(submission):
     """on equal counts train_bytes merges the largest pair, as max(counts, key=lambda p: (counts[p], p))"""
@@ -75,6 +77,7 @@ def test_ties_go_to_the_largest_pair_of_bytes(submission):
     assert merges == [(b"x", b"b")], hint("on a tie compare the pairs whole: (b'x', b'b') > (b'x', b'a')")
 
 
+@pytest.mark.rules("pieces")
 @pytest.mark.points(1)
 def test_counts_no_pair_across_two_pieces(submission):
     """train_bytes counts pairs inside GPT-2's pieces only: never across a space or a letter-to-digit change"""
@@ -84,6 +87,7 @@ def test_counts_no_pair_across_two_pieces(submission):
     )
 
 
+@pytest.mark.rules("specials", "vocab")
 @pytest.mark.points(1)
 def test_keeps_special_tokens_whole(submission):
     """train_bytes never splits a special token nor counts a pair across one; the tokens take the last ids"""
@@ -97,6 +101,7 @@ def test_keeps_special_tokens_whole(submission):
     )
 
 
+@pytest.mark.rules("too_small")
 @pytest.mark.points(1)
 def test_refuses_a_vocabulary_too_small_for_its_tokens(submission):
     """train_bytes raises ValueError when vocab_size cannot hold the 256 bytes and the special tokens"""
@@ -108,6 +113,7 @@ def test_refuses_a_vocabulary_too_small_for_its_tokens(submission):
     assert merges == [] and len(vocab) == 257, hint("vocab_size counts the special tokens: no room for a merge")
 
 
+@pytest.mark.rules("pieces", "specials", "largest", "vocab")
 @pytest.mark.points(2)
 @examples(40)
 @given(
@@ -128,6 +134,7 @@ def test_hyp_same_vocab_and_merges_as_the_reference(submission, text, extra, spe
     )
 
 
+@pytest.mark.rules("time")
 @pytest.mark.points(2)
 @pytest.mark.call_seconds(20)  # within the test's 30 s: a trainer several times too slow still gets its ratio
 def test_at_most_five_times_the_references_time(submission, example_seed):
@@ -152,6 +159,7 @@ def test_at_most_five_times_the_references_time(submission, example_seed):
     )
 
 
+@pytest.mark.rules("memory")
 @pytest.mark.points(2)
 @pytest.mark.call_seconds(20)  # as the speed test's calls
 def test_peak_memory_at_most_four_times_the_references(submission, example_seed):

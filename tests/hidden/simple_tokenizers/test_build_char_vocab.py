@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("simple_tokenizers")
 
 
+@pytest.mark.rules("sorted_ids")
 @pytest.mark.points(3)
 def test_ids_follow_sorted_character_order(submission):
     """build_char_vocab numbers the distinct characters 0..n-1 in sorted order"""
@@ -15,6 +16,7 @@ def test_ids_follow_sorted_character_order(submission):
     assert got == {"a": 0, "b": 1, "c": 2}, hint("sort the distinct characters, then number them from 0")
 
 
+@pytest.mark.rules("whitespace_first")
 @pytest.mark.points(1)
 def test_spaces_and_newlines_are_in_the_vocabulary(submission):
     """build_char_vocab includes spaces and newlines, which sort before letters"""
@@ -24,6 +26,7 @@ def test_spaces_and_newlines_are_in_the_vocabulary(submission):
     )
 
 
+@pytest.mark.rules("empty")
 @pytest.mark.points(1)
 def test_no_text_gives_empty_vocabulary(submission):
     """build_char_vocab of no texts, or of empty texts, is {} (and of "ba", {a: 0, b: 1})"""
@@ -34,6 +37,7 @@ def test_no_text_gives_empty_vocabulary(submission):
     assert submission.simple_tokenizers.build_char_vocab(["", ""]) == {}, hint("no characters means an empty dict")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_texts(submission):
     """build_char_vocab answers right and leaves the list of texts it is given unchanged"""
@@ -42,6 +46,7 @@ def test_does_not_change_the_texts(submission):
     assert not record.mutated, hint("read the texts; do not sort or empty the list you were given")
 
 
+@pytest.mark.rules("sorted_ids", "whitespace_first", "empty")
 @pytest.mark.points(1)
 @examples(40)
 @given(texts=st.lists(st.text(max_size=12), max_size=4))

@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("simple_tokenizers")
 
 
+@pytest.mark.rules("sorted_words", "unknown_last")
 @pytest.mark.points(3)
 def test_sorted_words_then_unknown(submission):
     """build_word_vocab numbers sorted words from 0, then gives [UNK] the next id"""
@@ -15,13 +16,17 @@ def test_sorted_words_then_unknown(submission):
     assert got == {"cat": 0, "hat": 1, "the": 2, "[UNK]": 3}, hint('sort the distinct words; add "[UNK]" last')
 
 
+@pytest.mark.rules("sorted_words", "unchanged")
 @pytest.mark.points(1)
 def test_repeated_words_get_one_id(submission):
-    """build_word_vocab gives a word that occurs many times a single id"""
-    got = submission.simple_tokenizers.build_word_vocab(["a a a", "b a"])
+    """build_word_vocab gives a word that occurs many times a single id, leaving its arguments as they were"""
+    record = submission.simple_tokenizers.build_word_vocab.call(["a a a", "b a"])
+    got = record.returned
     assert got == {"a": 0, "b": 1, "[UNK]": 2}, hint("collect words in a set before numbering")
+    assert not record.mutated, hint("do not sort or empty the list of texts you were given; read it")
 
 
+@pytest.mark.rules("no_words")
 @pytest.mark.points(1)
 def test_no_words_gives_only_unknown(submission):
     """build_word_vocab of texts without words is {"[UNK]": 0}"""
@@ -29,6 +34,7 @@ def test_no_words_gives_only_unknown(submission):
     assert got == {"[UNK]": 0}, hint('even with no words, "[UNK]" is in the vocabulary')
 
 
+@pytest.mark.rules("sorted_words", "unknown_last", "no_words")
 @pytest.mark.points(2)
 @examples(40)
 @given(texts=st.lists(st.text(alphabet="abC \n,", max_size=15), max_size=4))

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("every_character")
 @pytest.mark.points(2)
 def test_splits_every_character_including_spaces(submission):
     """char_tokenize keeps every character, spaces and newlines included"""
@@ -12,6 +13,7 @@ def test_splits_every_character_including_spaces(submission):
     assert got == ["h", "i", " ", "t", "h", "e", "r", "e", "\n"], hint("spaces and newlines are characters too")
 
 
+@pytest.mark.rules("every_character")
 @pytest.mark.points(1)
 def test_keeps_non_ascii_characters_whole(submission):
     """char_tokenize treats accented letters and emoji as one character each"""
@@ -19,6 +21,7 @@ def test_keeps_non_ascii_characters_whole(submission):
     assert got == ["n", "a", "ï", "v", "e", " ", "🙂"], hint("split the str itself, not its bytes")
 
 
+@pytest.mark.rules("empty")
 @pytest.mark.points(1)
 def test_empty_text_gives_empty_list(submission):
     """char_tokenize of the empty string is the empty list (and of a word, its letters)"""
@@ -27,6 +30,7 @@ def test_empty_text_gives_empty_list(submission):
     assert got == [], hint("return [] for empty text")
 
 
+@pytest.mark.rules("every_character", "empty")
 @pytest.mark.points(1)
 @examples(40)
 @given(text=st.text(max_size=30))

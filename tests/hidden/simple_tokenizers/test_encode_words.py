@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
+from autograder.testing import domains
 from autograder.testing.reference import reference
 from autograder.testing.rubric import examples, hint
 
@@ -9,13 +9,20 @@ ref = reference("simple_tokenizers")
 VOCAB = {"cat": 0, "sat": 1, "the": 2, "[UNK]": 3}
 
 
+@pytest.mark.rules("word_ids")
 @pytest.mark.points(2)
 def test_known_words_get_their_ids(submission):
     """encode_words maps each word to its id"""
     got = submission.simple_tokenizers.encode_words("the cat sat", VOCAB)
     assert got == [2, 0, 1], hint("look each word up in vocab")
+    as_written = {"Sat": 0, "sat": 1, "sat!": 2, "[UNK]": 3}
+    got = submission.simple_tokenizers.encode_words("sat! Sat sat SAT", as_written)
+    assert got == [2, 0, 1, 3], hint(
+        "look each word up exactly as word_tokenize gives it: no lower(), no stripping of punctuation"
+    )
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(1)
 def test_unknown_words_get_the_unknown_id(submission):
     """encode_words maps a word missing from the vocabulary to the id of [UNK]"""
@@ -23,6 +30,7 @@ def test_unknown_words_get_the_unknown_id(submission):
     assert got == [2, 3, 1], hint('use vocab["[UNK]"] for a word the vocabulary lacks')
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(1)
 def test_the_unknown_id_comes_from_the_vocabulary(submission):
     """encode_words reads the id of [UNK] from the vocabulary, wherever it stands"""
@@ -30,6 +38,7 @@ def test_the_unknown_id_comes_from_the_vocabulary(submission):
     assert got == [3, 1, 0], hint('use vocab["[UNK]"], not the last id: [UNK] may have any id')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_vocabulary(submission):
     """encode_words answers right and leaves the vocabulary unchanged, even for unknown words"""
@@ -38,11 +47,14 @@ def test_does_not_change_the_vocabulary(submission):
     assert not record.mutated, hint("do not add unknown words to vocab; map them to [UNK]")
 
 
+@pytest.mark.rules("word_ids", "unknown_word")
 @pytest.mark.points(1)
 @examples(40)
-@given(train=st.text(alphabet="ab \n", max_size=20), text=st.text(alphabet="abc \t\n", max_size=20))
-def test_hyp_matches_the_contract(submission, train, text):
-    """encode_words splits on any whitespace and maps unknown words to [UNK]"""
-    vocab = ref.build_word_vocab([train])
-    got = submission.simple_tokenizers.encode_words(text, vocab)
-    assert got == ref.encode_words(text, vocab), hint("split like word_tokenize, then look up with a [UNK] fallback")
+@given(train=domains.strategy("any_text"), inputs=domains.strategy("text_and_word_vocab"))
+def test_hyp_matches_the_contract(submission, train, inputs):
+    """encode_words gives the reference's ids on any text, with words in any case and with punctuation"""
+    for vocab in (ref.build_word_vocab([train, inputs["text"]]), inputs["vocab"]):
+        got = submission.simple_tokenizers.encode_words(inputs["text"], vocab)
+        assert got == ref.encode_words(inputs["text"], vocab), hint(
+            "split like word_tokenize, then look each word up as written, with a [UNK] fallback"
+        )

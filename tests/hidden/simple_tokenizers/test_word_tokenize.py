@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("any_whitespace")
 @pytest.mark.points(2)
 def test_splits_on_any_whitespace(submission):
     """word_tokenize treats runs of spaces, tabs and newlines as one separator"""
@@ -14,6 +15,7 @@ def test_splits_on_any_whitespace(submission):
     )
 
 
+@pytest.mark.rules("no_empty_words")
 @pytest.mark.points(1)
 def test_leading_and_trailing_whitespace_give_no_empty_words(submission):
     """word_tokenize never returns empty words"""
@@ -21,6 +23,7 @@ def test_leading_and_trailing_whitespace_give_no_empty_words(submission):
     assert got == ["hello", "world"], hint("no empty strings: whitespace at the ends is not a word")
 
 
+@pytest.mark.rules("kept_as_written")
 @pytest.mark.points(1)
 def test_punctuation_stays_with_its_word(submission):
     """word_tokenize keeps punctuation attached to its word"""
@@ -28,6 +31,7 @@ def test_punctuation_stays_with_its_word(submission):
     assert got == ["Hello,", "world!"], hint("split only on whitespace; keep case and punctuation")
 
 
+@pytest.mark.rules("any_whitespace", "no_empty_words", "kept_as_written")
 @pytest.mark.points(1)
 @examples(40)
 @given(text=st.text(alphabet="ab \t\n.", max_size=25))

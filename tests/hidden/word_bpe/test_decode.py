@@ -11,13 +11,17 @@ ref = reference("word_bpe")
 MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
 
 
+@pytest.mark.rules("words", "unchanged")
 @pytest.mark.points(2)
 def test_ends_words_at_the_marker(submission):
-    """decode joins the tokens and puts one space between words"""
-    got = submission.word_bpe.decode(["low", "</w>", "e", "r</w>", "!", "</w>"])
+    """decode joins the tokens and puts one space between words, leaving its arguments as they were"""
+    record = submission.word_bpe.decode.call(["low", "</w>", "e", "r</w>", "!", "</w>"])
+    got = record.returned
     assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space")
+    assert not record.mutated, hint("leave the list of tokens as it was: join a copy, never pop from it")
 
 
+@pytest.mark.rules("no_outer_space")
 @pytest.mark.points(1)
 def test_no_space_at_the_ends(submission):
     """decode puts no space before the first word or after the last"""
@@ -25,6 +29,7 @@ def test_no_space_at_the_ends(submission):
     assert submission.word_bpe.decode([]) == "", hint("no tokens, no text")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(3)
 @examples(50)
 @given(text=st.text(max_size=30))

@@ -64,6 +64,7 @@ MERGES = ref.train_bpe("low lower lowest low newer wider", 10)
 # [('l', 'o'), ('lo', 'w'), ('e', 'r'), ('er', '</w>'), ('low', '</w>')]
 
 
+@pytest.mark.rules("lowest_rank")
 @pytest.mark.points(2)
 def test_a_traced_word(submission):
     """encode_by_rank merges the lowest-ranked pair of a word first, step after step"""
@@ -87,15 +88,20 @@ def test_a_traced_word(submission):
     )
 
 
+@pytest.mark.rules("every_occurrence", "unchanged")
 @pytest.mark.points(1)
 def test_a_pair_twice_in_one_word(submission):
-    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right"""
+    """encode_by_rank merges every occurrence of the chosen pair in a word, left to right, leaving the merges as
+    they were"""
     merges = ref.train_bpe("aaaa aaaa aaa", 5)  # (a,a) first: "aaaa" holds it twice
-    assert submission.word_bpe.encode_by_rank("aaaa aaa", merges) == ref.encode("aaaa aaa", merges), hint(
+    record = submission.word_bpe.encode_by_rank.call("aaaa aaa", merges)
+    assert record.returned == ref.encode("aaaa aaa", merges), hint(
         "merge the chosen pair wherever it occurs in the word, left to right, as merge_pair does"
     )
+    assert not record.mutated, hint("leave the list of merges as it was: build the ranks in a dict of your own")
 
 
+@pytest.mark.rules("same_as_encode")
 @pytest.mark.points(1)
 def test_no_merges_and_no_text(submission):
     """encode_by_rank with no merges spells words out, and gives nothing for no words"""
@@ -105,6 +111,7 @@ def test_no_merges_and_no_text(submission):
     assert submission.word_bpe.encode_by_rank(" \n", MERGES) == [], hint("no words, no tokens")
 
 
+@pytest.mark.rules("same_as_encode")
 @pytest.mark.points(2)
 @examples(40)
 @given(training=st.text(alphabet="abc d\n", max_size=40), text=st.text(alphabet="abcd ,\n", max_size=25))
@@ -116,6 +123,7 @@ def test_hyp_same_tokens_as_encode(submission, training, text):
     )
 
 
+@pytest.mark.rules("speed")
 @pytest.mark.points(2)
 @pytest.mark.call_seconds(10)  # in-order replay must get its ratio, not a timeout
 def test_at_least_five_times_faster_than_replay(submission, example_seed):

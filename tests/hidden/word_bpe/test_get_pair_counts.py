@@ -11,6 +11,7 @@ words = st.lists(st.sampled_from(["a", "b", "ab"]), min_size=1, max_size=5).map(
 tables = st.dictionaries(words, st.integers(1, 9), max_size=5)
 
 
+@pytest.mark.rules("weighted")
 @pytest.mark.points(3)
 def test_weights_pairs_by_word_frequency(submission):
     """get_pair_counts adds a word's frequency for each of its pairs"""
@@ -18,6 +19,7 @@ def test_weights_pairs_by_word_frequency(submission):
     assert got == {("a", "b"): 3, ("b", "</w>"): 4}, hint("a word seen 3 times adds 3 to each of its pairs, not 1")
 
 
+@pytest.mark.rules("inside_words")
 @pytest.mark.points(2)
 def test_pairs_never_span_two_words(submission):
     """get_pair_counts counts pairs inside each word only"""
@@ -27,6 +29,7 @@ def test_pairs_never_span_two_words(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_table(submission):
     """get_pair_counts answers right and leaves the table unchanged"""
@@ -36,6 +39,7 @@ def test_does_not_change_the_table(submission):
     assert not record.mutated, hint("read the table; do not change it")
 
 
+@pytest.mark.rules("weighted", "inside_words")
 @pytest.mark.points(1)
 @examples(40)
 @given(table=tables)

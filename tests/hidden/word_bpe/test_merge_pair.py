@@ -13,6 +13,7 @@ tables = st.dictionaries(words, st.integers(1, 9), max_size=5)
 pairs = st.tuples(st.sampled_from(["a", "b", "ab"]), st.sampled_from(["a", "b", "ba", "</w>"]))
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(2)
 def test_merges_the_pair_in_every_word(submission):
     """merge_pair merges the pair in every word and keeps the frequencies"""
@@ -20,6 +21,7 @@ def test_merges_the_pair_in_every_word(submission):
     assert got == {("l", "ow", "</w>"): 2, ("ow", "</w>"): 1}, hint("rebuild every word with the pair glued")
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(2)
 def test_compares_whole_symbols(submission):
     """merge_pair never merges across a symbol's edge: ("xa", "b") holds no pair ("a", "b")"""
@@ -31,6 +33,7 @@ def test_compares_whole_symbols(submission):
     assert edge == {("a", "</w>"): 1}, hint("a pair needs two symbols: stop one short of the word's end")
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(1)
 def test_scans_left_to_right_without_overlap(submission):
     """merge_pair merges a a a into aa a, scanning left to right"""
@@ -38,6 +41,7 @@ def test_scans_left_to_right_without_overlap(submission):
     assert got == {("aa", "a", "</w>"): 1}, hint("after a merge, continue after both symbols")
 
 
+@pytest.mark.rules("frequencies_add")
 @pytest.mark.points(1)
 def test_adds_frequencies_of_words_that_become_equal(submission):
     """merge_pair adds up the frequencies of two words the merge makes equal"""
@@ -45,6 +49,7 @@ def test_adds_frequencies_of_words_that_become_equal(submission):
     assert got == {("ab", "</w>"): 5}, hint("if the merged word is already in the new table, add to its count")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_table(submission):
     """merge_pair answers right with a new table and leaves the one it is given unchanged"""
@@ -53,6 +58,7 @@ def test_does_not_change_the_table(submission):
     assert not record.mutated, hint("build a new dict instead of editing the one you are given")
 
 
+@pytest.mark.rules("every_word", "frequencies_add")
 @pytest.mark.points(1)
 @examples(40)
 @given(table=tables, pair=pairs)

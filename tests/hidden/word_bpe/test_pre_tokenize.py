@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("words_and_punctuation")
 @pytest.mark.points(2)
 def test_splits_words_from_punctuation(submission):
     """pre_tokenize cuts text into words and runs of punctuation"""
@@ -14,6 +15,7 @@ def test_splits_words_from_punctuation(submission):
     assert got == ["Hello", ",", "world", "!"], hint("punctuation is a pre-token of its own: use \\w+|[^\\s\\w]+")
 
 
+@pytest.mark.rules("words_and_punctuation")
 @pytest.mark.points(1)
 def test_keeps_case_digits_and_underscores(submission):
     """pre_tokenize keeps case, and digits and underscores inside words"""
@@ -21,6 +23,7 @@ def test_keeps_case_digits_and_underscores(submission):
     assert got == ["GPT_2", "Rocks", "2024"], hint("do not lowercase; \\w covers letters, digits and _")
 
 
+@pytest.mark.rules("whitespace_separates")
 @pytest.mark.points(1)
 def test_keeps_runs_of_punctuation_together(submission):
     """pre_tokenize keeps a run of punctuation as one pre-token, and drops all whitespace"""
@@ -28,6 +31,7 @@ def test_keeps_runs_of_punctuation_together(submission):
     assert got == ["Wait", "...", "what", "?!", "yes"], hint("[^\\s\\w]+ takes a whole run; whitespace only separates")
 
 
+@pytest.mark.rules("words_and_punctuation", "whitespace_separates")
 @pytest.mark.points(1)
 @examples(40)
 @given(text=st.text(max_size=30))

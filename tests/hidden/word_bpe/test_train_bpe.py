@@ -27,6 +27,7 @@ def trained_problem(text: str, num_merges: int, merges: object) -> str:
     ).problem
 
 
+@pytest.mark.rules("in_order")
 @pytest.mark.points(2)
 def test_returns_the_merges_in_order(submission):
     """train_bpe returns the list of merges, in the order they were made"""
@@ -39,6 +40,7 @@ def test_returns_the_merges_in_order(submission):
     assert problem == "", hint(problem)
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(
     ("text", "num_merges"),
@@ -50,6 +52,7 @@ def test_every_merge_was_a_most_frequent_pair(submission, text, num_merges):
     assert problem == "", hint(problem + "; recount the weighted pairs after every merge")
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 def test_repeated_words_count_as_often_as_they_occur(submission):
     """train_bpe weights each word by its frequency, as training on the repeated words would"""
@@ -59,6 +62,7 @@ def test_repeated_words_count_as_often_as_they_occur(submission):
     assert problem == "", hint(problem)
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 def test_merges_never_cross_words(submission):
     """train_bpe never merges across a space: every merge stays inside a word"""
@@ -71,6 +75,7 @@ def test_merges_never_cross_words(submission):
     )
 
 
+@pytest.mark.rules("stops", "at_most")
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops early when the best pair occurs fewer than two times, and makes none for 0"""
@@ -87,6 +92,7 @@ def test_stops_when_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "stops", "at_most")
 @pytest.mark.points(1)
 @examples(40)
 @given(text=st.text(alphabet="ab c.\n", max_size=40), num_merges=st.integers(0, 8))

@@ -8,6 +8,7 @@ from autograder.testing.rubric import examples, hint
 ref = reference("word_bpe")
 
 
+@pytest.mark.rules("spelled", "counted")
 @pytest.mark.points(2)
 def test_counts_each_word_spelled_with_the_marker(submission):
     """word_frequencies counts each word, spelled as its characters plus "</w>\""""
@@ -16,6 +17,7 @@ def test_counts_each_word_spelled_with_the_marker(submission):
     assert got == expected, hint("key: tuple(word) + ('</w>',); value: how many times the word occurs")
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(2)
 def test_marker_is_one_symbol_after_the_characters(submission):
     """word_frequencies keeps "</w>" a symbol of its own, after single characters"""
@@ -25,6 +27,7 @@ def test_marker_is_one_symbol_after_the_characters(submission):
     )
 
 
+@pytest.mark.rules("counted")
 @pytest.mark.points(1)
 def test_punctuation_counts_as_words(submission):
     """word_frequencies counts punctuation pre-tokens too, and of "" is {}"""
@@ -35,6 +38,7 @@ def test_punctuation_counts_as_words(submission):
     assert submission.word_bpe.word_frequencies("") == {}, hint("no words, no entries")
 
 
+@pytest.mark.rules("spelled", "counted")
 @pytest.mark.points(1)
 @examples(40)
 @given(text=st.text(alphabet="ab .,\n", max_size=30))

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("every_token")
 @pytest.mark.points(1)
 def test_numbers_the_characters_and_each_merged_token(submission):
     """build_bpe_vocab("hohoho", [("h", "o"), ("ho", "ho")]) is {"h": 0, "o": 1, "ho": 2, "hoho": 3}"""
@@ -17,6 +18,7 @@ def test_numbers_the_characters_and_each_merged_token(submission):
     )
 
 
+@pytest.mark.rules("length_order")
 @pytest.mark.points(2)
 def test_ids_follow_length_then_sorted_order_not_merge_order(submission):
     """build_bpe_vocab numbers tokens by (length, token), whatever order the merges came in"""
@@ -26,6 +28,7 @@ def test_ids_follow_length_then_sorted_order_not_merge_order(submission):
     )
 
 
+@pytest.mark.rules("made_twice")
 @pytest.mark.points(1)
 def test_a_token_two_merges_make_gets_one_id(submission):
     """build_bpe_vocab numbers a token once when two merges make it, and ids stay 0..n-1"""
@@ -35,6 +38,7 @@ def test_a_token_two_merges_make_gets_one_id(submission):
     )
 
 
+@pytest.mark.rules("every_token")
 @pytest.mark.points(1)
 def test_whitespace_is_numbered_and_empty_text_gives_an_empty_vocabulary(submission):
     """build_bpe_vocab numbers newlines and spaces like any character, and gives {} for "" with no merges"""
@@ -45,6 +49,7 @@ def test_whitespace_is_numbered_and_empty_text_gives_an_empty_vocabulary(submiss
     assert submission.bpe.build_bpe_vocab("", []) == {}, hint('build_bpe_vocab("", []) must be {}: no token at all')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_merges_unchanged(submission):
     """build_bpe_vocab answers right and leaves the merges it is given as they were"""
@@ -58,6 +63,7 @@ def test_leaves_the_merges_unchanged(submission):
 PIECES = st.sampled_from(["a", "b", " ", "ab", "ba", "b a"])
 
 
+@pytest.mark.rules("every_token", "length_order", "made_twice")
 @pytest.mark.points(2)
 @examples(20)
 @given(text=st.text(alphabet="ab \n", max_size=20), merges=st.lists(st.tuples(PIECES, PIECES), max_size=6))

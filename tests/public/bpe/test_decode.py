@@ -10,6 +10,7 @@ from autograder.testing.rubric import examples, hint
 HOHO = {"h": 0, "o": 1, "ho": 2, "hoho": 3}
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_joins_the_token_of_each_id(submission):
     """decode([3, 2, 3], vocab) joins hoho, ho and hoho"""
@@ -17,6 +18,7 @@ def test_joins_the_token_of_each_id(submission):
     assert text == "hohohohoho", hint("turn vocab around into {id: token}, then join the tokens of ids in order")
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_keeps_whitespace_tokens_and_adds_none(submission):
     """decode joins tokens with nothing between them, so spaces and newlines come back as they were"""
@@ -26,6 +28,7 @@ def test_keeps_whitespace_tokens_and_adds_none(submission):
     )
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_finds_each_id_by_its_value_not_by_its_place(submission):
     """decode looks each id up by value, whatever order the vocabulary lists its tokens in"""
@@ -35,6 +38,7 @@ def test_finds_each_id_by_its_value_not_by_its_place(submission):
     )
 
 
+@pytest.mark.rules("joined")
 @pytest.mark.points(1)
 def test_no_ids_give_empty_text(submission):
     """decode([]) is "" (and one id, its token)"""
@@ -42,6 +46,7 @@ def test_no_ids_give_empty_text(submission):
     assert submission.bpe.decode([], HOHO) == "", hint('decode([], vocab) must be "": no id, no text')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_ids_and_vocabulary_unchanged(submission):
     """decode answers right and leaves its ids and vocabulary as they were"""
@@ -59,6 +64,7 @@ def vocabularies_and_tokens(draw):
     return dict(zip(tokens, ids, strict=True)), chosen
 
 
+@pytest.mark.rules("round_trip", "joined")
 @pytest.mark.points(2)
 @examples(20)
 @given(case=vocabularies_and_tokens())

@@ -11,6 +11,7 @@ HOHO = {"h": 0, "o": 1, "ho": 2, "hoho": 3}
 ONE = {"e": 0, "n": 1, "o": 2, "ne": 3, "on": 4}
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(1)
 def test_applies_the_merges_then_looks_the_tokens_up(submission):
     """encode("hohoho", [("h", "o"), ("ho", "ho")], vocab) gives the ids of hoho and ho"""
@@ -18,6 +19,7 @@ def test_applies_the_merges_then_looks_the_tokens_up(submission):
     assert ids == [3, 2], hint("merge with each pair in turn, then replace each token by vocab[token]")
 
 
+@pytest.mark.rules("learned_order")
 @pytest.mark.points(2)
 def test_applies_the_merges_one_after_the_other_in_the_order_given(submission):
     """encode applies merges[0] everywhere, then merges[1], and never picks tokens by id or by length"""
@@ -29,6 +31,7 @@ def test_applies_the_merges_one_after_the_other_in_the_order_given(submission):
     )
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(1)
 def test_empty_text_gives_no_ids(submission):
     """encode("") is [] (and a text no merge applies to gives the ids of its characters)"""
@@ -36,6 +39,7 @@ def test_empty_text_gives_no_ids(submission):
     assert submission.bpe.encode("", [("o", "n")], ONE) == [], hint('encode("", merges, vocab) must be []')
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_merges_and_vocabulary_unchanged(submission):
     """encode answers right and leaves its merges and vocabulary as they were"""
@@ -60,6 +64,7 @@ def merges_and_vocabularies(draw):
     return text, merges, dict(zip(distinct, ids, strict=True))
 
 
+@pytest.mark.rules("ids", "learned_order")
 @pytest.mark.points(2)
 @examples(25)
 @given(case=merges_and_vocabularies())

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_counts_every_neighbouring_pair_up_to_the_last(submission):
     """get_pair_counts counts each pair of neighbours, the last one included"""
@@ -18,6 +19,7 @@ def test_counts_every_neighbouring_pair_up_to_the_last(submission):
     )
 
 
+@pytest.mark.rules("overlapping")
 @pytest.mark.points(1)
 def test_overlapping_pairs_all_count(submission):
     """get_pair_counts counts z z z z as the pair (z, z) three times"""
@@ -27,6 +29,7 @@ def test_overlapping_pairs_all_count(submission):
     )
 
 
+@pytest.mark.rules("short")
 @pytest.mark.points(1)
 def test_fewer_than_two_tokens_hold_no_pair(submission):
     """get_pair_counts of [] or of one token is empty (and of two tokens, their one pair)"""
@@ -35,6 +38,7 @@ def test_fewer_than_two_tokens_hold_no_pair(submission):
     assert submission.bpe.get_pair_counts(["q"]) == {}, hint('get_pair_counts(["q"]) must be empty: no neighbour')
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_pairs_are_whole_tokens(submission):
     """get_pair_counts pairs tokens as they stand, spaces and longer tokens included"""
@@ -44,6 +48,7 @@ def test_pairs_are_whole_tokens(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_token_list_unchanged(submission):
     """get_pair_counts answers right and leaves the list it is given as it was"""
@@ -55,6 +60,7 @@ def test_leaves_the_token_list_unchanged(submission):
 TOKENS = st.lists(st.sampled_from(["p", "q", "pq", " ", "\n", "é"]), max_size=14)
 
 
+@pytest.mark.rules("adjacent_pairs", "overlapping")
 @pytest.mark.points(2)
 @examples(20)
 @given(tokens=TOKENS, cut=st.integers(0, 14))

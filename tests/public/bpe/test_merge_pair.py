@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_merges_every_occurrence(submission):
     """merge_pair turns each occurrence of the pair into one token"""
@@ -18,6 +19,7 @@ def test_merges_every_occurrence(submission):
     )
 
 
+@pytest.mark.rules("left_to_right")
 @pytest.mark.points(2)
 def test_a_run_merges_from_the_left_without_reusing_a_token(submission):
     """merge_pair merges o o o into oo o, and o o o o o into oo oo o"""
@@ -29,6 +31,7 @@ def test_a_run_merges_from_the_left_without_reusing_a_token(submission):
     )
 
 
+@pytest.mark.rules("whole_tokens")
 @pytest.mark.points(2)
 def test_compares_whole_tokens(submission):
     """merge_pair matches whole tokens only, spaces included, never pieces of tokens"""
@@ -43,6 +46,7 @@ def test_compares_whole_tokens(submission):
     )
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_a_missing_pair_or_a_short_list_changes_nothing(submission):
     """merge_pair returns the same tokens when the pair is not there, [] for [] and one token as it is"""
@@ -56,6 +60,7 @@ def test_a_missing_pair_or_a_short_list_changes_nothing(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_returns_a_new_list_and_leaves_its_input_alone(submission):
     """merge_pair answers right with a new list and leaves the list it is given as it was"""
@@ -64,6 +69,7 @@ def test_returns_a_new_list_and_leaves_its_input_alone(submission):
     assert not record.mutated, hint("build a new list instead of editing tokens in place")
 
 
+@pytest.mark.rules("every_occurrence", "left_to_right")
 @pytest.mark.points(2)
 @examples(30)
 @given(

@@ -50,6 +50,7 @@ def training_verdict(bpe, text: str, num_merges: int) -> str:
     return problem
 
 
+@pytest.mark.rules("returns")
 @pytest.mark.points(2)
 def test_returns_the_final_tokens_then_the_merges(submission):
     """train_bpe("hohoho", 10) returns (["hoho", "ho"], [("h", "o"), ("ho", "ho")])"""
@@ -63,6 +64,7 @@ def test_returns_the_final_tokens_then_the_merges(submission):
 TIED_TEXTS = {"mississippi": 4, "the theme then thaws\nthe thorn": 7, "ananas banana bandana": 6, "ßßß 🙂🙂ßß 🙂🙂": 3}
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(3)
 def test_every_merge_is_a_most_frequent_pair(submission):
     """train_bpe merges a most frequent pair at every step (any of them on a tie) and recounts after each"""
@@ -71,6 +73,7 @@ def test_every_merge_is_a_most_frequent_pair(submission):
         assert not verdict, hint(verdict)
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(2)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops as soon as no pair occurs twice, without running out its num_merges"""
@@ -90,6 +93,7 @@ def crash_on(bpe, text: str) -> str:
     return f"train_bpe({text!r}, 3) raised {crash[0]} ({crash[1]}): with no pair at all, stop (break) before you look for the best pair"
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(2)
 def test_text_of_fewer_than_two_characters_trains_to_nothing(submission):
     """train_bpe("") is ([], []) and train_bpe("z") is (["z"], []), without an error or a hang"""
@@ -104,6 +108,7 @@ def test_text_of_fewer_than_two_characters_trains_to_nothing(submission):
     assert submission.bpe.train_bpe("z", 3) == (["z"], []), hint('train_bpe("z", 3) must be (["z"], [])')
 
 
+@pytest.mark.rules("at_most")
 @pytest.mark.points(1)
 def test_makes_at_most_num_merges(submission):
     """train_bpe makes no more than num_merges merges, and none for num_merges=0"""
@@ -116,6 +121,7 @@ def test_makes_at_most_num_merges(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "stops", "at_most", "tokens_join")
 @pytest.mark.points(2)
 @examples(25)
 @given(text=st.text(alphabet="xy z\n", max_size=30), num_merges=st.integers(0, 6))

@@ -14,6 +14,7 @@ EVERY_KIND = "a \n\x00é€中🙂\u200d\U0010ffff"
 SOME_BYTES = [32, 65, 116, 195, 167, 226, 130, 172, 240, 159, 153, 255]
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(2)
 def test_turns_merged_ids_back_into_text(submission):
     """decode([257, 32, 99, 258]) with three merges gives back the text "the cat", as a str"""
@@ -23,6 +24,7 @@ def test_turns_merged_ids_back_into_text(submission):
     assert got == "the cat", hint("a merged id stands for the bytes of its two ids; ids below 256 are bytes")
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(2)
 def test_builds_merged_ids_in_order_of_their_new_id(submission):
     """decode knows an id built from other merged ids, whatever order the dict lists the merges in"""
@@ -31,6 +33,7 @@ def test_builds_merged_ids_in_order_of_their_new_id(submission):
     )
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(2)
 def test_joins_all_bytes_before_decoding(submission):
     """decode joins the bytes of all ids first: a character may be split over two ids"""
@@ -42,6 +45,7 @@ def test_joins_all_bytes_before_decoding(submission):
     )
 
 
+@pytest.mark.rules("replaced")
 @pytest.mark.points(2)
 def test_bytes_that_are_not_utf8_become_the_replacement_character(submission):
     """decode gives U+FFFD for bytes that are not valid UTF-8 (a lone lead byte, 255) instead of raising"""
@@ -51,12 +55,14 @@ def test_bytes_that_are_not_utf8_become_the_replacement_character(submission):
     )
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(1)
 def test_no_ids_give_the_empty_string(submission):
     """decode([]) is the empty string"""
     assert submission.byte_bpe.decode([], MERGES) == "", hint("no ids, no bytes: return an empty str")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_its_arguments_as_they_were(submission):
     """decode leaves the ids and the merges it is given unchanged"""
@@ -65,6 +71,7 @@ def test_leaves_its_arguments_as_they_were(submission):
     assert not record.mutated, hint("build a table of your own from merges instead of editing ids or merges in place")
 
 
+@pytest.mark.rules("bytes_joined", "replaced")
 @pytest.mark.points(2)
 @examples(25)
 @given(ids=st.lists(st.sampled_from(SOME_BYTES + sorted(SPELLING)), max_size=12))
@@ -76,6 +83,7 @@ def test_hyp_decodes_any_ids_as_their_joined_bytes(submission, ids):
     )
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet=EVERY_KIND + "th", max_size=12))

@@ -14,6 +14,7 @@ SPELLING = {256: b"xy", 257: b"xyz", 1000: b"<|end|>"}
 SOME_BYTES = [32, 65, 120, 195, 167, 226, 130, 172, 255]
 
 
+@pytest.mark.rules("special_text")
 @pytest.mark.points(1)
 def test_a_special_id_decodes_to_its_token(submission):
     """decode_with_specials turns a special token's id into its text, and merged ids into their bytes"""
@@ -28,6 +29,7 @@ def test_a_special_id_decodes_to_its_token(submission):
     )
 
 
+@pytest.mark.rules("bytes_joined")
 @pytest.mark.points(1)
 def test_joins_all_bytes_before_decoding(submission):
     """decode_with_specials joins the bytes of all ids first: a character may be split over two ids"""
@@ -39,6 +41,7 @@ def test_joins_all_bytes_before_decoding(submission):
     assert submission.byte_bpe.decode_with_specials([], MERGES, END) == "", hint("no ids: return an empty str")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_its_arguments_as_they_were(submission):
     """decode_with_specials leaves the ids, the merges and the special tokens it is given unchanged"""
@@ -47,6 +50,7 @@ def test_leaves_its_arguments_as_they_were(submission):
     assert not record.mutated, hint("build a table of your own instead of editing merges or special_tokens")
 
 
+@pytest.mark.rules("special_text", "bytes_joined")
 @pytest.mark.points(1)
 @examples(25)
 @given(ids=st.lists(st.sampled_from(SOME_BYTES + sorted(SPELLING)), max_size=10))

@@ -12,6 +12,7 @@ MERGES = {(32, 257): 260, (116, 104): 256, (259, 97): 261, (97, 116): 258, (256,
 SPELLING = {256: b"th", 257: b"the", 258: b"at", 259: "ç".encode(), 260: b" the", 261: "ça".encode()}
 
 
+@pytest.mark.rules("by_new_id")
 @pytest.mark.points(2)
 def test_applies_every_merge_to_the_bytes(submission):
     """encode("the cat") with three merges gives [257, 32, 99, 258]"""
@@ -21,6 +22,7 @@ def test_applies_every_merge_to_the_bytes(submission):
     assert got == [257, 32, 99, 258], hint("start from the UTF-8 bytes, then apply every merge with merge_pair")
 
 
+@pytest.mark.rules("by_new_id")
 @pytest.mark.points(3)
 def test_applies_merges_by_new_id_whatever_the_dicts_order(submission):
     """encode applies the merges by increasing new id, not in the dict's order or by pair"""
@@ -30,8 +32,15 @@ def test_applies_merges_by_new_id_whatever_the_dicts_order(submission):
     assert submission.byte_bpe.encode("xyz", {(120, 256): 257, (121, 122): 256}) == [257], hint(
         "(121, 122) -> 256 must come before (120, 256) -> 257, although the dict lists it second"
     )
+    # As train_bpe("pq pq qrqrqr", 270) learns them: (q, r) first, then (p, q), then (pq, " "), then (qr, qr).
+    learned = {(113, 114): 256, (112, 113): 257, (257, 32): 258, (256, 256): 259}
+    assert submission.byte_bpe.encode("pqr", learned) == [112, 256], hint(
+        "apply each merge, by increasing new id, everywhere before the next: (q, r) was learned before (p, q), so "
+        "pqr is p qr, whichever token is longer or pair more frequent"
+    )
 
 
+@pytest.mark.rules("utf8_bytes")
 @pytest.mark.points(2)
 def test_starts_from_the_utf8_bytes(submission):
     """encode starts from the UTF-8 bytes: "ç" is two ids, "🙂" four, and "" none"""
@@ -43,6 +52,7 @@ def test_starts_from_the_utf8_bytes(submission):
     assert submission.byte_bpe.encode("", MERGES) == [], hint("empty text has no bytes: return []")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_merges_as_they_were(submission):
     """encode reads the merges it is given and leaves the dict unchanged"""
@@ -51,6 +61,7 @@ def test_leaves_the_merges_as_they_were(submission):
     assert not record.mutated, hint("sort a copy (sorted(merges.items(), ...)) instead of emptying or editing merges")
 
 
+@pytest.mark.rules("utf8_bytes")
 @pytest.mark.points(2)
 @examples(25)
 @given(text=st.text(alphabet="the aç\x00中🙂\U0010ffff", max_size=20))

@@ -15,6 +15,7 @@ END = {"<|end|>": 1000}
 MERGES = {(104, 105): 256, (32, 116): 257, (195, 167): 258, (256, 33): 259}
 
 
+@pytest.mark.rules("special_ids")
 @pytest.mark.points(1)
 def test_a_special_token_is_one_id(submission):
     """encode_with_specials gives "<|end|>" its own id, wherever it stands, not the ids of its bytes"""
@@ -26,6 +27,7 @@ def test_a_special_token_is_one_id(submission):
     )
 
 
+@pytest.mark.rules("longest")
 @pytest.mark.points(1)
 def test_a_longer_special_token_beats_its_prefix(submission):
     """encode_with_specials takes the longer special token where two start at the same place"""
@@ -36,6 +38,7 @@ def test_a_longer_special_token_beats_its_prefix(submission):
     )
 
 
+@pytest.mark.rules("pieces")
 @pytest.mark.points(1)
 def test_merges_never_reach_into_a_special_token(submission):
     """encode_with_specials never merges the text around a special token with the token's own characters"""
@@ -44,6 +47,7 @@ def test_merges_never_reach_into_a_special_token(submission):
     assert got == [111, 107, 1000, 111, 107], hint("encode only the text between the special tokens")
 
 
+@pytest.mark.rules("pieces")
 @pytest.mark.points(1)
 def test_the_text_between_special_tokens_is_split_into_pieces(submission):
     """encode_with_specials splits the text between special tokens into GPT-2's pieces: "i" and " " never merge"""
@@ -55,6 +59,7 @@ def test_the_text_between_special_tokens_is_split_into_pieces(submission):
     )
 
 
+@pytest.mark.rules("pieces")
 @pytest.mark.points(1)
 def test_no_special_tokens_means_gpt2_pieces_only(submission):
     """encode_with_specials with no special tokens ({}) encodes GPT-2's pieces of the whole text"""
@@ -66,6 +71,7 @@ def test_no_special_tokens_means_gpt2_pieces_only(submission):
     assert submission.byte_bpe.encode_with_specials("", merges, {}) == [], hint("empty text: return []")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_its_arguments_as_they_were(submission):
     """encode_with_specials leaves the merges and the special tokens it is given unchanged"""
@@ -91,6 +97,7 @@ def expected_ids(submission, parts: list[str]) -> list[int]:
     return expected
 
 
+@pytest.mark.rules("special_ids", "pieces")
 @pytest.mark.points(1)
 @examples(20)
 @given(parts=st.lists(st.text(alphabet="hi tç!\n", max_size=6) | st.just("<|end|>"), max_size=5))

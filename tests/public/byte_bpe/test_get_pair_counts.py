@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(2)
 def test_counts_each_pair_of_neighbours(submission):
     """get_pair_counts counts every pair of neighbouring ids, the last pair included"""
@@ -17,6 +18,7 @@ def test_counts_each_pair_of_neighbours(submission):
     )
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_overlapping_pairs_are_each_counted(submission):
     """get_pair_counts counts overlapping pairs: 9 9 9 9 holds (9, 9) three times"""
@@ -28,6 +30,7 @@ def test_overlapping_pairs_are_each_counted(submission):
     )
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 def test_fewer_than_two_ids_have_no_pairs(submission):
     """get_pair_counts gives an empty count for [] and for a single id"""
@@ -37,6 +40,7 @@ def test_fewer_than_two_ids_have_no_pairs(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_ids_as_they_were(submission):
     """get_pair_counts reads the list it is given and leaves it unchanged"""
@@ -45,6 +49,7 @@ def test_leaves_the_ids_as_they_were(submission):
     assert not record.mutated, hint("only read ids: do not sort, pop or change it while counting")
 
 
+@pytest.mark.rules("adjacent_pairs")
 @pytest.mark.points(1)
 @examples(25)
 @given(ids=st.lists(st.sampled_from([0, 1, 2, 256]), max_size=20))

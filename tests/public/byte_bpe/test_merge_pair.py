@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(2)
 def test_replaces_every_occurrence_with_the_new_id(submission):
     """merge_pair replaces each occurrence of the pair with new_id, and keeps every other id in its place"""
@@ -18,6 +19,7 @@ def test_replaces_every_occurrence_with_the_new_id(submission):
     )
 
 
+@pytest.mark.rules("left_to_right")
 @pytest.mark.points(2)
 def test_does_not_reuse_an_id_it_just_merged(submission):
     """merge_pair scans left to right: 4 4 4 becomes 256 4, and 4 4 4 4 4 becomes 256 256 4"""
@@ -29,6 +31,7 @@ def test_does_not_reuse_an_id_it_just_merged(submission):
     )
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_matches_the_pair_in_its_order_only(submission):
     """merge_pair merges (1, 2) but not 2 1, and treats a merged id like any other id"""
@@ -40,6 +43,7 @@ def test_matches_the_pair_in_its_order_only(submission):
     )
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(1)
 def test_short_lists_and_absent_pairs_come_back_unchanged(submission):
     """merge_pair returns [] for [], a lone id as it is, and the same ids when the pair does not occur"""
@@ -52,6 +56,7 @@ def test_short_lists_and_absent_pairs_come_back_unchanged(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_ids_it_is_given_unchanged(submission):
     """merge_pair returns a new list and leaves the one it is given as it was"""
@@ -60,6 +65,7 @@ def test_leaves_the_ids_it_is_given_unchanged(submission):
     assert not record.mutated, hint("build a new list instead of editing ids in place")
 
 
+@pytest.mark.rules("every_occurrence")
 @pytest.mark.points(2)
 @examples(25)
 @given(

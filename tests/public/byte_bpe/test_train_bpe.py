@@ -26,6 +26,7 @@ def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> str:
     )
 
 
+@pytest.mark.rules("new_ids")
 @pytest.mark.points(2)
 def test_learns_a_pair_then_the_pair_its_new_id_makes(submission):
     """train_bpe("cdcdcd", 300) merges (99, 100) into 256, then (256, 256) into 257, then stops"""
@@ -37,6 +38,7 @@ def test_learns_a_pair_then_the_pair_its_new_id_makes(submission):
     )
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(2)
 def test_the_worked_example_accepts_either_pair_of_its_tie(submission):
     """train_bpe("aaabdaaabac", 259) takes (97, 97) first, then a most frequent pair (either of a tie), three merges"""
@@ -47,6 +49,7 @@ def test_the_worked_example_accepts_either_pair_of_its_tie(submission):
     assert not wrong, hint(wrong)
 
 
+@pytest.mark.rules("utf8_bytes")
 @pytest.mark.points(2)
 def test_counts_pairs_of_utf8_bytes_not_characters(submission):
     """train_bpe starts from the UTF-8 bytes: "€€" is six bytes, in which (226, 130) and (130, 172) repeat"""
@@ -63,6 +66,7 @@ def test_counts_pairs_of_utf8_bytes_not_characters(submission):
     assert not wrong, hint(wrong)
 
 
+@pytest.mark.rules("at_most")
 @pytest.mark.points(2)
 def test_makes_at_most_vocab_size_minus_256_merges(submission):
     """train_bpe makes at most vocab_size - 256 merges, however often pairs still repeat"""
@@ -75,6 +79,7 @@ def test_makes_at_most_vocab_size_minus_256_merges(submission):
     )
 
 
+@pytest.mark.rules("too_small")
 @pytest.mark.points(2)
 def test_a_vocab_size_below_256_raises_value_error(submission):
     """train_bpe raises ValueError, with a message saying why, when vocab_size is below 256"""
@@ -88,6 +93,7 @@ def test_a_vocab_size_below_256_raises_value_error(submission):
         )
 
 
+@pytest.mark.rules("stops")
 @pytest.mark.points(2)
 def test_stops_as_soon_as_no_pair_repeats(submission):
     """train_bpe stops when no pair occurs twice ("", "q", "wxyz", "xyxy" after one merge), whatever vocab_size is"""
@@ -104,6 +110,7 @@ def test_stops_as_soon_as_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "new_ids", "at_most", "stops")
 @pytest.mark.points(2)
 @examples(25)
 @given(text=st.text(alphabet="ab ñ€\n", max_size=24), room=st.integers(0, 6))

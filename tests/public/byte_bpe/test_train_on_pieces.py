@@ -38,6 +38,7 @@ def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> str:
     )
 
 
+@pytest.mark.rules("inside_pieces")
 @pytest.mark.points(1)
 def test_no_pair_spans_two_pieces(submission):
     """train_on_pieces("x. x. x.") merges only (32, 120): "x" and "." are pieces of their own"""
@@ -49,6 +50,7 @@ def test_no_pair_spans_two_pieces(submission):
     )
 
 
+@pytest.mark.rules("inside_pieces")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(("text", "vocab_size"), [("Hello, hello! It's 42, it's 42.", 268), ("né  né\n\nné", 262)])
 def test_every_merge_is_a_most_frequent_pair_inside_the_pieces(submission, text, vocab_size):
@@ -58,6 +60,7 @@ def test_every_merge_is_a_most_frequent_pair_inside_the_pieces(submission, text,
     assert not wrong, hint(wrong)
 
 
+@pytest.mark.rules("as_train_bpe", "too_small")
 @pytest.mark.points(1)
 def test_makes_at_most_vocab_size_minus_256_merges_and_refuses_less_than_256(submission):
     """train_on_pieces makes at most vocab_size - 256 merges, and raises ValueError below 256"""
@@ -73,6 +76,7 @@ def test_makes_at_most_vocab_size_minus_256_merges_and_refuses_less_than_256(sub
     )
 
 
+@pytest.mark.rules("as_train_bpe")
 @pytest.mark.points(1)
 def test_stops_as_soon_as_no_pair_repeats(submission):
     """train_on_pieces stops when no pair occurs twice inside the pieces, whatever vocab_size is"""
@@ -83,6 +87,7 @@ def test_stops_as_soon_as_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("inside_pieces", "as_train_bpe")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet="xy .2\t'té", max_size=30), room=st.integers(0, 6))

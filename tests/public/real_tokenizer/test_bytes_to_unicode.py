@@ -6,6 +6,7 @@ from autograder.testing.rubric import hint
 SHIFTED = {0: "Ā", 1: "ā", 9: "ĉ", 10: "Ċ", 32: "Ġ", 127: "ġ", 128: "Ģ", 160: "ł", 173: "Ń"}
 
 
+@pytest.mark.rules("printable")
 @pytest.mark.points(2)
 def test_printable_bytes_stand_for_themselves(submission):
     """bytes_to_unicode maps the bytes of ! to ~, ¡ to ¬ and ® to ÿ to chr(byte)"""
@@ -18,6 +19,7 @@ def test_printable_bytes_stand_for_themselves(submission):
         )
 
 
+@pytest.mark.rules("shifted")
 @pytest.mark.points(3)
 def test_every_other_byte_takes_the_next_character_from_256(submission):
     """bytes_to_unicode shifts the other 68 bytes, in order, to chr(256), chr(257), ...: the space is "Ġ\""""

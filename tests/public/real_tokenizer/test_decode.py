@@ -7,6 +7,7 @@ VOCAB, _ = gpt2(2000)
 VOCAB |= {"<|endoftext|><|endoftext|>": 50257}
 
 
+@pytest.mark.rules("bytes_back")
 @pytest.mark.points(2)
 def test_maps_each_character_back_to_its_byte(submission):
     """decode turns "Ġ" back into a space and "Ã©" back into "é\""""
@@ -16,6 +17,7 @@ def test_maps_each_character_back_to_its_byte(submission):
     )
 
 
+@pytest.mark.rules("bytes_back")
 @pytest.mark.points(3)
 def test_gives_back_gpt2s_text(submission):
     """decode of GPT-2's ids gives back the text they encode, special tokens included"""
@@ -30,6 +32,7 @@ def test_gives_back_gpt2s_text(submission):
         )
 
 
+@pytest.mark.rules("replaced")
 @pytest.mark.points(3)
 def test_a_character_split_over_ids_decodes_whole(submission):
     """decode joins all the bytes before decoding: "🙂" in four ids is whole, and its first two are "\ufffd\""""

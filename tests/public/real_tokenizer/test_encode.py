@@ -15,9 +15,10 @@ GPT2_IDS = {
 }
 
 
+@pytest.mark.rules("lowest_rank", "spelled", "ids")
 @pytest.mark.points(2)
 def test_merges_by_lowest_rank(submission):
-    """encode merges the adjacent pair of lowest rank first, in every piece"""
+    """encode merges the adjacent pair of lowest rank first, in every piece, with the vocab of each call"""
     vocab = {"x": 0, "y": 1, "z": 2, "xy": 3, "yz": 4, "xyz": 5, "Ġ": 6}
     merges = [("y", "z"), ("x", "y"), ("x", "yz")]
     assert submission.real_tokenizer.encode("xyz", vocab, merges) == [5], hint(
@@ -26,8 +27,18 @@ def test_merges_by_lowest_rank(submission):
     assert submission.real_tokenizer.encode("xyxyz", vocab, merges) == [3, 5], hint(
         "merge the lowest-ranked pair wherever it occurs, then look again"
     )
+    assert submission.real_tokenizer.encode("xxx", {"x": 0, "xx": 1}, [("x", "x")]) == [1, 0], hint(
+        "where the pair of lowest rank occurs more than once, merge its first occurrence first, left to right: "
+        "x x x becomes xx x, not x xx"
+    )
+    other = {"x": 7, "y": 8, "z": 9}
+    assert submission.real_tokenizer.encode("xyz", other, []) == [7, 8, 9], hint(
+        "encode with the vocab and merges of this call: a cache of pieces kept from a call with other ones gives "
+        "their ids; key it by the vocab and merges, or keep it inside the call"
+    )
 
 
+@pytest.mark.rules("ids")
 @pytest.mark.points(5)
 def test_gives_gpt2s_ids(submission):
     """encode with GPT-2's first 2,000 merges gives GPT-2's own ids (tiktoken's)"""
@@ -38,6 +49,7 @@ def test_gives_gpt2s_ids(submission):
         )
 
 
+@pytest.mark.rules("specials")
 @pytest.mark.points(2)
 def test_special_tokens_are_one_id_and_the_longest_wins(submission):
     """encode cuts out special tokens first, the longer where two start at one place"""
@@ -54,6 +66,7 @@ def test_special_tokens_are_one_id_and_the_longest_wins(submission):
     )
 
 
+@pytest.mark.rules("pattern")
 @pytest.mark.points(2)
 def test_uses_the_pattern_given(submission):
     """encode with pattern=GPT4_SPLIT splits digits three at a time, as GPT-4 does"""

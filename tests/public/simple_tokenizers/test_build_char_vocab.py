@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("sorted_ids")
 @pytest.mark.points(2)
 def test_every_character_of_every_text_gets_its_sorted_position(submission):
     """build_char_vocab numbers the distinct characters of all the texts 0..n-1 in sorted order"""
@@ -18,6 +19,7 @@ def test_every_character_of_every_text_gets_its_sorted_position(submission):
     )
 
 
+@pytest.mark.rules("whitespace_first")
 @pytest.mark.points(1)
 def test_whitespace_digits_and_capitals_sort_by_code_point(submission):
     """build_char_vocab keeps tabs and spaces and sorts by code point: whitespace, digits, capitals, lowercase"""
@@ -27,6 +29,7 @@ def test_whitespace_digits_and_capitals_sort_by_code_point(submission):
     )
 
 
+@pytest.mark.rules("empty")
 @pytest.mark.points(1)
 def test_no_characters_give_an_empty_vocabulary(submission):
     """build_char_vocab of one character is {it: 0}; of no texts, or of empty texts, it is {}"""
@@ -37,6 +40,7 @@ def test_no_characters_give_an_empty_vocabulary(submission):
     assert submission.simple_tokenizers.build_char_vocab([""]) == {}, hint("an empty text has no characters: return {}")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_list_of_texts_as_it_was(submission):
     """build_char_vocab answers right and does not change the list of texts it is given"""
@@ -45,6 +49,7 @@ def test_leaves_the_list_of_texts_as_it_was(submission):
     assert not record.mutated, hint("build a new set or list of characters instead of editing texts in place")
 
 
+@pytest.mark.rules("sorted_ids", "whitespace_first")
 @pytest.mark.points(1)
 @examples(20)
 @given(texts=st.lists(st.text(alphabet="eE7 \nè", max_size=7), max_size=4))

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("sorted_words", "unknown_last")
 @pytest.mark.points(2)
 def test_sorted_distinct_words_then_unknown_last(submission):
     """build_word_vocab numbers the distinct words of all the texts 0..n-1 in sorted order, then [UNK] as n"""
@@ -19,6 +20,7 @@ def test_sorted_distinct_words_then_unknown_last(submission):
     )
 
 
+@pytest.mark.rules("sorted_words")
 @pytest.mark.points(1)
 def test_any_whitespace_separates_words(submission):
     """build_word_vocab splits each text at runs of spaces, tabs and newlines, as word_tokenize does"""
@@ -28,6 +30,7 @@ def test_any_whitespace_separates_words(submission):
     )
 
 
+@pytest.mark.rules("sorted_words", "unknown_last")
 @pytest.mark.points(1)
 def test_words_sort_as_they_are_with_unknown_kept_last(submission):
     """build_word_vocab sorts words with their capitals and punctuation, and keeps [UNK] last, not sorted in"""
@@ -37,6 +40,7 @@ def test_words_sort_as_they_are_with_unknown_kept_last(submission):
     )
 
 
+@pytest.mark.rules("no_words")
 @pytest.mark.points(1)
 def test_no_words_give_only_unknown(submission):
     """build_word_vocab of one word is {it: 0, [UNK]: 1}; of no words at all, {[UNK]: 0}"""
@@ -51,6 +55,7 @@ def test_no_words_give_only_unknown(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_list_of_texts_as_it_was(submission):
     """build_word_vocab answers right and does not change the list of texts it is given"""
@@ -77,6 +82,7 @@ def texts_of_words(draw: st.DrawFn) -> tuple[list[str], set[str]]:
     return texts, words
 
 
+@pytest.mark.rules("sorted_words", "unknown_last")
 @pytest.mark.points(1)
 @examples(20)
 @given(texts_and_words=texts_of_words())

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("every_character")
 @pytest.mark.points(2)
 def test_whitespace_and_punctuation_are_tokens_too(submission):
     """char_tokenize makes one token of every character: spaces, tabs and punctuation included"""
@@ -14,6 +15,7 @@ def test_whitespace_and_punctuation_are_tokens_too(submission):
     )
 
 
+@pytest.mark.rules("every_character")
 @pytest.mark.points(1)
 def test_whitespace_at_either_end_is_kept(submission):
     """char_tokenize keeps the spaces and newlines at the start and the end of the text"""
@@ -21,6 +23,7 @@ def test_whitespace_at_either_end_is_kept(submission):
     assert got == [" ", "u", "p", "\n"], hint("do not strip the text: its first and last characters are tokens too")
 
 
+@pytest.mark.rules("empty")
 @pytest.mark.points(1)
 def test_empty_text_gives_an_empty_list(submission):
     """char_tokenize of one character is a list of it, and of "" the empty list"""
@@ -28,6 +31,7 @@ def test_empty_text_gives_an_empty_list(submission):
     assert submission.simple_tokenizers.char_tokenize("") == [], hint('the empty text "" has no characters: return []')
 
 
+@pytest.mark.rules("every_character")
 @pytest.mark.points(1)
 @examples(20)
 @given(characters=st.lists(st.characters(), max_size=16))

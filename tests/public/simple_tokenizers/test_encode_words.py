@@ -7,13 +7,20 @@ from autograder.testing.rubric import examples, hint
 SKY = {"sun": 0, "moon": 1, "star": 2, "[UNK]": 3}
 
 
+@pytest.mark.rules("word_ids")
 @pytest.mark.points(2)
 def test_each_word_becomes_its_id_in_order(submission):
-    """encode_words gives the id of each word, in the order of the text, repeats included"""
+    """encode_words gives the id of each word as written, in the order of the text, repeats included"""
     got = submission.simple_tokenizers.encode_words("star sun moon sun", dict(SKY))
     assert got == [2, 0, 1, 0], hint("look each word of the text up in vocab, in order, once per occurrence")
+    cased = {"Moon": 0, "moon": 1, "moon.": 2, "[UNK]": 3}
+    got = submission.simple_tokenizers.encode_words("Moon moon. moon MOON", cased)
+    assert got == [0, 2, 1, 3], hint(
+        "look each word up exactly as it is written in the text: capitals and punctuation are part of the word"
+    )
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(2)
 def test_an_unknown_word_gets_the_id_of_unknown(submission):
     """encode_words gives a word the vocabulary lacks the id of [UNK], and keeps its place"""
@@ -22,6 +29,7 @@ def test_an_unknown_word_gets_the_id_of_unknown(submission):
     assert got == [0, 3, 1], hint('a word that is not in vocab gets vocab["[UNK]"]')
 
 
+@pytest.mark.rules("unknown_word")
 @pytest.mark.points(1)
 def test_the_unknown_id_is_read_from_the_vocabulary(submission):
     """encode_words looks up the id of [UNK], which need not be the last one"""
@@ -29,6 +37,7 @@ def test_the_unknown_id_is_read_from_the_vocabulary(submission):
     assert got == [2, 0, 1], hint('read the id of "[UNK]" from vocab["[UNK]"]; it need not be len(vocab) - 1')
 
 
+@pytest.mark.rules("word_ids")
 @pytest.mark.points(1)
 def test_any_whitespace_separates_words(submission):
     """encode_words splits the text at runs of spaces, tabs and newlines, as word_tokenize does"""
@@ -38,6 +47,7 @@ def test_any_whitespace_separates_words(submission):
     )
 
 
+@pytest.mark.rules("word_ids")
 @pytest.mark.points(1)
 def test_text_without_words_gives_no_ids(submission):
     """encode_words of one word is a list of one id, and of "" or only whitespace the empty list"""
@@ -50,6 +60,7 @@ def test_text_without_words_gives_no_ids(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_leaves_the_vocabulary_as_it_was(submission):
     """encode_words answers right and does not change the vocabulary, not even for an unknown word"""
@@ -73,6 +84,7 @@ def vocab_and_text(draw: st.DrawFn) -> tuple[dict[str, int], str, list[int]]:
     return vocab, text, [vocab[word] if word in vocab else ids[-1] for word in words]
 
 
+@pytest.mark.rules("word_ids", "unknown_word")
 @pytest.mark.points(1)
 @examples(20)
 @given(vocab_text_ids=vocab_and_text())

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("any_whitespace")
 @pytest.mark.points(2)
 def test_runs_of_spaces_tabs_and_newlines_separate_words(submission):
     """word_tokenize splits at spaces, tabs and newlines, a run of them being one separator"""
@@ -15,6 +16,7 @@ def test_runs_of_spaces_tabs_and_newlines_separate_words(submission):
     )
 
 
+@pytest.mark.rules("no_empty_words")
 @pytest.mark.points(1)
 def test_whitespace_at_either_end_makes_no_word(submission):
     """word_tokenize gives no empty word for whitespace at the start or the end of the text"""
@@ -22,6 +24,7 @@ def test_whitespace_at_either_end_makes_no_word(submission):
     assert got == ["sun", "moon"], hint("whitespace at the ends separates nothing: return no empty strings")
 
 
+@pytest.mark.rules("kept_as_written")
 @pytest.mark.points(1)
 def test_punctuation_and_capitals_stay_in_their_word(submission):
     """word_tokenize splits at whitespace only: punctuation stays attached and case is kept"""
@@ -31,6 +34,7 @@ def test_punctuation_and_capitals_stay_in_their_word(submission):
     )
 
 
+@pytest.mark.rules("no_empty_words")
 @pytest.mark.points(1)
 def test_text_without_words_gives_an_empty_list(submission):
     """word_tokenize of one word is a list of it, and of "" or only whitespace the empty list"""
@@ -56,6 +60,7 @@ def spaced_words(draw: st.DrawFn) -> tuple[str, list[str]]:
     return text, words
 
 
+@pytest.mark.rules("any_whitespace", "no_empty_words")
 @pytest.mark.points(1)
 @examples(20)
 @given(text_and_words=spaced_words())

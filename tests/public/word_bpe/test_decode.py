@@ -9,12 +9,14 @@ pieces = st.text(alphabet="xyz!é", min_size=1, max_size=3)
 words = st.tuples(st.lists(pieces, min_size=1, max_size=3), st.booleans())
 
 
+@pytest.mark.rules("words")
 @pytest.mark.points(1)
 def test_ends_words_at_the_marker(submission):
     """decode joins the tokens and puts one space between words"""
     assert submission.word_bpe.decode(["low", "</w>", "er", "</w>"]) == "low er", hint("each '</w>' ends a word")
 
 
+@pytest.mark.rules("words")
 @pytest.mark.points(1)
 def test_a_marker_glued_to_a_token_ends_the_word_too(submission):
     """decode ends a word at a "</w>" inside a merged token such as "lo</w>\""""
@@ -24,6 +26,7 @@ def test_a_marker_glued_to_a_token_ends_the_word_too(submission):
     )
 
 
+@pytest.mark.rules("no_outer_space")
 @pytest.mark.points(1)
 def test_no_space_at_either_end(submission):
     """decode puts no space before the first word or after the last, and gives "" for no tokens"""
@@ -33,6 +36,7 @@ def test_no_space_at_either_end(submission):
     assert submission.word_bpe.decode([]) == "", hint("no tokens, no text: return ''")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_tokens(submission):
     """decode answers right and leaves the list of tokens it is given unchanged"""
@@ -41,6 +45,7 @@ def test_does_not_change_the_tokens(submission):
     assert not record.mutated, hint("read the tokens; build the text instead of editing the list in place")
 
 
+@pytest.mark.rules("round_trip")
 @pytest.mark.points(1)
 @examples(20)
 @given(spelled=st.lists(words, max_size=4))

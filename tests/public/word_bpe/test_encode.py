@@ -10,6 +10,7 @@ from autograder.testing.rubric import examples, hint
 BRA = [("b", "r"), ("br", "a"), ("bra", "</w>")]
 
 
+@pytest.mark.rules("concatenated")
 @pytest.mark.points(1)
 def test_encodes_each_word_with_learned_merges(submission):
     """encode spells each word with "</w>" and applies the merges"""
@@ -17,6 +18,7 @@ def test_encodes_each_word_with_learned_merges(submission):
     assert got == ["low", "</w>", "lo", "</w>"], hint("each word: list(word) + ['</w>'], then every merge in order")
 
 
+@pytest.mark.rules("learned_order")
 @pytest.mark.points(1)
 def test_applies_the_merges_in_the_order_given(submission):
     """encode applies merges[0] in the whole word first, then merges[1], and so on"""
@@ -27,6 +29,7 @@ def test_applies_the_merges_in_the_order_given(submission):
     )
 
 
+@pytest.mark.rules("concatenated")
 @pytest.mark.points(1)
 def test_every_word_ends_with_its_own_marker(submission):
     """encode gives every word and every run of punctuation its own "</w>\""""
@@ -36,6 +39,7 @@ def test_every_word_ends_with_its_own_marker(submission):
     )
 
 
+@pytest.mark.rules("unseen", "concatenated")
 @pytest.mark.points(1)
 def test_unseen_characters_stay_and_no_text_gives_no_tokens(submission):
     """encode keeps a character no merge knows as a token of its own, and gives [] for blank text"""
@@ -45,6 +49,7 @@ def test_unseen_characters_stay_and_no_text_gives_no_tokens(submission):
     assert submission.word_bpe.encode(" \n ", BRA) == [], hint("whitespace alone holds no pre-token: return []")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_merges(submission):
     """encode answers right and leaves the list of merges it is given unchanged"""
@@ -53,6 +58,7 @@ def test_does_not_change_the_merges(submission):
     assert not record.mutated, hint("read merges in order; do not sort or edit the list you are given")
 
 
+@pytest.mark.rules("concatenated")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet="abrz. \n", max_size=24))

@@ -10,6 +10,7 @@ words = st.lists(st.sampled_from(["x", "y", "xy", "z"]), min_size=0, max_size=4)
 word_tables = st.dictionaries(words, st.integers(1, 6), max_size=4)
 
 
+@pytest.mark.rules("weighted")
 @pytest.mark.points(1)
 def test_weights_pairs_by_word_frequency(submission):
     """get_pair_counts adds a word's frequency for each of its pairs"""
@@ -17,6 +18,7 @@ def test_weights_pairs_by_word_frequency(submission):
     assert got == {("a", "b"): 3, ("b", "</w>"): 3}, hint("add the word's frequency, not 1")
 
 
+@pytest.mark.rules("inside_words")
 @pytest.mark.points(1)
 def test_pairs_stay_inside_words(submission):
     """get_pair_counts never pairs the end of one word with the start of the next"""
@@ -26,6 +28,7 @@ def test_pairs_stay_inside_words(submission):
     )
 
 
+@pytest.mark.rules("weighted")
 @pytest.mark.points(1)
 def test_counts_overlapping_pairs_and_whole_symbols(submission):
     """get_pair_counts counts e e twice in e e e, and a merged symbol such as "ee" as one symbol"""
@@ -35,6 +38,7 @@ def test_counts_overlapping_pairs_and_whole_symbols(submission):
     )
 
 
+@pytest.mark.rules("weighted")
 @pytest.mark.points(1)
 def test_a_word_of_one_symbol_has_no_pair(submission):
     """get_pair_counts adds nothing for a word of one symbol, and gives {} for an empty table"""
@@ -43,6 +47,7 @@ def test_a_word_of_one_symbol_has_no_pair(submission):
     assert submission.word_bpe.get_pair_counts({}) == {}, hint("no words, no pairs: return an empty Counter")
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_table(submission):
     """get_pair_counts counts right and leaves the table it is given unchanged"""
@@ -51,6 +56,7 @@ def test_does_not_change_the_table(submission):
     assert not record.mutated, hint("only read the table: count into a new Counter, do not edit the dict given")
 
 
+@pytest.mark.rules("weighted", "inside_words")
 @pytest.mark.points(1)
 @examples(20)
 @given(table=word_tables)

@@ -30,6 +30,7 @@ def spelled_out(table: dict[tuple[str, ...], int]) -> dict[str, int]:
     return spelled
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(1)
 def test_merges_the_pair_in_every_word(submission):
     """merge_pair merges the pair in every word and keeps the frequencies"""
@@ -39,6 +40,7 @@ def test_merges_the_pair_in_every_word(submission):
     )
 
 
+@pytest.mark.rules("frequencies_add")
 @pytest.mark.points(2)
 def test_adds_up_words_that_become_the_same(submission):
     """merge_pair adds up the frequencies of words that the merge makes equal"""
@@ -49,6 +51,7 @@ def test_adds_up_words_that_become_the_same(submission):
     )
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(1)
 def test_keeps_words_without_the_pair(submission):
     """merge_pair keeps a word without the pair as it is, and gives {} for an empty table"""
@@ -59,6 +62,7 @@ def test_keeps_words_without_the_pair(submission):
     assert submission.word_bpe.merge_pair({}, ("o", "n")) == {}, hint("no words, nothing to merge: return {}")
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(1)
 def test_compares_whole_symbols(submission):
     """merge_pair never merges across a symbol's edge: ("ca", "t") holds no pair ("a", "t")"""
@@ -67,6 +71,7 @@ def test_compares_whole_symbols(submission):
     assert got == table, hint("compare symbols one by one; str.replace on the joined word matches inside symbols")
 
 
+@pytest.mark.rules("every_word")
 @pytest.mark.points(1)
 def test_scans_left_to_right_without_overlap(submission):
     """merge_pair merges o o o into oo o and o o o o into oo oo"""
@@ -76,6 +81,7 @@ def test_scans_left_to_right_without_overlap(submission):
     )
 
 
+@pytest.mark.rules("unchanged")
 @pytest.mark.points(1)
 def test_does_not_change_the_table(submission):
     """merge_pair returns a new table and leaves the one it is given unchanged"""
@@ -84,6 +90,7 @@ def test_does_not_change_the_table(submission):
     assert not record.mutated, hint("build a new dict instead of editing the table you are given in place")
 
 
+@pytest.mark.rules("every_word", "frequencies_add")
 @pytest.mark.points(1)
 @examples(20)
 @given(case=tables_and_pairs())

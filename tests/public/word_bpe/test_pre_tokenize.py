@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("words_and_punctuation")
 @pytest.mark.points(1)
 def test_splits_words_from_punctuation(submission):
     """pre_tokenize cuts text into words and runs of punctuation"""
@@ -14,6 +15,7 @@ def test_splits_words_from_punctuation(submission):
     assert got == ["Hi", ",", "you", "!"], hint("use re.findall with \\w+|[^\\s\\w]+")
 
 
+@pytest.mark.rules("words_and_punctuation")
 @pytest.mark.points(1)
 def test_keeps_the_case(submission):
     """pre_tokenize keeps upper and lower case as they are"""
@@ -21,6 +23,7 @@ def test_keeps_the_case(submission):
     assert got == ["The", "CAT", "sat"], hint("do not lowercase: 'The' and 'the' are different pre-tokens")
 
 
+@pytest.mark.rules("whitespace_separates")
 @pytest.mark.points(1)
 def test_keeps_a_run_of_punctuation_together(submission):
     """pre_tokenize keeps a run of punctuation as one pre-token, never glued to a word"""
@@ -30,6 +33,7 @@ def test_keeps_a_run_of_punctuation_together(submission):
     )
 
 
+@pytest.mark.rules("whitespace_separates")
 @pytest.mark.points(1)
 def test_whitespace_only_separates(submission):
     """pre_tokenize drops tabs, newlines and runs of spaces, and gives [] for blank text"""
@@ -41,6 +45,7 @@ def test_whitespace_only_separates(submission):
     assert submission.word_bpe.pre_tokenize("") == [], hint("empty text has no pre-tokens: return []")
 
 
+@pytest.mark.rules("words_and_punctuation", "whitespace_separates")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet="aZ9_ .,!'\n\té", max_size=20))

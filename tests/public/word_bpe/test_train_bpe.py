@@ -26,6 +26,7 @@ def what_is_wrong(submission, text: str, num_merges: int) -> str:
     ).problem
 
 
+@pytest.mark.rules("in_order")
 @pytest.mark.points(1)
 def test_returns_the_merges_in_the_order_made(submission):
     """train_bpe returns a list of (str, str) pairs, the first merge first"""
@@ -35,6 +36,7 @@ def test_returns_the_merges_in_the_order_made(submission):
     assert not wrong, hint(wrong)
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 @pytest.mark.parametrize(
     ("text", "num_merges"), [("that hat is that", 6), ("sheep sheep sleep", 8), ("mama mia, mama!", 2)]
@@ -45,6 +47,7 @@ def test_each_merge_is_a_most_frequent_pair(submission, text, num_merges):
     assert not wrong, hint(wrong)
 
 
+@pytest.mark.rules("most_frequent")
 @pytest.mark.points(1)
 def test_counts_a_word_as_often_as_it_occurs(submission):
     """train_bpe weights each word by its frequency: "zz zz zz xy" repeats z z"""
@@ -54,6 +57,7 @@ def test_counts_a_word_as_often_as_it_occurs(submission):
     )
 
 
+@pytest.mark.rules("stops", "at_most")
 @pytest.mark.points(1)
 def test_stops_when_no_pair_repeats(submission):
     """train_bpe stops when the best pair is seen fewer than two times, and makes none for 0 merges"""
@@ -68,6 +72,7 @@ def test_stops_when_no_pair_repeats(submission):
     )
 
 
+@pytest.mark.rules("most_frequent", "at_most", "stops")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet="pq r,\n", max_size=30), num_merges=st.integers(0, 5))

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from autograder.testing.rubric import examples, hint
 
 
+@pytest.mark.rules("spelled", "counted")
 @pytest.mark.points(1)
 def test_counts_words_with_the_marker(submission):
     """word_frequencies counts each word, spelled as its characters plus "</w>\""""
@@ -14,6 +15,7 @@ def test_counts_words_with_the_marker(submission):
     assert got == {("a", "b", "</w>"): 2, ("c", "</w>"): 1}, hint("key: tuple(word) + ('</w>',)")
 
 
+@pytest.mark.rules("spelled")
 @pytest.mark.points(1)
 def test_the_marker_is_one_symbol_of_its_own(submission):
     """word_frequencies puts "</w>" after the characters as one more symbol, not glued to the last one"""
@@ -23,6 +25,7 @@ def test_the_marker_is_one_symbol_of_its_own(submission):
     )
 
 
+@pytest.mark.rules("counted")
 @pytest.mark.points(1)
 def test_counts_punctuation_and_keeps_case(submission):
     """word_frequencies counts punctuation pre-tokens too, keeps case, and of "" is {}"""
@@ -32,6 +35,7 @@ def test_counts_punctuation_and_keeps_case(submission):
     assert submission.word_bpe.word_frequencies("") == {}, hint("no pre-tokens, no entries: return {}")
 
 
+@pytest.mark.rules("spelled", "counted")
 @pytest.mark.points(1)
 @examples(20)
 @given(text=st.text(alphabet="xy z!\n", max_size=24))

@@ -1,0 +1,246 @@
+"""The documented input domains the rules draw from (``rules.Rule.domain``), as hypothesis strategies.
+
+Each strategy draws the whole of what a docstring allows, not a friendly corner of it: capitals,
+punctuation, accents, other scripts, emoji, whitespace of every kind, the empty input and the single one.
+A domain whose inputs are made by another function (the merges a training gives) draws what that function
+is given, and the test makes the rest with its own oracle. Hypothesis is imported only when a strategy is
+built, so importing the rules costs a student's ``grade`` nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# Characters every text domain mixes in: the corners students' code trips on.
+CORNERS = "aAbBzZ0_ \t\n.,!?'-#"
+WIDE = "éßİ日🙂\u200d"  # beyond ASCII: two-byte, dotted capital, CJK, emoji, a zero-width joiner
+SPECIALS = ("<|endoftext|>", "<|end|>", "<|e")
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    description: str
+    build: Callable[[], Any]  # the strategy
+
+
+def _text(max_size: int = 24) -> Any:
+    from hypothesis import strategies as st
+
+    corner, wide = st.sampled_from(CORNERS), st.sampled_from(WIDE)
+    anything = st.characters(exclude_categories=["Cs"])  # no lone surrogates: they cannot be UTF-8
+    # A list joined, not st.text: text() folds its alphabet into one set of characters, where the few corners
+    # would be lost among all of Unicode.
+    return st.lists(st.one_of(corner, wide, anything), max_size=max_size).map("".join)
+
+
+def _texts() -> Any:
+    from hypothesis import strategies as st
+
+    return st.lists(_text(16), max_size=4)
+
+
+def _text_and_word_vocab() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        known = draw_(st.lists(_text(6).map(lambda word: "".join(word.split())).filter(bool), unique=True, max_size=6))
+        ids = draw_(st.permutations(range(len(known) + 1)))
+        vocab = {word: ids[index] for index, word in enumerate(known)}
+        vocab["[UNK]"] = ids[-1]
+        text = draw_(st.one_of(_text(), st.lists(st.sampled_from(known or ["x"]), max_size=5).map(" ".join)))
+        return {"text": text, "vocab": vocab}
+
+    return draw()
+
+
+def _string_tokens() -> Any:
+    from hypothesis import strategies as st
+
+    return st.lists(st.text(alphabet=CORNERS[:10], min_size=1, max_size=3), max_size=10)
+
+
+def _string_tokens_and_pair() -> Any:
+    from hypothesis import strategies as st
+
+    token = st.text(alphabet=CORNERS[:10], min_size=1, max_size=2)
+    return st.fixed_dictionaries({"tokens": st.lists(token, max_size=10), "pair": st.tuples(token, token)})
+
+
+def _training_text() -> Any:
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({"text": _text(40), "size": st.integers(0, 12)})
+
+
+def _text_over_training_alphabet() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        training = draw_(_text(30))
+        text = draw_(st.text(alphabet=sorted(set(training)), max_size=20)) if training else ""
+        return {"training": training, "text": text, "size": draw_(st.integers(0, 10))}
+
+    return draw()
+
+
+def _word_table() -> Any:
+    from hypothesis import strategies as st
+
+    symbol = st.text(alphabet="abAé🙂.", min_size=1, max_size=2)
+    word = st.lists(symbol, min_size=1, max_size=4).map(lambda symbols: (*symbols, "</w>"))
+    return st.dictionaries(word, st.integers(1, 6), max_size=5)
+
+
+def _word_table_and_pair() -> Any:
+    from hypothesis import strategies as st
+
+    symbol = st.text(alphabet="abAé🙂.", min_size=1, max_size=2)
+    return st.fixed_dictionaries(
+        {"table": _word_table(), "pair": st.tuples(symbol, st.one_of(symbol, st.just("</w>")))}
+    )
+
+
+def _text_and_training() -> Any:
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({"training": _text(40), "text": _text(24), "size": st.integers(0, 12)})
+
+
+def _large(description: str) -> Any:
+    from hypothesis import strategies as st
+
+    return st.just(description)
+
+
+def _byte_ids() -> Any:
+    from hypothesis import strategies as st
+
+    return st.lists(st.one_of(st.integers(0, 3), st.integers(0, 300)), max_size=12)
+
+
+def _byte_ids_and_pair() -> Any:
+    from hypothesis import strategies as st
+
+    small = st.integers(0, 3)
+    return st.fixed_dictionaries(
+        {"ids": st.lists(small, max_size=12), "pair": st.tuples(small, small), "new_id": st.integers(256, 300)}
+    )
+
+
+def _text_with_specials() -> Any:
+    from hypothesis import strategies as st
+
+    pieces = st.lists(st.one_of(_text(8), st.sampled_from(SPECIALS)), max_size=5).map("".join)
+    return st.fixed_dictionaries({"training": _text(40), "text": pieces, "size": st.integers(256, 270)})
+
+
+def _word_counts() -> Any:
+    from hypothesis import strategies as st
+
+    word = st.text(alphabet="abcAé🙂", min_size=1, max_size=6)
+    return st.fixed_dictionaries(
+        {"word_freqs": st.dictionaries(word, st.integers(1, 9), max_size=6), "size": st.integers(0, 12)}
+    )
+
+
+def _tokenizer_files() -> Any:
+    from hypothesis import strategies as st
+
+    token = st.text(alphabet='aĠ#é🙂"\\{', min_size=1, max_size=3).filter(lambda token: " " not in token)
+    return st.fixed_dictionaries({"merges": st.lists(st.tuples(token, token), max_size=6), "existing": st.booleans()})
+
+
+def _no_arguments() -> Any:
+    from hypothesis import strategies as st
+
+    return st.just({})
+
+
+def _training_text_with_specials() -> Any:
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries(
+        {
+            "text": st.lists(st.one_of(_text(10), st.sampled_from(SPECIALS)), max_size=5).map("".join),
+            "specials": st.lists(st.sampled_from(SPECIALS), unique=True, max_size=2),
+            "size": st.integers(256, 280),
+        }
+    )
+
+
+DOMAINS: tuple[Domain, ...] = (
+    Domain("any_text", "any str: capitals, punctuation, accents, CJK, emoji, every whitespace, empty", _text),
+    Domain("any_texts", "a list of any texts, the empty list and empty texts included", _texts),
+    Domain(
+        "text_and_word_vocab",
+        "any text, and a vocabulary of words as written (capitals, punctuation) with [UNK] at any id",
+        _text_and_word_vocab,
+    ),
+    Domain(
+        "string_tokens", "a list of string tokens, single characters and longer ones, empty and single", _string_tokens
+    ),
+    Domain("string_tokens_and_pair", "a list of string tokens and any pair of tokens", _string_tokens_and_pair),
+    Domain("training_text", "any text to train on, and any number of merges or vocabulary room", _training_text),
+    Domain(
+        "text_over_training_alphabet",
+        "a training text, the merges and vocabulary it gives, and any text over its alphabet",
+        _text_over_training_alphabet,
+    ),
+    Domain("word_table", "a table of words (symbol tuples ending in </w>) to frequencies", _word_table),
+    Domain("word_table_and_pair", "a table of words and any pair of symbols", _word_table_and_pair),
+    Domain(
+        "text_and_word_merges",
+        "any text, and the merges train_bpe makes on any training text",
+        _text_and_training,
+    ),
+    Domain("large_word_merges", "800 words and 2,000 merges trained on a generated corpus", lambda: _large("large")),
+    Domain("byte_ids", "a list of ids, bytes and merged ids, empty and single", _byte_ids),
+    Domain("byte_ids_and_pair", "a list of ids, any pair of ids and a new id", _byte_ids_and_pair),
+    Domain(
+        "text_and_byte_merges",
+        "any text, and merges as train_bpe makes them on any text, listed in any order",
+        _text_and_training,
+    ),
+    Domain("byte_ids_and_merges", "the ids of any text under trained merges, and any ids", _text_and_training),
+    Domain(
+        "text_with_specials",
+        "any text with special tokens (some the prefix of another) anywhere, and trained merges",
+        _text_with_specials,
+    ),
+    Domain("word_counts", "a table of words (any characters) to counts, and any number of merges", _word_counts),
+    Domain("large_word_counts", "1,000 merges on a generated table of words", lambda: _large("large")),
+    Domain("no_arguments", "no arguments", _no_arguments),
+    Domain(
+        "tokenizer_files",
+        "a vocab and merges whose tokens hold Ġ, #, quotes, backslashes and emoji, in a folder new or not",
+        _tokenizer_files,
+    ),
+    Domain(
+        "text_and_rank_merges",
+        "any text with special tokens, a small merge table and its vocab, and GPT-2's own files",
+        _text_with_specials,
+    ),
+    Domain(
+        "training_text_with_specials",
+        "any small text with special tokens, any special tokens, any vocabulary room",
+        _training_text_with_specials,
+    ),
+    Domain("large_training_text", "about 200 KB of text to a vocabulary of 1,024", lambda: _large("large")),
+)
+
+
+def domain(name: str) -> Domain:
+    for each in DOMAINS:
+        if each.name == name:
+            return each
+    raise KeyError(f"no domain {name!r}: see autograder.testing.domains.DOMAINS")
+
+
+def strategy(name: str) -> Any:
+    """The hypothesis strategy of the domain ``name``."""
+    return domain(name).build()

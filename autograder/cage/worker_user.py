@@ -126,7 +126,7 @@ KILL_ROUNDS = 50
 
 
 def _hold_processes_of(uid: int) -> list[int]:
-    """A pidfd for each live process whose real, effective, saved or file-system uid is ``uid``."""
+    """A pidfd for each live process (zombies aside) whose real, effective, saved or file-system uid is ``uid``."""
     held = []
     with contextlib.suppress(OSError):
         for entry in os.listdir("/proc"):
@@ -146,14 +146,18 @@ def _hold_processes_of(uid: int) -> list[int]:
 
 
 def _uids_of(pid: str) -> set[int]:
+    """A live process's uids (real, effective, saved, file system); none for a zombie, which runs nothing."""
+    uids: set[int] = set()
     try:
         with open(f"/proc/{pid}/status", "rb") as status:
             for line in status:
+                if line.startswith(b"State:") and line.split()[1:2] == [b"Z"]:
+                    return set()
                 if line.startswith(b"Uid:"):
-                    return {int(field) for field in line.split()[1:]}
+                    uids = {int(field) for field in line.split()[1:]}
     except (OSError, ValueError):
-        pass
-    return set()
+        return set()
+    return uids
 
 
 def _alive(descriptor: int) -> bool:

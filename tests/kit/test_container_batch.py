@@ -92,6 +92,7 @@ GIB, PIECE = 1 << 30, 4 << 20
 FLOODS_THE_DISK = f"""
 def _flood():
     import os
+    import time
 
     folders = [os.environ.get("TMPDIR", "/tmp"), os.getcwd(), os.path.join(os.getcwd(), "calls")]
     folders += {list(SHARED_FOLDERS)!r}
@@ -109,6 +110,7 @@ def _flood():
             number += 1
         if written == progress:
             break
+    time.sleep(3)  # held, for the sampler to see
 
 
 _flood()
@@ -141,23 +143,34 @@ print("LEFT " + json.dumps(left))
 """
 
 
-# Run in the container beside the batch: the most that the workers' users held in files at once, anywhere
-# under the folders a worker could write, sampled until the batch ends (a sample misses a peak between two
-# looks, so this is what the total reached at least).
+# Run in the container beside the batch: the most that the workers' users held in files at once, sampled
+# until the batch ends, in every folder a worker could write: the cages (wherever TMPDIR put them) whole, and
+# the top of each shared folder (a sample may miss a peak between two looks: the flood holds its files a while).
 SAMPLE_WRITTEN = f"""
-import os, sys
+import os
+whole = ["/tmp/bpe-kit-0", "{PRIVATE_TMP}"]
+tops = {list(SHARED_FOLDERS)!r}
+
+
+def owned(path):
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return 0
+    return info.st_size if info.st_uid >= {UID_BASE} else 0
+
+
 peak = 0
 while not os.path.exists("{INSIDE}/batch-ended"):
     total = 0
-    for top in {["/tmp", *SHARED_FOLDERS[1:]]!r}:
+    for top in whole:
         for folder, _, names in os.walk(top):
-            for name in names:
-                try:
-                    info = os.lstat(os.path.join(folder, name))
-                except OSError:
-                    continue
-                if info.st_uid >= {UID_BASE}:
-                    total += info.st_size
+            total += sum(owned(os.path.join(folder, name)) for name in names)
+    for top in tops:
+        try:
+            total += sum(owned(os.path.join(top, name)) for name in os.listdir(top))
+        except OSError:
+            pass
     peak = max(peak, total)
 print("PEAK %d" % peak)
 """

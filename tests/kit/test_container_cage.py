@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -365,3 +366,54 @@ def test_a_uid_that_stops_whatever_it_sees_cannot_hold_up_the_grader_that_ends_i
                 if os.stat(f"/proc/{entry}").st_uid == uid:
                     os.kill(int(entry), signal.SIGKILL)
         stopper.wait(timeout=30)
+
+
+WRITES_EVERYWHERE = """
+import os, sys
+said = []
+for folder in sys.argv[1:]:
+    try:
+        with open(os.path.join(folder, "bpe-kit-test-written-%d" % os.getpid()), "wb") as file:
+            file.write(b"x")
+        said.append("wrote")
+    except OSError as error:
+        said.append("refused %d" % error.errno)
+with open("/dev/null", "wb") as null:
+    null.write(b"x")
+said.append("null")
+print(" ".join(said))
+"""
+
+
+@needs_root
+def test_a_worker_user_writes_in_its_own_folders_alone(tmp_path):
+    """Landlock: its own folder yes, /dev/null yes, the folders every user may write (/tmp, /dev/shm) no."""
+    from autograder.cage import landlock
+
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no interpreter in /usr/bin that other users may run")
+    try:
+        landlock.restrictor([])  # this kernel's Landlock, or a skip
+    except landlock.LandlockUnavailable as why:
+        pytest.skip(str(why))
+    uid = worker_user.new_uid()
+    own = Path(tempfile.mkdtemp(prefix="bpe-kit-test-own-", dir="/tmp"))
+    try:
+        os.chown(own, uid, uid)
+        only = landlock.restrictor([str(own)])
+        shared = [folder for folder in ("/tmp", "/dev/shm") if os.path.isdir(folder)]
+        options = worker_user.spawn_options(uid, None, only)
+        written = subprocess.run(
+            [python, "-S", "-c", WRITES_EVERYWHERE, str(own), *shared],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd="/",
+            env={},
+            **options,
+        )
+        assert written.stdout.split() == ["wrote", *["refused", "13"] * len(shared), "null"], written.stderr
+    finally:
+        worker_user.remove_leftovers(uid)
+        shutil.rmtree(own, ignore_errors=True)

@@ -207,7 +207,9 @@ def grade_class(root: Path, hide: list[Path], attack: str, tmpdir: str) -> tuple
         (root / "class" / student / f"{PART}.py").write_text(text, encoding="utf-8")
     (root / "look_after.py").write_text(LOOK_AFTER, encoding="utf-8")
     (root / "sample_written.py").write_text(SAMPLE_WRITTEN, encoding="utf-8")
-    process = in_container(root, ["sh", "-c", batch_script(tmpdir)], hide=hide, workdir="/", env={})
+    # A fresh /tmp and /var/tmp, as an image has them: not this machine's, where other graders run.
+    fresh = [*hide, Path("/tmp"), Path("/var/tmp")]
+    process = in_container(root, ["sh", "-c", batch_script(tmpdir)], hide=fresh, workdir="/", env={})
     said = f"exit {process.returncode}; stdout: {process.stdout[-2000:]}; stderr: {process.stderr[-3000:]}"
     assert "BATCH EXIT 0" in process.stdout, said
     left = next(line for line in process.stdout.splitlines() if line.startswith("LEFT "))

@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.cage import bubblewrap, kernel_objects, seccomp, shield, worker_user
+from autograder.cage import bubblewrap, cage_place, kernel_objects, landlock, seccomp, shield, worker_user
+from autograder.cage.disk_watch import DiskWatch
 from autograder.cage.isolation import Isolation, isolation
 from autograder.cage.isolation import bubblewrap as find_bubblewrap
+from autograder.cage.isolation import is_root as isolation_is_root
 from autograder.cage.limits import CageLimits
 from autograder.cage.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 
@@ -48,17 +50,17 @@ WORKER_USER = "student"
 OWN_USER_LEVELS = (Isolation.SANDBOX_AS_ROOT, Isolation.CONTAINER)
 
 
-def grader_folder(name: str) -> Path:
+def grader_folder(name: str, temp: Path | None = None) -> Path:
     """A folder of the grader's own (caches, cages), in a 0700 parent that only this user can enter.
 
-    Made under the temporary folder, which anyone can write: a parent made
+    Made under the temporary folder (``temp``, else TMPDIR's), which anyone can write: a parent made
     by somebody else, or one that is a symlink, is not used.
     """
     uid = os.getuid() if hasattr(os, "getuid") else 0
     # Root's workers are users of their own, who must reach their cage by its name (never list the folder);
     # every other folder in it stays 0700. Anyone else's workers are that user.
     mode = 0o711 if uid == 0 else 0o700
-    base = Path(tempfile.gettempdir()) / f"bpe-kit-{uid}"
+    base = (temp or Path(tempfile.gettempdir())) / f"bpe-kit-{uid}"
     with contextlib.suppress(FileExistsError):
         base.mkdir(mode=mode)
     _check_own_folder(base, uid)
@@ -111,6 +113,9 @@ class Cage:
     files: dict[str, bytes] = field(default_factory=dict, repr=False)  # the hand-in, as ``fill`` wrote it
     # The seccomp program's pipe for the next start in the sandbox: opened by spawn_options, read by bubblewrap.
     filter_descriptor: int | None = field(default=None, repr=False)
+    # In the container cage, what keeps the worker from writing but in work/ and tmp/ (landlock.restrictor).
+    writes_only: Callable[[], None] | None = field(default=None, repr=False)
+    disk: DiskWatch | None = field(default=None, repr=False)  # the current start's watchdog (watch_disk)
 
     @property
     def runtime(self) -> Path:
@@ -139,7 +144,8 @@ class Cage:
                 "student code was not run: the grader is root and could not give it a user of its own; "
                 "run `grade doctor` to see why and how to fix it"
             )
-        base = grader_folder("cages")
+        # Root's workers are users of their own, who must pass through every folder above their cage.
+        base = grader_folder("cages", cage_place.reachable_temp() if isolation_is_root() else None)
         sweep_abandoned(base)
         root = base / secrets.token_hex(16)
         root.mkdir(mode=0o700)
@@ -173,6 +179,10 @@ class Cage:
                 os.chown(cage.submission, 0, uid)
                 cage.submission.chmod(0o750)
                 cage.prepare_start()
+                try:
+                    cage.writes_only = landlock.restrictor([str(cage.work), str(cage.tmp)])
+                except landlock.LandlockUnavailable as why:
+                    cage.notices.append(f"note: the worker may write in every shared folder, each file bounded: {why}")
             if level in OWN_USER_LEVELS:
                 try:
                     cage.tree = TreeLimits.create(memory_bytes=limits.memory_mb * 2**20, processes=limits.processes)
@@ -210,6 +220,8 @@ class Cage:
         worker started again (after a timeout or a crash) finds neither its copy nor what it wrote."""
         if self.level is not Isolation.CONTAINER or self.worker_uid is None:
             return
+        # None of its user's processes may be left to stop the next worker between its fork and its exec.
+        worker_user.end_processes(self.worker_uid)
         for folder in (self.work, self.tmp):
             remove_tree(folder)  # by descriptors: a link the student left inside is removed, not followed
             folder.mkdir(mode=0o700)
@@ -247,7 +259,9 @@ class Cage:
             place = {"submission_dir": str(self.work), "copy_from": str(self.submission)}
             # What a forked process may write, put back after it (forks.Folders); the uid is the worker's alone,
             # so every process of it but the worker's own is a forked process's, killed as that one ends.
-            writable = [str(self.work), str(self.tmp), *worker_user.SHARED_FOLDERS]
+            writable = [str(self.work), str(self.tmp)]
+            if self.writes_only is None:  # no Landlock: the shared folders are the worker's to write too
+                writable += worker_user.SHARED_FOLDERS
             tests = {"writable": writable, "sweep_processes": True, "undumpable": True}
             return {**place, "uid": None, "site_folders": site_folders, "unreadable": shield.unreadable(), **tests}
         if not self.level.full:
@@ -321,7 +335,7 @@ class Cage:
             return {"preexec_fn": None, "pass_fds": (self.filter_descriptor,)}
         if self.level is Isolation.CONTAINER:
             assert self.worker_uid is not None
-            return worker_user.spawn_options(self.worker_uid, parent_death())
+            return worker_user.spawn_options(self.worker_uid, parent_death(), self.writes_only)
         # The process cage: the grader's own user, filtered all the same (no new privileges, then the filter).
         death = parent_death()
         if worker_filter is None:
@@ -340,12 +354,29 @@ class Cage:
                 os.close(self.filter_descriptor)
             self.filter_descriptor = None
 
+    def watch_disk(self) -> None:
+        """Watch what the container cage's worker, just started, writes in all (disk_watch): past ``disk_mb``,
+        every process of its user ends."""
+        self.stop_watching_disk()
+        if self.level is Isolation.CONTAINER and self.worker_uid is not None and self.writes_only is not None:
+            uid = self.worker_uid
+            limit = self.limits.disk_mb * 2**20
+            self.disk = DiskWatch([self.work, self.tmp], limit, lambda: worker_user.end_processes(uid))
+
+    def stop_watching_disk(self) -> None:
+        if self.disk is not None:
+            self.disk.stop()
+
+    def disk_exceeded(self) -> bool:
+        return self.disk is not None and self.disk.exceeded
+
     def memory_exceeded(self) -> bool:
         return self.tree is not None and self.tree.memory_exceeded()
 
     def remove(self) -> None:
         """Remove the cage and its control groups; never raises, whatever the student left."""
         self._close_filter_descriptor()
+        self.stop_watching_disk()
         if self.level is Isolation.CONTAINER and self.worker_uid is not None:
             worker_user.remove_leftovers(self.worker_uid)  # its processes first, then its files, in one child
         if self.worker_uid is not None:

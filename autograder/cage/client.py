@@ -312,6 +312,7 @@ class Worker:
         except OSError as error:  # a control group that refuses it: no student code runs uncounted
             self.stop()
             raise WorkerCouldNotStart(f"the worker could not enter its control groups: {error}") from None
+        self.cage.watch_disk()
         self.starts += 1
         assert self.process.stdout is not None  # a pipe: asked for above
         self.replies = codec.FrameReader(self.process.stdout.fileno())
@@ -409,6 +410,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             process.kill()
         self.cage.end_processes()  # what left the worker's group, where no namespace ends it
+        self.cage.stop_watching_disk()
         self._output_read.set()  # its reader closes the output pipe (_drain_output)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
@@ -783,6 +785,8 @@ class Worker:
             name = signal.Signals(-code).name if -code in signal.Signals.__members__.values() else str(-code)
             if name == "SIGXCPU":
                 return f"the worker used more than {self.limits.cpu_seconds} s of CPU time and was stopped"
+            if name == "SIGKILL" and self.cage.disk_exceeded():
+                return f"your code and what it started wrote more than {self.limits.disk_mb} MiB of files in all"
             if name == "SIGKILL" and self.cage.memory_exceeded():
                 return f"your code and what it started used more than {self.limits.memory_mb} MiB of memory"
             return f"the worker process was killed by {name}"

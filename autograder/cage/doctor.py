@@ -12,9 +12,11 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.cage import cage_place
 from autograder.cage.isolation import (
     FORCE_PROCESS_CAGE,
     FORCE_VARIABLE,
@@ -60,6 +62,8 @@ def diagnose(found: Probe | None = None) -> Diagnosis:
     facts.append(f"grader: {'root' if is_root() else 'user ' + str(os.getuid())}")
     if level in (Isolation.SANDBOX_AS_ROOT, Isolation.CONTAINER):
         facts.append(f"control groups: {_control_groups()}")
+    if is_root():
+        facts.append(f"cages: {_cage_place()}")
     why, fix = _why_and_fix(found, binary)
     return Diagnosis(level, facts, why, fix, batch_refuses=not level.keeps_hand_ins_apart)
 
@@ -74,6 +78,8 @@ def _why_and_fix(found: Probe, binary: str | None) -> tuple[str, list[str]]:
             "caps its whole tree",
             ["for a class, grade as root (sudo grade batch …): each worker then gets a user of its own"],
         )
+    if level is Isolation.NONE and found.container_said.startswith(cage_place.SAID):
+        return found.container_said, ["TMPDIR=/tmp grade …   (or chmod o+x the folder named above)"]
     if level is Isolation.NONE:
         said = f"; bubblewrap said: {found.bubblewrap_said}" if found.bubblewrap_said else ""
         return (
@@ -142,6 +148,18 @@ def _interpreter_fix() -> list[str]:
                 "(e.g. /usr/bin/python3 -m venv /opt/grader), or chmod o+x the folders above it"
             ]
     return []
+
+
+def _cage_place() -> str:
+    """Where root's cages go, and whether every worker's user can reach them there."""
+    try:
+        temp = cage_place.reachable_temp()
+    except cage_place.CagesUnreachable as why:
+        return f"nowhere: {why}"
+    if temp != Path(tempfile.gettempdir()):
+        closed = tempfile.gettempdir()
+        return f"in {temp}, which every worker's user can reach (not in TMPDIR, {closed}: it is closed to them)"
+    return f"in {temp}, which every worker's user can reach"
 
 
 def _control_groups() -> str:

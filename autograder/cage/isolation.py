@@ -125,6 +125,13 @@ def _probe() -> Probe:
     rule against them, an interpreter other users may not run) would have stopped the worker too.
     """
     bubblewrap_said = ""
+    if is_root():
+        from autograder.cage import cage_place
+
+        try:
+            cage_place.reachable_temp()
+        except cage_place.CagesUnreachable as why:  # no worker of a user of its own could start: none is tried
+            return Probe(Isolation.NONE, container_said=str(why))
     if bubblewrap() is not None and not forced_process_cage():
         bubblewrap_said = _bubblewrap_refusal()
         if not bubblewrap_said:
@@ -183,6 +190,11 @@ def isolation_notice() -> str | None:
     if level.keeps_hand_ins_apart:
         return None
     if level is Isolation.NONE:
+        from autograder.cage import cage_place
+
+        said = probe().container_said
+        if said.startswith(cage_place.SAID):  # the one case whose fix fits on the line
+            return f"student code was not run: {said}"
         return (
             "student code was not run: the grader is root and could not give it a user of its own "
             "(run `grade doctor` to see why and how to fix it)"

@@ -63,48 +63,134 @@ def _named_user(uid: int) -> bool:
     return True
 
 
-def spawn_options(uid: int, parent_death: Callable[[], None] | None) -> dict[str, Any]:
+def spawn_options(
+    uid: int, parent_death: Callable[[], None] | None, writes_only: Callable[[], None] | None = None
+) -> dict[str, Any]:
     """What ``subprocess.Popen`` needs to start a worker as ``uid``: Python sets the uid, gid and groups
-    in the child, then runs ``preexec_fn``: no new privileges, the worker's seccomp filter, and ``parent_death``
-    (client.parent_death_signal's, which a change of uid clears, so it is asked for after)."""
+    in the child, then runs ``preexec_fn``: a check that the drop took, no new privileges, the worker's
+    seccomp filter, ``writes_only`` (landlock.restrictor's: its own folders alone to write), and
+    ``parent_death`` (client.parent_death_signal's, which a change of uid clears, so it is asked for after)."""
     worker_filter = seccomp.worker_filter()
     if worker_filter is None:
         raise OSError(f"the kit cannot keep sockets from a worker on {os.uname().machine}: no seccomp filter")
 
     def confine() -> None:
+        check_dropped(uid)
         worker_filter.install()
+        if writes_only is not None:
+            writes_only()
         if parent_death is not None:
             parent_death()
 
     return {"user": uid, "group": uid, "extra_groups": [], "preexec_fn": confine}
 
 
-def end_processes(uid: int) -> None:
-    """Kill every process of ``uid``, wherever it went; never raises.
+def check_dropped(uid: int) -> None:
+    """Raise unless this process is ``uid`` alone, every uid and gid of it, with no group and no capability
+    left: run between fork and exec, where Python has just set them, so that a drop that failed in any way
+    is a worker that does not start (``WorkerCouldNotStart``), never one that runs as root."""
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid) or os.getgroups():
+        raise OSError(f"the worker could not become uid {uid}: it is {os.getresuid()}")
+    with open("/proc/self/status", "rb") as status:
+        for line in status:
+            name, _, value = line.partition(b":")
+            if name in (b"CapEff", b"CapPrm") and int(value.strip(), 16) != 0:
+                held = f"{name.decode()} {value.strip().decode()}"
+                raise OSError(f"the worker as uid {uid} still holds capabilities ({held})")
 
-    A child of the grader's becomes ``uid`` and, before it execs, sends SIGKILL to all it may signal: that
-    uid's processes and none else (it is not root), itself spared. Done between fork and exec so that it
-    needs no interpreter the uid may run, only a program that does nothing.
+
+def end_processes(uid: int) -> None:
+    """Kill every process of ``uid``, wherever it went; never raises, never takes long.
+
+    Done by the grader itself, as root, never by a process of ``uid``: a process of that uid can signal
+    another of it, and one stopped between fork and exec would hold up whoever waits for it for ever. Each
+    process is held by a pidfd before its uid is read, so that a pid given again to someone else between the
+    look and the kill is never signalled; all are stopped before any is killed, so that none forks on past
+    the look, and the looks go on until one finds none (``KILL_ROUNDS`` at most).
     """
     if sys.platform.startswith("linux") and uid >= UID_BASE:
-        as_user(uid, _kill_all)
+        for _ in range(KILL_ROUNDS):
+            held = _hold_processes_of(uid)
+            if not held:
+                return
+            for number in (signal.SIGSTOP, signal.SIGKILL):
+                for descriptor in held:
+                    with contextlib.suppress(OSError):
+                        signal.pidfd_send_signal(descriptor, number)
+            for descriptor in held:
+                os.close(descriptor)
+
+
+# A look finds a uid's processes; a process that forked between two looks is found by the next.
+KILL_ROUNDS = 50
+
+
+def _hold_processes_of(uid: int) -> list[int]:
+    """A pidfd for each live process (zombies aside) whose real, effective, saved or file-system uid is ``uid``."""
+    held = []
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                descriptor = os.pidfd_open(int(entry))
+            except OSError:
+                continue
+            # Read after the pidfd is open, and trusted only if the process is still alive then: its pid was
+            # not given to another process in between.
+            if _uids_of(entry) & {uid} and _alive(descriptor):
+                held.append(descriptor)
+            else:
+                os.close(descriptor)
+    return held
+
+
+def _uids_of(pid: str) -> set[int]:
+    """A live process's uids (real, effective, saved, file system); none for a zombie, which runs nothing."""
+    uids: set[int] = set()
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"State:") and line.split()[1:2] == [b"Z"]:
+                    return set()
+                if line.startswith(b"Uid:"):
+                    uids = {int(field) for field in line.split()[1:]}
+    except (OSError, ValueError):
+        return set()
+    return uids
+
+
+def _alive(descriptor: int) -> bool:
+    try:
+        signal.pidfd_send_signal(descriptor, 0)
+    except OSError:
+        return False
+    return True
+
+
+def processes_of(uid: int) -> int:
+    """How many live processes ``uid`` has now (zombies aside: they run nothing)."""
+    held = _hold_processes_of(uid)
+    for descriptor in held:
+        os.close(descriptor)
+    return len(held)
 
 
 def remove_leftovers(uid: int) -> None:
-    """Kill every process of ``uid`` (as ``end_processes``), then remove what it left in the folders every
+    """Kill every process of ``uid`` (``end_processes``), then remove what it left in the folders every
     user may write; never raises, never takes long.
 
-    Done by one child of the grader's that has become ``uid``, so that it can remove nothing that user could
-    not: a classmate's worker still running cannot swap a folder on the way for a link to something of
+    The removal is done by one child of the grader's that has become ``uid``, so that it can remove nothing
+    that user could not: a classmate's worker still running cannot swap a folder on the way for a link to something of
     root's and have the grader remove it. It walks by descriptors, never follows a link, makes the user's
     own read-only folders writable first, goes any depth without recursing, and stops after
     ``SWEEP_SECONDS`` (the child's time is the grader's: a timeout on it would start only once it is done).
     """
     if not sys.platform.startswith("linux") or uid < UID_BASE:
         return
+    end_processes(uid)  # from root: once none is left, no process of the uid can stop the sweeper below
 
-    def end_and_sweep() -> None:
-        _kill_all()
+    def sweep() -> None:
         deadline = time.monotonic() + SWEEP_SECONDS
         for top in SHARED_FOLDERS:
             try:
@@ -112,13 +198,7 @@ def remove_leftovers(uid: int) -> None:
             except Exception:  # anything at all: the sweep is a courtesy, the grader goes on
                 continue
 
-    as_user(uid, end_and_sweep)
-
-
-def _kill_all() -> None:
-    """SIGKILL to every process the caller may signal but itself: as a worker's uid, that uid's."""
-    with contextlib.suppress(OSError):
-        os.kill(-1, signal.SIGKILL)
+    as_user(uid, sweep, timeout=SWEEP_SECONDS * 2)
 
 
 def _do_nothing() -> str:

@@ -4,10 +4,14 @@ container is tests/kit/test_container.py."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -314,3 +318,102 @@ def test_an_output_folder_that_is_not_the_graders_is_refused(tmp_path, monkeypat
     os.chown(squatted, worker_user.UID_BASE, worker_user.UID_BASE)
     with pytest.raises(shield.GuardError, match="not to the grader"):
         shield.guard(squatted, plant=True)
+
+
+# Run as a worker's uid: stop every process it can see, and every pid the kernel gives next, for a minute.
+STOPS_WHATEVER_IT_SEES = """
+import os, signal, time
+me, until = os.getpid(), time.monotonic() + 60
+while time.monotonic() < until:
+    try:
+        with open("/proc/sys/kernel/ns_last_pid") as last:
+            newest = int(last.read())
+    except (OSError, ValueError):
+        newest = 0
+    for pid in [*range(max(newest - 4, 2), newest + 8), *(int(e) for e in os.listdir("/proc") if e.isdigit())]:
+        if pid != me:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
+"""
+
+
+@needs_root
+def test_a_uid_that_stops_whatever_it_sees_cannot_hold_up_the_grader_that_ends_it():
+    """A child of the grader's that becomes the uid while one of its processes runs is stopped there, and
+    the grader waits for it for ever: the grader ends the uid from root first, then sweeps as it."""
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no interpreter in /usr/bin that other users may run")
+    uid = worker_user.new_uid()
+    stopper = subprocess.Popen(
+        [python, "-S", "-c", STOPS_WHATEVER_IT_SEES], user=uid, group=uid, extra_groups=[], start_new_session=True
+    )
+    sweeping = threading.Thread(target=worker_user.remove_leftovers, args=(uid,), daemon=True)
+    try:
+        deadline = time.monotonic() + 30
+        while worker_user.processes_of(uid) == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # looping
+        sweeping.start()
+        sweeping.join(timeout=60)
+        assert not sweeping.is_alive(), "the sweep was held up by a process of the uid it sweeps"
+        assert worker_user.processes_of(uid) == 0
+    finally:
+        for entry in os.listdir("/proc"):  # whatever is left of the uid, the test's own helper among them
+            with contextlib.suppress(OSError, ValueError):
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    os.kill(int(entry), signal.SIGKILL)
+        stopper.wait(timeout=30)
+
+
+WRITES_EVERYWHERE = """
+import os, sys
+said = []
+for folder in sys.argv[1:]:
+    try:
+        with open(os.path.join(folder, "bpe-kit-test-written-%d" % os.getpid()), "wb") as file:
+            file.write(b"x")
+        said.append("wrote")
+    except OSError as error:
+        said.append("refused %d" % error.errno)
+with open("/dev/null", "wb") as null:
+    null.write(b"x")
+said.append("null")
+print(" ".join(said))
+"""
+
+
+@needs_root
+def test_a_worker_user_writes_in_its_own_folders_alone(tmp_path):
+    """Landlock: its own folder yes, /dev/null yes, the folders every user may write (/tmp, /dev/shm) no."""
+    from autograder.cage import landlock
+
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None:
+        pytest.skip("no interpreter in /usr/bin that other users may run")
+    try:
+        landlock.restrictor([])  # this kernel's Landlock, or a skip
+    except landlock.LandlockUnavailable as why:
+        pytest.skip(str(why))
+    uid = worker_user.new_uid()
+    own = Path(tempfile.mkdtemp(prefix="bpe-kit-test-own-", dir="/tmp"))
+    try:
+        os.chown(own, uid, uid)
+        only = landlock.restrictor([str(own)])
+        shared = [folder for folder in ("/tmp", "/dev/shm") if os.path.isdir(folder)]
+        options = worker_user.spawn_options(uid, None, only)
+        written = subprocess.run(
+            [python, "-S", "-c", WRITES_EVERYWHERE, str(own), *shared],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd="/",
+            env={},
+            **options,
+        )
+        assert written.stdout.split() == ["wrote", *["refused", "13"] * len(shared), "null"], written.stderr
+    finally:
+        worker_user.remove_leftovers(uid)
+        shutil.rmtree(own, ignore_errors=True)

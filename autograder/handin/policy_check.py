@@ -247,6 +247,8 @@ class _Walk(ast.NodeVisitor):
             return
         if module.split(".")[0] in self.source.own_modules:
             return
+        if not self._allowed(module):
+            return  # a stand-in, or a notebook's exploration: whatever it names is not the exercises' code
         listed = policy.ALLOWED_ATTRIBUTES.get(module)
         for alias in node.names:
             if alias.name == "*":

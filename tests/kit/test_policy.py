@@ -24,7 +24,8 @@ from results import function_scores, gradebook_rows
 
 from autograder.authoring import notebooks as exercises
 from autograder.course import course_file
-from autograder.handin import loading, policy
+from autograder.handin import loading, policy, policy_parts
+from autograder.handin.cells import Cell
 from autograder.handin.loaded import LoadedSubmission
 from autograder.handin.policy_check import Source, check_file, check_source, readable_dunder
 from autograder.kit_root import KIT_ROOT
@@ -284,6 +285,19 @@ def test_a_notebook_may_plot_where_no_graded_function_reaches_but_not_where_one_
     notebook.write_text(_notebook(cells), encoding="utf-8")
     said = "\n".join(refusal_lines(loading.load(notebook)))  # show() is reached now: its plt and numpy too
     assert "numpy is not a module" in said and "matplotlib.pyplot is not a module" in said, said
+
+
+@pytest.mark.unit
+def test_a_check_cell_grades_the_kernels_cells_with_a_module_taken_from_a_package_by_name():
+    """``check(...)`` in a notebook grades every cell the kernel ran, uncut: Part 6's comparison with Hugging
+    Face (``from tokenizers import decoders``, a module) is the notebook's, not a refusal of the part."""
+    cells = (
+        Cell(1, "def merge_pair(tokens, pair):\n    return list(tokens)"),
+        Cell(2, "from tokenizers import Tokenizer, decoders\nprint(Tokenizer, decoders.ByteLevel())"),
+    )
+    assert policy_parts.refused_parts({}, kind="modules", module_cells=(("bpe", cells),)) == ()
+    reached = (Cell(1, "from tokenizers import decoders\ndef merge_pair(tokens, pair):\n    return decoders"),)
+    assert policy_parts.refused_parts({}, kind="modules", module_cells=(("bpe", reached),)) != ()
 
 
 def _notebook(cells: list[str]) -> str:

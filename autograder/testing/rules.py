@@ -744,8 +744,8 @@ CONTRACTS: tuple[Contract, ...] = (
         ),
         (
             "memory",
-            "Its peak of Python memory stays within 4 times the yardstick's.",
-            "your peak of Python memory within 4 times",
+            "The memory its call adds to a process of its own stays within 4 times the yardstick's.",
+            "the memory your call adds to its process within 4 times",
             "large_training_text",
         ),
     ),

@@ -60,6 +60,8 @@ def save(folder, vocab, merges):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "elsewhere.json"), "w", encoding="utf-8") as file:
         json.dump(vocab, file)
+    if os.path.lexists(os.path.join(folder, "vocab.json")):  # saved before into this folder: the link again
+        os.remove(os.path.join(folder, "vocab.json"))
     os.symlink("elsewhere.json", os.path.join(folder, "vocab.json"))
     with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
         file.write("#version: 0.2\\n" + "".join(f"{a} {b}\\n" for a, b in merges))

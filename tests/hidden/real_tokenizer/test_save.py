@@ -10,12 +10,17 @@ VOCAB = {"c": 0, "a": 1, "t": 2, "é": 3, "Ġ": 4, "at": 5, "cat": 6, "Ġcat": 7
 MERGES = [("a", "t"), ("c", "at"), ("Ġ", "cat")]
 
 
+def both_written(files):
+    """``files``, where save wrote both of its files (as regular files: the grader reads back nothing else)."""
+    missing = [name for name in ("vocab.json", "merges.txt") if name not in files]
+    assert not missing, hint(f"save must write {' and '.join(missing)} into the folder it is given")
+    return files
+
+
 def saved(submission, vocab, merges, folder="saved-tokenizer"):
     """What the student's save wrote, as the grader reads it: (vocab, merges, the files' bytes)."""
     record = submission.real_tokenizer.save.in_folder(CallFolder(folder, collect=True))(folder, vocab, merges)
-    files = record.files or {}
-    missing = [name for name in ("vocab.json", "merges.txt") if name not in files]
-    assert not missing, hint(f"save must write {' and '.join(missing)} into the folder it is given")
+    files = both_written(record.files or {})
     try:
         return read_vocab(files["vocab.json"]), read_merges(files["merges.txt"]), files
     except TokenizerFileError as error:
@@ -62,7 +67,7 @@ def test_saving_into_a_folder_that_holds_a_tokenizer_replaces_its_files(submissi
     }
     folder = CallFolder("tokenizer", older, collect=True)
     record = submission.real_tokenizer.save.in_folder(folder)("tokenizer", VOCAB, MERGES)
-    after = dict(record.files or {})
+    after = both_written(dict(record.files or {}))
     assert after.get("merges.txt") == "#version: 0.2\na t\nc at\nĠ cat\n".encode(), hint(
         'open each file with "w", which replaces what was there: appending keeps the older merges'
     )

@@ -151,16 +151,16 @@ def test_at_least_five_times_faster_than_the_recount(submission):
 def test_memory_at_most_three_times_the_recounts(submission):
     """train_bytes on 40 KB to a vocabulary of 400 grows its memory at most 3 times as far as the slow recount"""
     text = made_up_text(MEMORY_CHARACTERS)
-    grown = recount_growth()
+    yardstick = recount_growth()
     record = submission.real_tokenizer.train_bytes.memory_growth(text, MEMORY_VOCAB, [END_OF_TEXT])
     assert record.returned == recount(text, MEMORY_VOCAB, (END_OF_TEXT,)), hint(
         "on the memory test's text too, the merges must be the recount's"
     )
-    assert record.grown_bytes is not None and grown, hint(
+    assert yardstick and record.grown_bytes is not None, hint(
         "this machine does not report a process's peak of memory, so your call's could not be measured here"
     )
-    assert record.grown_bytes <= MEMORY_RATIO * grown, hint(
-        f"your call grew its memory by {record.grown_bytes / 2**20:.1f} MiB, {record.grown_bytes / grown:.1f}x "
-        f"the recount's {grown / 2**20:.1f} MiB; aim for at most {MEMORY_RATIO:g}x: keep each distinct piece "
+    assert record.grown_bytes <= MEMORY_RATIO * yardstick, hint(
+        f"your call grew its memory by {record.grown_bytes / 2**20:.1f} MiB, {record.grown_bytes / yardstick:.1f}x "
+        f"the recount's {yardstick / 2**20:.1f} MiB; aim for at most {MEMORY_RATIO:g}x: keep each distinct piece "
         "once with its count, and no copy of the pieces per merge"
     )

@@ -147,7 +147,13 @@ class FakeCage:
     def end_processes(self) -> None: ...
     def remove(self) -> None: ...
 
+    def watch_disk(self) -> None: ...
+    def stop_watching_disk(self) -> None: ...
+
     def memory_exceeded(self) -> bool:
+        return False
+
+    def disk_exceeded(self) -> bool:
         return False
 
 

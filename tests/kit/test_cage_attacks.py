@@ -71,7 +71,7 @@ def _use(source):
     return False
 
 def _walk(top, wanted, budget=40_000, seconds=20):
-    """Every file named ``wanted`` under ``top`` that can be read (bounded: a walk of / is big)."""
+    """Every file named ``wanted`` (or whose name it accepts) under ``top`` (bounded: a walk of / is big)."""
     started = time.monotonic()
     stack = [top]
     while stack and budget > 0 and time.monotonic() - started < seconds:
@@ -86,7 +86,7 @@ def _walk(top, wanted, budget=40_000, seconds=20):
                 if entry.is_dir(follow_symlinks=False):
                     if not entry.path.startswith(("/proc", "/sys")):
                         stack.append(entry.path)
-                elif entry.name == wanted:
+                elif wanted(entry.name) if callable(wanted) else entry.name == wanted:
                     yield entry.path
             except OSError:
                 continue
@@ -103,24 +103,22 @@ ATTACKS: dict[str, str] = {
     # The grader's own bytecode cache holds the compiled reference and hidden tests.
     "the grader's compiled caches": """
 import marshal
-for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/"):
-    for path in _walk(top, "__pycache__", budget=20_000, seconds=5):
-        pass
-    for folder, _, files in (os.walk(top) if os.path.isdir(top) else []):
-        if "solutions" in folder and any(name.startswith("bpe.") and name.endswith(".pyc") for name in files):
-            for name in files:
-                if name.startswith("bpe.") and name.endswith(".pyc"):
-                    data = _read(os.path.join(folder, name))
-                    if data:
-                        _report(os.path.join(folder, name))  # read at all is the leak: exec is refused anyway
-                        try:
-                            code = marshal.loads(data[16:])
-                            namespace = {}
-                            exec(code, namespace)
-                            if callable(namespace.get("merge_pair")):
-                                _stolen = namespace["merge_pair"]
-                        except BaseException:
-                            pass
+# Where caches lie first, then everything: within the import's 10 s, however loaded the machine.
+_deadline = time.monotonic() + 6
+_compiled = lambda name: name.startswith("bpe.") and name.endswith(".pyc")
+for top in ("/tmp", "/var/tmp", os.path.expanduser("~"), "/root", "/work", "/"):
+    for path in _walk(top, _compiled, budget=400_000, seconds=max(0.0, _deadline - time.monotonic())):
+        if "solutions" in path:
+            data = _read(path)
+            if data:
+                _report(path)  # read at all is the leak: exec is refused anyway
+                try:
+                    namespace = {}
+                    exec(marshal.loads(data[16:]), namespace)
+                    if callable(namespace.get("merge_pair")):
+                        _stolen = namespace["merge_pair"]
+                except BaseException:
+                    pass
         if _stolen:
             break
     if _stolen:

@@ -86,7 +86,7 @@ def _overview(overview: Overview) -> Section:
         section.lines.append(
             f"Score (percent): mean {scores.mean:.1f}, median {scores.median:.1f}, population standard deviation "
             f"{scores.spread:.1f}, lowest {scores.lowest:.1f}, highest {scores.highest:.1f}; "
-            f"{scores.full_marks} with full marks."
+            f"{scores.full_marks} passed every test (before late penalties and adjustments)."
         )
     return section
 

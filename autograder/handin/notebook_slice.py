@@ -16,6 +16,8 @@ to what the graded functions can reach:
 - a statement that may change a needed name runs too: an item or attribute
   assigned on it (``TABLE["x"] = 1``), or a method called on it
   (``PATTERNS.update(...)``), so a notebook grades as it runs top to bottom;
+  a function called on a module (``regex.findall(...)``, a name that only
+  ``import`` binds) reads it and changes nothing;
 - a compound statement (``if``, ``try``, ``with``, ``for``) runs when it
   defines something, or binds a needed name;
 - everything else is left out: calls made for their output, prints, plots,
@@ -43,6 +45,7 @@ class _Statement:
     last: int
     binds: frozenset[str]
     uses: frozenset[str]
+    called_on: frozenset[str]  # the names a method is called on: changed, unless they are modules
     always: bool  # an import or a definition: run whatever is needed
 
 
@@ -57,6 +60,16 @@ def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
             continue
         parsed[index] = True
         statements += [_describe(index, node) for node in tree.body]
+    modules = {name for statement in statements if isinstance(statement.node, ast.Import) for name in statement.binds}
+    modules -= {  # a module's name bound to something else somewhere: not only a module
+        inner.id
+        for statement in statements
+        if not isinstance(statement.node, ast.Import)
+        for inner in ast.walk(statement.node)
+        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store | ast.Del)
+    }
+    for statement in statements:
+        statement.binds |= statement.called_on - modules
     needed = set(wanted)
     kept = {number for number, statement in enumerate(statements) if statement.always}
     changed = True
@@ -84,7 +97,9 @@ def _describe(cell: int, node: ast.stmt) -> _Statement:
     always = isinstance(node, definition) or (isinstance(node, ast.ImportFrom) and node.names[0].name == "*")
     if isinstance(node, ast.If | ast.Try | ast.With | ast.For | ast.While | ast.AsyncWith | ast.AsyncFor):
         always = any(isinstance(inner, definition) for inner in ast.walk(node))
-    return _Statement(cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), always)
+    return _Statement(
+        cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), frozenset(_called_on(node)), always
+    )
 
 
 def _binds(node: ast.stmt) -> Iterator[str]:
@@ -101,12 +116,19 @@ def _binds(node: ast.stmt) -> Iterator[str]:
             yield inner.id
         elif isinstance(inner, ast.Subscript | ast.Attribute) and isinstance(inner.ctx, ast.Store | ast.Del):
             yield from _root(inner.value)  # CACHE["x"] = ... changes CACHE
-        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
-            yield from _root(inner.func.value)  # PATTERNS.update(...) may change PATTERNS
         elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield inner.name
         elif isinstance(inner, ast.alias):
             yield (inner.asname or inner.name).split(".")[0]
+
+
+def _called_on(node: ast.stmt) -> Iterator[str]:
+    """The names a top-level statement calls a method on: ``PATTERNS.update(...)`` may change PATTERNS."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom):
+        return
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+            yield from _root(inner.func.value)
 
 
 def _root(node: ast.expr) -> Iterator[str]:

@@ -19,7 +19,7 @@ from autograder.handin.ipython_syntax import plain_python
 from autograder.handin.kit_cells import is_run, kit_role
 from autograder.handin.limits import HandinLimits
 from autograder.handin.notebook_format import read_cells
-from autograder.handin.notebook_slice import needed_cells
+from autograder.handin.notebook_slice import defined_names, sliced
 
 
 @dataclass(frozen=True)
@@ -61,20 +61,40 @@ def notebook_cells(
     places: list[int] = []
     codes: list[str] = []
     notes: list[str] = []
+    left_out: list[tuple[int, str]] = []
     for place, cell in enumerate(all_cells, start=1):
-        if cell.kind != "code" or not is_run(kit_role(cell.metadata, cell.source)):
-            continue  # the kit's own check or demo: it grades nothing, and what it raises is not the student's
+        if cell.kind != "code":
+            continue
+        if not is_run(kit_role(cell.metadata, cell.source)):
+            left_out.append((place, cell.source))  # the kit's check or demo: it grades nothing, nor blames
+            continue
         code, skipped = plain_python(cell.source)
         if skipped:
             notes.append(f"cell {_cell_name(place, cell.source)}: skipped IPython-only lines: {', '.join(skipped)}")
         places.append(place)
         codes.append(code)
-    needed = needed_cells(codes, wanted)
+    needed, unbound = sliced(codes, wanted)
+    notes += _read_from_the_kits_cells(unbound, left_out)
     cells = tuple(
         Cell(place, code, _cell_name(place, all_cells[place - 1].source))
         for place, code in zip(places, needed, strict=True)
     )
     return cells, notes
+
+
+def _read_from_the_kits_cells(unbound: set[str], left_out: list[tuple[int, str]]) -> list[str]:
+    """A line for each name the student's code reads that only a kit cell the grader leaves out defines:
+    top to bottom it ran, graded it is a NameError, and the line says where to define it instead."""
+    notes = []
+    for name in sorted(unbound):
+        for place, source in left_out:
+            if name in defined_names(source):
+                notes.append(
+                    f"cell {_cell_name(place, source)}: {name}, which your code reads, is defined only in this "
+                    "cell of the kit's, which grading does not run: define it in a cell of your own"
+                )
+                break
+    return notes
 
 
 def _cell_name(place: int, source: str) -> str:

@@ -31,6 +31,7 @@ reported as before.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -51,6 +52,12 @@ class _Statement:
 
 def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
     """Each cell's source with the top-level statements the ``wanted`` functions cannot reach blanked out."""
+    return sliced(sources, wanted)[0]
+
+
+def sliced(sources: list[str], wanted: set[str]) -> tuple[list[str], set[str]]:
+    """``needed_cells``, and the names the kept statements read that no statement of ``sources`` binds and
+    Python does not provide (what a notebook's run would take from cells left out of ``sources``)."""
     statements: list[_Statement] = []
     parsed: dict[int, bool] = {}
     for index, source in enumerate(sources):
@@ -83,7 +90,17 @@ def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
                 if not statement.uses <= needed:
                     needed |= statement.uses
                     changed = True
-    return [_cut(source, index, statements, kept) if parsed[index] else source for index, source in enumerate(sources)]
+    bound = {name for statement in statements for name in statement.binds}
+    read = {name for statement in statements if statement.binds & needed for name in statement.uses}
+    unbound = read - bound - set(dir(builtins)) - {"__name__", "__file__"}
+    cut = [_cut(source, index, statements, kept) if parsed[index] else source for index, source in enumerate(sources)]
+    return cut, unbound
+
+
+def defined_names(source: str) -> set[str]:
+    """The names a cell's top-level statements bind; none when it does not parse."""
+    tree = student_syntax.parse(source)
+    return set() if tree is None else {name for node in tree.body for name in _binds(node)}
 
 
 def _describe(cell: int, node: ast.stmt) -> _Statement:

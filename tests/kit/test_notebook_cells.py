@@ -124,6 +124,23 @@ def test_a_cell_the_student_added_runs_as_the_slicer_cuts_it():
     assert "print(" not in run[4], "a call for its output, reading the demos' vocab, is cut"
 
 
+@pytest.mark.unit
+def test_a_function_reading_a_name_only_a_kit_demo_defines_gets_a_line_naming_the_cell():
+    """Top to bottom it ran; graded, the demo is left out: the note says where the name lives and what to do."""
+    notebook = _solved()
+    exercise = next(cell for cell in notebook.cells if cell.source.startswith("def decode("))
+    exercise.source += "\n\n\ndef decode_with_table(ids):\n    return decode(ids, vocab)"
+    text = nbformat.writes(notebook).encode("utf-8")
+    wanted = {*part_of(PART).functions, "decode_with_table"}
+    _, notes = notebook_cells(Path("n.ipynb"), {"n.ipynb": text}, "n.ipynb", DEFAULT_LIMITS, wanted)
+    demo = _place_of(notebook, 'vocab, merges = load("data/gpt2")')
+    assert [note for note in notes if "vocab" in note] == [
+        f'cell {demo} (vocab, merges = load("data/gpt2")): vocab, which your code reads, is defined only in '
+        "this cell of the kit's, which grading does not run: define it in a cell of your own"
+    ], notes
+    assert not [note for note in notes if "merges" in note.split(":")[1]], "merges is read by no function"
+
+
 def _part_6_hand_ins(tmp_path: Path) -> dict[str, Path]:
     """A student's solved Part 6 notebook, the kit's own nbgrader notebook, and the solution as a module, each
     in a folder of its own beside the data the notebooks read."""

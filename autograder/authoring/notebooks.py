@@ -12,6 +12,13 @@ The prose of each part lives in ``exercises/src/<module>.md``: Markdown, with
   notebook and fails unless its output holds the text ``label: value``, so
   prose and output cannot drift apart.
 
+Every code cell carries the kit's mark of its role in its metadata,
+``"bpe_kit": {"role": ...}``: ``setup``, ``exercise`` (the student's function),
+``check``, or ``demo`` (every fenced block: the prose's demonstrations and
+explorations). The grader runs the setup, the exercises and the cells the
+student added, never a check or a demo the student left as it was
+(``autograder/handin/kit_cells.py``).
+
 Three flavours come out of one source:
 
 - ``student``: each function as its stub (the same generator as
@@ -35,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.authoring.stubs import BEGIN, END, make_stub, todo_lines
+from autograder.handin import kit_cells
 from autograder.handin.notebook_format import import_nbformat
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS, Part
@@ -201,9 +209,11 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
         if block.kind == "markdown":
             cells.append(nbformat.v4.new_markdown_cell(CLAIM.sub(lambda claim: claim["value"], block.text)))
         elif block.kind == "code":
-            cells.append(nbformat.v4.new_code_cell(block.text))
+            cells.append(_marked(nbformat.v4.new_code_cell(block.text), kit_cells.DEMO))
         elif block.kind == "setup":
-            cells.append(nbformat.v4.new_code_cell(f'{setup}\n\ncheck = checker("{part.module}")'))
+            cells.append(
+                _marked(nbformat.v4.new_code_cell(f'{setup}\n\ncheck = checker("{part.module}")'), kit_cells.SETUP)
+            )
         else:
             if block.text not in functions:
                 raise ExerciseSourceError(f"{source_path}: @exercise {block.text}: no such function in solutions")
@@ -219,17 +229,26 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
     return notebook
 
 
+def _marked(cell: Any, role: str, function: str = "") -> Any:
+    """``cell`` with the kit's mark of its role, which tells the grader whose cell it is (handin/kit_cells.py)."""
+    cell.metadata[kit_cells.KEY] = kit_cells.mark(role, cell.source, function)
+    return cell
+
+
 def _exercise_cells(name: str, function: str, part: Part, flavour: str, points: SuitePoints) -> list[Any]:
     nbformat = import_nbformat()
 
+    def exercise(source: str) -> Any:
+        return _marked(nbformat.v4.new_code_cell(source), kit_cells.EXERCISE, name)
+
+    def check(source: str) -> Any:
+        return _marked(nbformat.v4.new_code_cell(source), kit_cells.CHECK, name)
+
     if flavour == "student":
-        return [
-            nbformat.v4.new_code_cell(make_stub(function, name=name).rstrip("\n")),
-            nbformat.v4.new_code_cell(f"check({name})"),
-        ]
+        return [exercise(make_stub(function, name=name).rstrip("\n")), check(f"check({name})")]
     if flavour == "solved":
-        return [nbformat.v4.new_code_cell(_solved(function)), nbformat.v4.new_code_cell(f"check({name})")]
-    solution = nbformat.v4.new_code_cell(_nbgrader_solution(function))
+        return [exercise(_solved(function)), check(f"check({name})")]
+    solution = exercise(_nbgrader_solution(function))
     solution.metadata["nbgrader"] = {
         "grade": False,
         "grade_id": name,
@@ -237,7 +256,7 @@ def _exercise_cells(name: str, function: str, part: Part, flavour: str, points: 
         "schema_version": SCHEMA_VERSION,
         "solution": True,
     }
-    tests = nbformat.v4.new_code_cell(
+    tests = check(
         f'check({name}, strict=True)\n{HIDDEN_BEGIN}\ncheck({name}, suite="hidden", strict=True)\n{HIDDEN_END}'
     )
     from autograder.course.nbgrader_export import grade_cell_name

@@ -1,5 +1,10 @@
-"""A notebook's code cells as the worker runs them: plain Python, cut to what the graded functions need, each
-named as Jupyter shows it.
+"""A notebook's code cells as the worker runs them: the student's cells, plain Python, cut to what the graded
+functions need, each named as Jupyter shows it.
+
+Whose cell is whose comes from the mark the kit's notebooks carry (kit_cells): the kit's checks and demos
+never run, whatever they bind or raise. What remains (the set-up, the exercises, the cells the student
+added or edited) is cut statement by statement by notebook_slice, which alone decides for a notebook
+whose cells have no mark at all.
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ from pathlib import Path
 from autograder.handin import student_syntax
 from autograder.handin.bounded import SubmissionError, decode
 from autograder.handin.ipython_syntax import plain_python
+from autograder.handin.kit_cells import is_run, kit_role
 from autograder.handin.limits import HandinLimits
 from autograder.handin.notebook_format import read_cells
-from autograder.handin.notebook_slice import needed_cells
+from autograder.handin.notebook_slice import defined_names, sliced
 
 
 @dataclass(frozen=True)
@@ -26,8 +32,9 @@ class Cell:
 def notebook_cells(
     source: Path, files: dict[str, bytes], notebook: str, limits: HandinLimits, wanted: set[str]
 ) -> tuple[tuple[Cell, ...], list[str]]:
-    """A notebook's code cells as plain Python, cut to what the ``wanted`` functions need (notebook_slice),
-    each named as Jupyter shows it: its place among all the cells; notes on what was skipped."""
+    """The notebook's code cells the worker runs (the kit's checks and demos left out), as plain Python, cut
+    to what the ``wanted`` functions need (notebook_slice), each named as Jupyter shows it: its place among
+    all the cells; notes on what was skipped."""
     text = decode(source, notebook, files[notebook])
     try:
         # The cells are counted on the bare JSON (fast) before each is read and validated (slow).
@@ -45,7 +52,7 @@ def notebook_cells(
         raise SubmissionError(
             f"{source}: {notebook} is not a readable notebook ({type(error).__name__}); save it again from Jupyter"
         ) from None
-    code_size = sum(len(cell_source) for kind, cell_source in all_cells if kind == "code")
+    code_size = sum(len(cell.source) for cell in all_cells if cell.kind == "code")
     if code_size > student_syntax.MOST_CHARACTERS:  # the grader reads it all as syntax, with no cap on its memory
         raise SubmissionError(
             f"{source}: {notebook} holds {code_size:,} characters of code, more than the "
@@ -54,20 +61,40 @@ def notebook_cells(
     places: list[int] = []
     codes: list[str] = []
     notes: list[str] = []
-    for place, (kind, cell_source) in enumerate(all_cells, start=1):
-        if kind != "code":
+    left_out: list[tuple[int, str]] = []
+    for place, cell in enumerate(all_cells, start=1):
+        if cell.kind != "code":
             continue
-        code, skipped = plain_python(cell_source)
+        if not is_run(kit_role(cell.metadata, cell.source)):
+            left_out.append((place, cell.source))  # the kit's check or demo: it grades nothing, nor blames
+            continue
+        code, skipped = plain_python(cell.source)
         if skipped:
-            notes.append(f"cell {_cell_name(place, cell_source)}: skipped IPython-only lines: {', '.join(skipped)}")
+            notes.append(f"cell {_cell_name(place, cell.source)}: skipped IPython-only lines: {', '.join(skipped)}")
         places.append(place)
         codes.append(code)
-    needed = needed_cells(codes, wanted)
+    needed, unbound = sliced(codes, wanted)
+    notes += _read_from_the_kits_cells(unbound, left_out)
     cells = tuple(
-        Cell(place, code, _cell_name(place, all_cells[place - 1][1]))
+        Cell(place, code, _cell_name(place, all_cells[place - 1].source))
         for place, code in zip(places, needed, strict=True)
     )
     return cells, notes
+
+
+def _read_from_the_kits_cells(unbound: set[str], left_out: list[tuple[int, str]]) -> list[str]:
+    """A line for each name the student's code reads that only a kit cell the grader leaves out defines:
+    top to bottom it ran, graded it is a NameError, and the line says where to define it instead."""
+    notes = []
+    for name in sorted(unbound):
+        for place, source in left_out:
+            if name in defined_names(source):
+                notes.append(
+                    f"cell {_cell_name(place, source)}: {name}, which your code reads, is defined only in this "
+                    "cell of the kit's, which grading does not run: define it in a cell of your own"
+                )
+                break
+    return notes
 
 
 def _cell_name(place: int, source: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import sys
 from types import ModuleType
+from typing import Any, NamedTuple
 
 SLOW_OPTIONAL_CHECKER = "rfc3987_syntax"
 
@@ -33,13 +34,19 @@ def import_nbformat() -> ModuleType:
     return nbformat
 
 
-def read_cells(text: str, raw: object = None) -> list[tuple[str, str]]:
-    """(cell type, source) of each cell of a notebook, in order; ValueError when it is not a notebook.
+class RawCell(NamedTuple):
+    kind: str  # code, markdown, raw
+    source: str
+    metadata: dict[str, Any]  # {} when the cell has none, or none that is a mapping
+
+
+def read_cells(text: str, raw: object = None) -> list[RawCell]:
+    """Each cell of a notebook, in order; ValueError when it is not a notebook.
 
     A version 4 notebook (what Jupyter has written since 2015) is read from its JSON: grading needs only
-    each cell's type and source, and nbformat's validation costs tens of milliseconds a notebook on every
-    ``grade``. An older one is upgraded by nbformat, where it is installed. ``raw``: the JSON already
-    parsed from ``text``, where the caller has it.
+    each cell's type, source and metadata (the kit's mark of its role), and nbformat's validation costs
+    tens of milliseconds a notebook on every ``grade``. An older one is upgraded by nbformat, where it
+    is installed. ``raw``: the JSON already parsed from ``text``, where the caller has it.
     """
     raw = json.loads(text) if raw is None else raw
     if isinstance(raw, dict) and raw.get("nbformat") == 4:
@@ -49,10 +56,17 @@ def read_cells(text: str, raw: object = None) -> list[tuple[str, str]]:
     except ImportError:
         raise ValueError("not a version 4 notebook: open and save it in a recent Jupyter") from None
     document = nbformat.reads(text, as_version=4)
-    return [(str(cell.get("cell_type", "")), str(cell.get("source", ""))) for cell in document.cells]
+    return [
+        RawCell(str(cell.get("cell_type", "")), str(cell.get("source", "")), _metadata(cell.get("metadata")))
+        for cell in document.cells
+    ]
 
 
-def _cells_of_v4_json(raw: dict[str, object]) -> list[tuple[str, str]]:
+def _metadata(metadata: object) -> dict[str, Any]:
+    return dict(metadata) if isinstance(metadata, dict) else {}
+
+
+def _cells_of_v4_json(raw: dict[str, object]) -> list[RawCell]:
     listed = raw.get("cells")
     if not isinstance(listed, list):
         raise ValueError("a notebook without a list of cells")
@@ -65,5 +79,5 @@ def _cells_of_v4_json(raw: dict[str, object]) -> list[tuple[str, str]]:
             source = "".join(str(line) for line in source)
         if not isinstance(source, str):
             raise ValueError("a cell whose source is not text")
-        cells.append((cell["cell_type"], source))
+        cells.append(RawCell(cell["cell_type"], source, _metadata(cell.get("metadata"))))
     return cells

@@ -16,6 +16,8 @@ to what the graded functions can reach:
 - a statement that may change a needed name runs too: an item or attribute
   assigned on it (``TABLE["x"] = 1``), or a method called on it
   (``PATTERNS.update(...)``), so a notebook grades as it runs top to bottom;
+  a function called on a module (``regex.findall(...)``, a name that only
+  ``import`` binds) reads it and changes nothing;
 - a compound statement (``if``, ``try``, ``with``, ``for``) runs when it
   defines something, or binds a needed name;
 - everything else is left out: calls made for their output, prints, plots,
@@ -29,6 +31,7 @@ reported as before.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -43,11 +46,18 @@ class _Statement:
     last: int
     binds: frozenset[str]
     uses: frozenset[str]
+    called_on: frozenset[str]  # the names a method is called on: changed, unless they are modules
     always: bool  # an import or a definition: run whatever is needed
 
 
 def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
     """Each cell's source with the top-level statements the ``wanted`` functions cannot reach blanked out."""
+    return sliced(sources, wanted)[0]
+
+
+def sliced(sources: list[str], wanted: set[str]) -> tuple[list[str], set[str]]:
+    """``needed_cells``, and the names the kept statements read that no statement of ``sources`` binds and
+    Python does not provide (what a notebook's run would take from cells left out of ``sources``)."""
     statements: list[_Statement] = []
     parsed: dict[int, bool] = {}
     for index, source in enumerate(sources):
@@ -57,6 +67,16 @@ def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
             continue
         parsed[index] = True
         statements += [_describe(index, node) for node in tree.body]
+    modules = {name for statement in statements if isinstance(statement.node, ast.Import) for name in statement.binds}
+    modules -= {  # a module's name bound to something else somewhere: not only a module
+        inner.id
+        for statement in statements
+        if not isinstance(statement.node, ast.Import)
+        for inner in ast.walk(statement.node)
+        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store | ast.Del)
+    }
+    for statement in statements:
+        statement.binds |= statement.called_on - modules
     needed = set(wanted)
     kept = {number for number, statement in enumerate(statements) if statement.always}
     changed = True
@@ -70,7 +90,17 @@ def needed_cells(sources: list[str], wanted: set[str]) -> list[str]:
                 if not statement.uses <= needed:
                     needed |= statement.uses
                     changed = True
-    return [_cut(source, index, statements, kept) if parsed[index] else source for index, source in enumerate(sources)]
+    bound = {name for statement in statements for name in statement.binds}
+    read = {name for statement in statements if statement.binds & needed for name in statement.uses}
+    unbound = read - bound - set(dir(builtins)) - {"__name__", "__file__"}
+    cut = [_cut(source, index, statements, kept) if parsed[index] else source for index, source in enumerate(sources)]
+    return cut, unbound
+
+
+def defined_names(source: str) -> set[str]:
+    """The names a cell's top-level statements bind; none when it does not parse."""
+    tree = student_syntax.parse(source)
+    return set() if tree is None else {name for node in tree.body for name in _binds(node)}
 
 
 def _describe(cell: int, node: ast.stmt) -> _Statement:
@@ -84,7 +114,9 @@ def _describe(cell: int, node: ast.stmt) -> _Statement:
     always = isinstance(node, definition) or (isinstance(node, ast.ImportFrom) and node.names[0].name == "*")
     if isinstance(node, ast.If | ast.Try | ast.With | ast.For | ast.While | ast.AsyncWith | ast.AsyncFor):
         always = any(isinstance(inner, definition) for inner in ast.walk(node))
-    return _Statement(cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), always)
+    return _Statement(
+        cell, node, first, last, frozenset(_binds(node)), frozenset(_uses(node)), frozenset(_called_on(node)), always
+    )
 
 
 def _binds(node: ast.stmt) -> Iterator[str]:
@@ -101,12 +133,19 @@ def _binds(node: ast.stmt) -> Iterator[str]:
             yield inner.id
         elif isinstance(inner, ast.Subscript | ast.Attribute) and isinstance(inner.ctx, ast.Store | ast.Del):
             yield from _root(inner.value)  # CACHE["x"] = ... changes CACHE
-        elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
-            yield from _root(inner.func.value)  # PATTERNS.update(...) may change PATTERNS
         elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield inner.name
         elif isinstance(inner, ast.alias):
             yield (inner.asname or inner.name).split(".")[0]
+
+
+def _called_on(node: ast.stmt) -> Iterator[str]:
+    """The names a top-level statement calls a method on: ``PATTERNS.update(...)`` may change PATTERNS."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom):
+        return
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+            yield from _root(inner.func.value)
 
 
 def _root(node: ast.expr) -> Iterator[str]:

@@ -106,3 +106,27 @@ def test_the_nbgrader_comparison_hands_in_each_mistake_in_the_cell_that_defines_
                 if name == f"{module}.ipynb" and defining.get(function, "").endswith(code.strip() + "\n")
             }
     assert found == drawn | {"fast trainer is the naive recount (right, but slow)"}, "each mistake, in its cell"
+
+
+@pytest.mark.unit
+def test_the_notebook_timings_naive_trainer_is_correct_and_lands_in_the_train_bytes_cell():
+    """notebook_time's slow trainer must be correct, slow only: the reference's merges, special tokens and
+    ties included; and it is swapped into the solved notebook's train_bytes cell."""
+    sys.path.insert(0, str(KIT_ROOT / "benchmarks"))
+    try:
+        import notebook_time
+    finally:
+        sys.path.remove(str(KIT_ROOT / "benchmarks"))
+    from autograder.testing.reference import reference
+
+    real_tokenizer = reference("real_tokenizer")
+    namespace = dict(vars(real_tokenizer))
+    exec(compile(notebook_time.NAIVE_TRAIN_BYTES, "naive", "exec"), namespace)
+    shakespeare = (KIT_ROOT / "exercises" / "data" / "shakespeare.txt").read_text(encoding="utf-8")
+    text = "<|endoftext|>".join([shakespeare[:4000], "aaaa bbbb aaaa bbbb", shakespeare[4000:8000]])
+    for vocab_size in (300, 420):
+        assert namespace["train_bytes"](text, vocab_size, ["<|endoftext|>"]) == real_tokenizer.train_bytes(
+            text, vocab_size, ["<|endoftext|>"]
+        )
+    notebook = notebook_time.solved_notebook("real_tokenizer", "naive")
+    assert sum(notebook_time.NAIVE_TRAIN_BYTES in cell.source for cell in notebook.cells) == 1

@@ -46,9 +46,30 @@ def test_a_trainer_whose_pace_projects_past_the_bound_is_stopped_with_what_to_fi
     first = stdlib_text(training_cost.SIZES[0])
     second = stdlib_text(training_cost.SIZES[1])
     assert said[0].startswith(f"{first.size:>9,} bytes,"), said
-    assert said[-1].startswith(f"stopped before {second.size:,} bytes: at this pace they take at least "), said
+    assert said[-1].startswith(f"stopped before {second.size:,} bytes: at this pace they take about "), said
     assert "past the 2 s this section waits. To fix: count each distinct piece once" in said[-1]
     assert "section 7's hints" in said[-1]
+
+
+@pytest.mark.unit
+def test_the_bound_is_the_whole_sections_wait_not_each_sizes(monkeypatch):
+    """Sizes that each fit the bound, but not all together, stop the section where their sum would pass it."""
+    clock = [0.0]
+    monkeypatch.setattr(training_cost.time, "perf_counter", lambda: clock[0])
+    trained: list[int] = []
+
+    def one_second_a_20_kb(text, vocab_size, special_tokens=()):
+        trained.append(len(text))
+        clock[0] += len(text) / 20_000  # a pace that grows as the text does: 10 s for 200 KB
+        return {}, [(b"a", b"b")] * (vocab_size - 256 - 1)  # the vocabulary full from the first size on
+
+    said: list[str] = []
+    first, second = (stdlib_text(size) for size in training_cost.SIZES[:2])
+    bound = first.size / 20_000 + second.size / 20_000 * 0.9  # the second fits alone, not after the first
+    assert training_cost.grow(one_second_a_20_kb, bound=bound, say=said.append) is None
+    assert len(trained) == 1, said
+    assert said[-1].startswith(f"stopped before {second.size:,} bytes: at this pace they take about "), said
+    assert f"after the {first.size / 20_000:,.0f} s so far is past the {bound:,.0f} s this section waits" in said[-1]
 
 
 @pytest.mark.unit
@@ -115,8 +136,10 @@ def test_the_prose_quotes_the_helpers_sizes_and_bound():
     prose = (KIT_ROOT / "exercises" / "src" / "real_tokenizer.md").read_text(encoding="utf-8")
     assert "20 KB, 200 KB, 1 MB, then 5 MB asked for" in prose
     assert training_cost.SIZES == (20_000, 200_000, 1_000_000, 5_000_000)
-    assert "projected past two minutes" in " ".join(prose.split())
-    assert training_cost.BOUND_SECONDS == 120
+    assert "would take the section past one minute" in " ".join(prose.split())
+    assert training_cost.BOUND_SECONDS == 60
+    assert "traced run keeps within half a minute" in " ".join(prose.split())
+    assert training_cost.MEMORY_BOUND_SECONDS == 30
     assert "at least 5,000,000 bytes" in prose and "a vocabulary of 4,096" in prose
     assert training_cost.VOCAB_SIZE == 4096
 

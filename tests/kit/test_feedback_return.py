@@ -151,3 +151,17 @@ def test_a_canvas_download_gets_no_moodle_zip(tmp_path: Path) -> None:
     assert process.returncode == 0, process.stderr[-2000:]
     assert (out / "1001" / "feedback.html").is_file()
     assert not (out / "moodle-feedback.zip").exists()
+
+
+def test_moodles_download_graded_as_its_zip_gets_its_feedback_zip_too(tmp_path: Path) -> None:
+    """The zip Moodle gave, not unpacked: the same participants, so the same feedback zip as its folder gets."""
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        archive.writestr("Ada Lovelace_201_assignsubmission_file/simple_tokenizers.py", TOKENIZERS)
+        archive.writestr("Bea Bee_202_assignsubmission_file/simple_tokenizers.py", TOKENIZERS)
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers", "--return-feedback")
+    assert process.returncode == 0, process.stderr[-2000:]
+    with zipfile.ZipFile(out / "moodle-feedback.zip") as archive:
+        read = {member: moodle_reads(member, {"201", "202"}) for member in archive.namelist()}
+    assert {found[0] for found in read.values() if found is not None} == {"201", "202"}, read

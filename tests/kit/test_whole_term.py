@@ -91,6 +91,7 @@ def _moodle_checked(out: Path) -> None:
     percents = {student: float(total) / float(FULL) * 100 for student, (_, total, _, _) in standing.items()}
     assert imported.grades == pytest.approx(percents) and not imported.skipped, imported
     assert set(imported.feedback) == set(percents), "each student's comment goes back in Feedback comments"
+    assert imported.feedback["204"]["Feedback comments"].startswith("Graded by hand: 18 of"), imported.feedback
     with zipfile.ZipFile(out / "moodle-feedback.zip") as archive:
         read = {member: moodle_reads(member, set(percents)) for member in archive.namelist()}
         for member, found in read.items():

@@ -180,7 +180,8 @@ def lateness(policy: LatePolicy, handed_in: HandedIn, extension: datetime | None
             f"Canvas marks it late, and its {FILE_TIMES_UNKNOWN} ({handed_in.unknown}): no penalty taken, since how "
             "late is not known; take one in adjustments.csv if it is due"
         )
-    elif handed_in.marked_late and not past and extension is None:
+    # Canvas marks late whatever comes after the due date, knowing no grace period: one within it is no doubt
+    elif handed_in.marked_late and extension is None and (at is None or at <= due):
         doubt = "Canvas marks it late, but its file's time is not past the due date: no penalty taken; check it"
     return Lateness(past, due, handed_in, extended=extension is not None, doubt=doubt)
 

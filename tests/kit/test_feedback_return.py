@@ -151,3 +151,31 @@ def test_a_canvas_download_gets_no_moodle_zip(tmp_path: Path) -> None:
     assert process.returncode == 0, process.stderr[-2000:]
     assert (out / "1001" / "feedback.html").is_file()
     assert not (out / "moodle-feedback.zip").exists()
+
+
+def test_moodles_download_graded_as_its_zip_gets_its_feedback_zip_too(tmp_path: Path) -> None:
+    """The zip Moodle gave, not unpacked: the same participants, so the same feedback zip as its folder gets."""
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as archive:
+        archive.writestr("Ada Lovelace_201_assignsubmission_file/simple_tokenizers.py", TOKENIZERS)
+        archive.writestr("Bea Bee_202_assignsubmission_file/simple_tokenizers.py", TOKENIZERS)
+    out = tmp_path / "out"
+    process = run_batch(download, out, "--part", "simple_tokenizers", "--return-feedback")
+    assert process.returncode == 0, process.stderr[-2000:]
+    with zipfile.ZipFile(out / "moodle-feedback.zip") as archive:
+        read = {member: moodle_reads(member, {"201", "202"}) for member in archive.namelist()}
+    assert {found[0] for found in read.values() if found is not None} == {"201", "202"}, read
+
+
+@pytest.mark.unit
+def test_the_worksheets_comment_on_a_total_set_by_hand_says_so():
+    """A total set in adjustments.csv (one handed in on paper) is the instructor's, not the tests': the comment
+    Moodle shows the student says it was graded by hand."""
+    from autograder.course.batch import feedback_return, gradebook
+    from autograder.scoring.grade_result import GradeResult
+
+    result = GradeResult(score=18, max_score=30, execution_time=0, output="", tests=())
+    by_hand = gradebook.StudentRecord("204", "Max Moe", gradebook.GRADED_BY_HAND, result=result)
+    assert feedback_return.comment(by_hand).startswith("Graded by hand: 18 of 30 points (60%)."), by_hand
+    tested = gradebook.StudentRecord("201", "Kay Kim", "graded", result=result)
+    assert feedback_return.comment(tested).startswith("Autograded: 18 of 30 points (60%).")

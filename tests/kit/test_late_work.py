@@ -212,6 +212,22 @@ def test_a_late_rule_takes_percent_of_full_marks_per_interval_started_down_to_th
 
 
 @pytest.mark.unit
+def test_canvas_marking_a_hand_in_within_the_grace_period_late_is_no_doubt():
+    """Canvas marks every hand-in after the due date late, knowing nothing of the course's grace period: one
+    within it is on time with nothing to check; one whose time is not past the due date at all is a doubt."""
+    from datetime import timedelta
+
+    from autograder.course.late import HandedIn, LatePolicy, lateness
+
+    due = datetime(2026, 11, 20, 22, 59, tzinfo=UTC)
+    rule = LatePolicy(due=due, grace=timedelta(minutes=10), percent=10)
+    in_grace = lateness(rule, HandedIn(due + timedelta(minutes=6), marked_late=True), None)
+    assert in_grace is not None and not in_grace.late and in_grace.doubt == "", in_grace
+    before = lateness(rule, HandedIn(due - timedelta(minutes=6), marked_late=True), None)
+    assert before is not None and not before.late and "not past the due date" in before.doubt, before
+
+
+@pytest.mark.unit
 def test_a_hand_ins_time_comes_from_its_best_witness():
     """nbgrader's timestamp.txt first, then Moodle's worksheet (in the course's zone), then the files' own time,
     with Canvas's mark where the download is Canvas's; a timestamp.txt that is not a time is said, not guessed."""

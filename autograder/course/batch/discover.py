@@ -120,6 +120,7 @@ class Discovery:
     layout: str
     found: list[Found] = field(default_factory=list)
     assignment: str = ""  # nbgrader's assignment name, when the layout says it
+    lms: str = ""  # the platform whose names an LMS download carries ("Canvas", "Moodle"), as a folder or its zip
     conflicts: dict[str, list[Found]] = field(default_factory=dict)  # id -> two hand-ins or more, one student
     ignored: list[str] = field(default_factory=list)
     # id -> the other names that cleaned to it: each was graded under an id of its own (see _distinct_ids)
@@ -619,7 +620,7 @@ def _lms_folder(folder: Path, entries: list[Path], lms: str, roster: set[str] | 
 
     candidates = _lms_candidates(folder, lms, groups, late, loader, timer)
     discovery = _collect(lms_layout(lms), candidates, ignored)
-    discovery.unfit, discovery.ambiguous = unfit, ambiguous
+    discovery.lms, discovery.unfit, discovery.ambiguous = lms, unfit, ambiguous
     return discovery
 
 
@@ -688,7 +689,7 @@ def _lms_zip(archive_path: Path, roster: set[str] | None) -> Discovery:
         _lms_candidates(archive_path, lms, groups, late, loader, timer, _downloaded(archive_path)),
         [],
     )
-    discovery.unfit, discovery.ambiguous = unfit, ambiguous
+    discovery.lms, discovery.unfit, discovery.ambiguous = lms, unfit, ambiguous
     return discovery
 
 

@@ -15,7 +15,7 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from autograder.course.batch.gradebook import StudentRecord
+from autograder.course.batch.gradebook import GRADED_BY_HAND, StudentRecord
 from autograder.course.batch.store import FEEDBACK_PAGE
 from autograder.scoring.scoring import percent, points_number
 
@@ -64,8 +64,9 @@ def comment(record: StudentRecord) -> str:
     if record.result is None:
         return ""
     score = points_number(record.result.score)
+    graded = "Graded by hand" if record.status == GRADED_BY_HAND else "Autograded"  # a total set in adjustments.csv
     return (
-        f"Autograded: {score} of {points_number(record.result.max_score)} points ({percent(record.result):.0f}%). "
+        f"{graded}: {score} of {points_number(record.result.max_score)} points ({percent(record.result):.0f}%). "
         f"Every test is in {FEEDBACK_PAGE}, under Feedback files."
     )
 

@@ -29,7 +29,7 @@ from autograder.course.batch import (
     similarity,
     store,
 )
-from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover, lms_layout
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -290,7 +290,7 @@ def run_batch(
     if options.nbgrader_db is not None:
         warnings += nbgrader_export.export(options.nbgrader_db, assignment, records, points, due=course.late.due)
         written.append(options.nbgrader_db)
-    if options.return_feedback and discovery.layout == lms_layout("Moodle"):  # only Moodle's ids are participants
+    if options.return_feedback and discovery.lms == "Moodle":  # only Moodle's ids are participants
         archive, left_out = feedback_return.moodle_zip(out, records)
         write_atomically(out / feedback_return.MOODLE_ZIP, archive)
         written.append(out / feedback_return.MOODLE_ZIP)

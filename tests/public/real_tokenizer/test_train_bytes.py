@@ -60,13 +60,11 @@ def test_no_pair_across_pieces_or_special_tokens(submission):
     """train_bytes counts pairs inside GPT-2's pieces only, never inside or across a special token, and counts the
     special tokens in vocab_size"""
     _, merges = submission.real_tokenizer.train_bytes("a1 a1 a1 ", 300)
-    assert merges == [(b" ", b"a")], hint(
-        "pre-split with regex.findall(GPT2_SPLIT, text): 'a' and '1' are apart", fix="pieces"
-    )
+    apart = "pre-split with regex.findall(GPT2_SPLIT, text): 'a' and '1' are apart"
+    assert merges == [(b" ", b"a")], hint(apart, fix="pieces")
     vocab, merges = submission.real_tokenizer.train_bytes(f"ab{END_OF_TEXT}ab{END_OF_TEXT}", 300, [END_OF_TEXT])
-    assert merges == [(b"a", b"b")], hint(
-        "cut the special tokens out of the text first: none of their bytes count", fix="specials"
-    )
+    cut_out = "cut the special tokens out of the text first: none of their bytes count"
+    assert merges == [(b"a", b"b")], hint(cut_out, fix="specials")
     assert vocab[257] == END_OF_TEXT.encode(), hint(
         "each special token takes the next id after the merges", fix="vocab"
     )

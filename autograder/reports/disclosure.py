@@ -69,7 +69,7 @@ def _test_view(test: TestResult, mode: str) -> TestResult:
     hidden: dict[str, Any] = {"printed": None}  # the instructor's: a failing test's output shows its failing call's
     if test.passed or mode == SCORES:
         # pytest names a parametrized test after its inputs ("test_round_trips[naïve café]"): its function alone.
-        hidden |= {"call": "", "expected": "", "got": "", "hint": "", "example": "", "detail": ""}
+        hidden |= {"call": "", "expected": "", "got": "", "hint": "", "hint_id": "", "example": "", "detail": ""}
         hidden["test"] = test.test.split("[", 1)[0]
     if mode == SCORES and not test.passed:
         load_failure = (test.summary or "") if test.load_failed else ""

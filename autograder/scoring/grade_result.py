@@ -57,6 +57,7 @@ class TestResult:
     example: str  # a property's failing inputs
     load_failed: bool  # the file did not load: reports show the cause once for all its tests
     fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
+    hint_id: str = ""  # the contract rule whose fix the hint names (rubric.hint), "" where it names none
     summary: str | None = None  # a load failure in the kit's words alone (reports.disclosure's scores)
     printed: str | None = None  # what the test's calls printed, for the instructor (a student's view drops it)
     # The fields student code made that a student's view leaves out (testing.own_words); ``output`` already does.
@@ -91,6 +92,7 @@ class TestResult:
             ("expected", self.expected),
             ("got", self.got),
             ("hint", self.hint),
+            ("hint_id", self.hint_id or None),
             ("detail", self.detail),
             ("example", self.example),
             ("load_failed", self.load_failed),
@@ -136,6 +138,7 @@ class TestResult:
             expected=extra["expected"],
             got=extra["got"],
             hint=extra["hint"],
+            hint_id=extra.get("hint_id", ""),
             detail=extra["detail"],
             example=extra["example"],
             load_failed=extra.get("load_failed", False),

@@ -87,6 +87,7 @@ def _test_result(outcome: TestOutcome) -> TestResult:
         expected=visible(outcome.expected),
         got=visible(outcome.got),
         hint=visible(outcome.hint),
+        hint_id=outcome.hint_id,
         detail=visible(outcome.detail),
         example=visible(outcome.example),
         load_failed=outcome.load_failed,
@@ -132,6 +133,8 @@ def feedback_text(outcome: TestOutcome) -> str:
         lines.append(outcome.detail)
     else:
         lines.append(f"{outcome.outcome.value}: {outcome.detail}" if outcome.detail else outcome.outcome.value)
+        if outcome.hint:  # why the call raised, in the student's terms (raised_why)
+            lines.append(f"hint:     {outcome.hint}")
     if outcome.fix_first:
         lines.append(f"first:    {fix_first_sentence(outcome.fix_first.split(', '), outcome.function)}")
     if outcome.printed:

@@ -38,6 +38,8 @@ class TestOutcome:
     expected: str = ""
     got: str = ""
     hint: str = ""
+    # The contract rule whose fix the hint names, "module.function.rule" (rubric.hint); "" where it names none.
+    hint_id: str = ""
     detail: str = ""
     printed: str = ""  # what the student reads: the failing call's own output, bounded (student_output)
     printed_in_test: str = ""  # all the test's calls printed, for the instructor's results only (disclosure)

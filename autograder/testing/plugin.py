@@ -33,11 +33,13 @@ from autograder.testing.proxy import (
     GradingSession,
     NotStarted,
     Said,
+    StudentRaised,
     StudentStopped,
     WrongType,
     failure_outcome,
     short_repr,
 )
+from autograder.testing.raised_why import why_raised
 from autograder.testing.replay import Recorded
 from autograder.testing.student_output import (
     PRINTED_FOR_INSTRUCTOR,
@@ -199,6 +201,7 @@ class GradingPlugin:
         self.session.begin_test(call_seconds=float(allowed.args[0]) if allowed else None)
         self._example_began = 0
         self.notes.hint = ""
+        self.notes.fix = None
         self._compared = None
 
     @contextlib.contextmanager
@@ -387,8 +390,9 @@ class GradingPlugin:
         if stopped is not None:
             load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
             summary = error.summary if isinstance(error, CannotLoad) else ""
+            said = why_raised(function, error.error_type) if isinstance(error, StudentRaised) else ""
             return TestOutcome(
-                outcome=stopped, detail=text, load_failed=load_failed, summary=summary, **base, **context
+                outcome=stopped, detail=text, load_failed=load_failed, summary=summary, hint=said, **base, **context
             )
         if _flaky(error):
             # Hypothesis asked the same input twice and the student's code answered two ways: the student's
@@ -413,7 +417,13 @@ class GradingPlugin:
             context["call"] = error.record.text
             got, contract = short_repr(error.record.returned), f"a value of type {error.contract}"
             return TestOutcome(
-                outcome=Outcome.FAILED, got=got, expected=contract, hint=error.hint, example=example, **base, **context
+                outcome=Outcome.FAILED,
+                got=got,
+                expected=contract,
+                hint=error.hint,  # what it saw (the type asked, the type returned): no rule's fix, so no id
+                example=example,
+                **base,
+                **context,
             )
         if isinstance(error, AssertionError):
             shown: dict[str, Any]
@@ -424,8 +434,15 @@ class GradingPlugin:
                 # A call that raised has no answer to show: the hint says what it raised (rubric.raised).
                 shown = {"got": short_repr(last.returned) if last and last.answered else "", "expected": ""}
             example = falsifying_example(error) if getattr(test_function, "is_hypothesis_test", False) else ""
+            said = hint_id(item, module, function, self.notes.fix) if self.notes.hint else ""
             return TestOutcome(
-                outcome=Outcome.FAILED, hint=self.notes.hint, example=example, **shown, **base, **context
+                outcome=Outcome.FAILED,
+                hint=self.notes.hint,
+                hint_id=said,
+                example=example,
+                **shown,
+                **base,
+                **context,
             )
         detail = f"{type(error).__name__}: {text}"[:2000]
         if last is not None and _raised_in_test_file(call.excinfo, item):
@@ -435,6 +452,17 @@ class GradingPlugin:
             unusable = f"the value returned cannot be used as the contract says ({detail})"
             return TestOutcome(outcome=Outcome.FAILED, got=got, hint=unusable, **base, **context)
         return TestOutcome(outcome=Outcome.GRADER_ERROR, detail=detail, **base, **context)
+
+
+def hint_id(item: pytest.Item, module: str, function: str, fix: str | None) -> str:
+    """The id of the rule whose fix a failed test's hint names, as "module.function.rule": the one ``fix``
+    names (rubric.hint), else the test's one rule; "" where the hint names none or the test checks several."""
+    if fix is None:
+        marked = [rule for mark in item.iter_markers("rules") for rule in mark.args]
+        fix = marked[0] if len(marked) == 1 else ""
+    if not fix:
+        return ""
+    return f"{module}.{fix}" if "." in fix else f"{module}.{function}.{fix}"
 
 
 @dataclass(frozen=True)

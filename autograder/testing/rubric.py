@@ -19,6 +19,9 @@ class Notes:
     """What the running test said about its failure: the plugin's, reset before each test (``taking``)."""
 
     hint: str = ""
+    # The rule whose fix the hint names, as a rules mark names it ("rule" or "function.rule"); None for the
+    # test's own rule where it checks only one (hint_id), "" for a hint that says only what it saw.
+    fix: str | None = None
 
 
 # The notes of the hand-in being graded, while its plugin runs its tests (``taking``); none elsewhere.
@@ -35,16 +38,41 @@ def taking(notes: Notes) -> Iterator[None]:
         _taking.reset(token)
 
 
-def hint(text: str) -> str:
+def hint(text: str, fix: str | None = None) -> str:
     """The fix to suggest when the assertion it stands beside fails.
 
     Written as an assertion's message, so it is evaluated only on failure:
     ``assert got == expected, hint("after a merge, jump past both tokens")``.
+
+    The hint's id is the contract rule whose fix it names (``autograder.testing.rules``): by default the one
+    rule its test is marked with; ``fix="rule"`` names another (a test that checks several must), and
+    ``fix=""`` says the hint names no fix, only what it saw (``saw``).
     """
     notes = _taking.get()
     if notes is not None:
         notes.hint = text
+        notes.fix = fix
     return text
+
+
+def saw(expected: object, got: object) -> str:
+    """A hint for a failure whose cause the test cannot tell: what it expected, what it got and where they
+    first differ, naming no fix (its id is empty)."""
+    where = first_difference(expected, got)
+    said = f"the answer differs from the expected one {where}" if where else "the answer differs from the expected one"
+    return hint(f"{said} (expected {expected!r}, got {got!r})", fix="")
+
+
+def first_difference(expected: object, got: object) -> str:
+    """Where two answers first differ, in words ("at index 2: 'ab' against 'a'"), or "" where not a sequence."""
+    if not isinstance(expected, (list, tuple, str)) or not isinstance(got, (list, tuple, str)):
+        return ""
+    for index, (want, have) in enumerate(zip(expected, got, strict=False)):
+        if want != have:
+            return f"at index {index}: {have!r} where {want!r} was expected"
+    if len(expected) != len(got):
+        return f"in length: {len(got)} items where {len(expected)} were expected"
+    return ""
 
 
 def raised(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, str] | None:
@@ -107,12 +135,35 @@ class Fault(Enum):
 
 @dataclass(frozen=True)
 class Replayed(Generic[State]):
-    """A training replayed step by step: what is wrong with it ("" when nothing is), of which kind, and the
-    state after its merges (as far as the replay went)."""
+    """A training replayed step by step: what is wrong with it ("" when nothing is), of which kind, the
+    state after its merges (as far as the replay went), and the rule whose fix the problem names (a rule id
+    every trainer's contract uses: "most_frequent" or "stops"; "" when nothing is wrong)."""
 
     problem: str
     fault: Fault | None
     state: State
+    rule: str = ""
+
+
+def early_stop(best: int, merges_twice: Callable[[], bool] | None = None) -> tuple[str, str]:
+    """The fix for a training that stopped while its best pair is seen ``best`` times (2 or more), and its rule.
+
+    ``merges_twice`` asks the same trainer whether it merges a pair seen exactly twice (a text whose best pair
+    is seen twice). Where it does not, its threshold is the mistake; where it does, or the pair left is seen
+    more often, the loop stopped on a count other than the best pair's count as it is now. Not asked, a best
+    count of 2 could be either: the hint says what it saw and names no fix."""
+    if best == 2:
+        if merges_twice is None:
+            return "a pair is still seen twice: a pair seen twice repeats, and training goes on while one does", ""
+        if not merges_twice():
+            return "a pair seen twice repeats: stop only when the best count is below 2", "stops"
+    seen = "twice, and a pair seen twice is merged where it is the best" if best == 2 else f"{best} times"
+    return (
+        f"a pair is still seen {seen}: the loop stopped on a count other than the best pair's as it is now; count"
+        " the pairs again after every merge and take the pair of largest count, stopping only when that count is"
+        " below 2",
+        "most_frequent",
+    )
 
 
 def training_problem(
@@ -124,6 +175,7 @@ def training_problem(
     count_pairs: Callable[[State], Mapping[Any, int]],
     merge: Callable[[State, Any, int], State],
     counted: str = "",
+    merges_twice: Callable[[], bool] | None = None,
 ) -> Replayed[State]:
     """Replay a student's training from ``state`` and say what is wrong with it.
 
@@ -131,21 +183,24 @@ def training_problem(
     is ('a', 'b')"); ``room`` is how many merges the call allowed. Judged by the contract's property, so
     every tie-break earns full marks: each merge is a most frequent pair of its step (any of them) seen at
     least twice, and training stops early only when no pair repeats. ``count_pairs`` and ``merge`` (given
-    the step's index) are the reference's, so only the student's choice of pairs is judged.
+    the step's index) are the reference's, so only the student's choice of pairs is judged. ``merges_twice``
+    tells an early stop's causes apart (``early_stop``).
     """
     for step, (pair, name) in enumerate(zip(pairs, names, strict=True)):
         counts = count_pairs(state)
         best, seen = max(counts.values(), default=0), counts.get(pair, 0)
         if seen != best:
             problem = f"{name}, seen {seen} times{counted}, but the most frequent pair is seen {best} times"
-            return Replayed(problem, Fault.NOT_MOST_FREQUENT, state)
+            return Replayed(problem, Fault.NOT_MOST_FREQUENT, state, "most_frequent")
         if best < 2:
-            return Replayed(f"{name}, seen only once: training must stop when no pair repeats", Fault.SEEN_ONCE, state)
+            problem = f"{name}, seen only once: training must stop when no pair repeats"
+            return Replayed(problem, Fault.SEEN_ONCE, state, "stops")
         state = merge(state, pair, step)
-    if len(pairs) < room and max(count_pairs(state).values(), default=0) >= 2:
+    left = max(count_pairs(state).values(), default=0)
+    if len(pairs) < room and left >= 2:
         merges = f"{len(pairs)} merge" + ("" if len(pairs) == 1 else "s")
-        problem = f"stopped after {merges} although a pair still occurs twice or more"
-        return Replayed(problem, Fault.STOPPED_EARLY, state)
+        fix, rule = early_stop(left, merges_twice)
+        return Replayed(f"stopped after {merges} although {fix}", Fault.STOPPED_EARLY, state, rule)
     return Replayed("", None, state)
 
 
@@ -159,15 +214,34 @@ def id_training_problem(
     counted: str,
 ) -> str:
     """What is wrong with byte-level ``merges`` ({pair: new_id}) as a training from ``start`` within
-    ``vocab_size``, or "" when nothing is: new ids run 256, 257, ... in the order made, at most
-    ``vocab_size - 256`` of them, and each merge replays as a most frequent pair (``training_problem``)."""
+    ``vocab_size``, or "" when nothing is (``id_training_fault``'s problem)."""
+    return id_training_fault(
+        start, merges, vocab_size, count_pairs=count_pairs, merge_pair=merge_pair, counted=counted
+    )[0]
+
+
+def id_training_fault(
+    start: State,
+    merges: Mapping[Any, int],
+    vocab_size: int,
+    *,
+    count_pairs: Callable[[State], Mapping[Any, int]],
+    merge_pair: Callable[[State, Any, int], State],
+    counted: str,
+    merges_twice: Callable[[], bool] | None = None,
+) -> tuple[str, str]:
+    """What is wrong with byte-level ``merges`` ({pair: new_id}) as a training from ``start`` within
+    ``vocab_size``, and the rule of byte_bpe.train_bpe whose fix it names; ("", "") when nothing is: new ids
+    run 256, 257, ... in the order made (new_ids), at most ``vocab_size - 256`` of them (at_most), and each
+    merge replays as a most frequent pair (``training_problem``)."""
     in_learned_order = sorted(merges.items(), key=lambda item: item[1])
     new_ids = [new_id for _, new_id in in_learned_order]
     if new_ids != list(range(256, 256 + len(new_ids))):
-        return f"the new ids are {new_ids}: merge i (from 0) gets 256 + i, so they run 256, 257, 258, ..."
+        return f"the new ids are {new_ids}: merge i (from 0) gets 256 + i, so they run 256, 257, 258, ...", "new_ids"
     if len(new_ids) > vocab_size - 256:
-        return f"new id {new_ids[-1]} is not below vocab_size {vocab_size}: make at most vocab_size - 256 merges"
-    return training_problem(
+        made = f"new id {new_ids[-1]} is not below vocab_size {vocab_size}: make at most vocab_size - 256 merges"
+        return made, "at_most"
+    replayed = training_problem(
         start,
         [pair for pair, _ in in_learned_order],
         [f"merge {pair} -> {new_id}" for pair, new_id in in_learned_order],
@@ -175,7 +249,9 @@ def id_training_problem(
         count_pairs=count_pairs,
         merge=lambda state, pair, step: merge_pair(state, pair, 256 + step),
         counted=counted,
-    ).problem
+        merges_twice=merges_twice,
+    )
+    return replayed.problem, replayed.rule
 
 
 # How far below its target a speed test's ratio may fall before no noise explains it (fastest_seconds).

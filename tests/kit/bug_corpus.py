@@ -1,7 +1,10 @@
 """Mistakes students really make, each as the one function they got wrong.
 
-Each entry: (module, function, the student's version of that function).
+Each entry: (module, function, the student's version of that function); RECORDS says of each the fix a
+teacher would name and where it came from.
 """
+
+from dataclasses import dataclass
 
 BUGS: dict[str, tuple[str, str, str]] = {
     "char_tokenize drops spaces": (
@@ -901,7 +904,8 @@ def train_on_pieces(text, vocab_size):
         "encode_with_specials",
         """
 def encode_with_specials(text, merges, special_tokens):
-    pattern = "(" + "|".join(regex.escape(token) for token in special_tokens) + ")"
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    pattern = "(" + "|".join(regex.escape(token) for token in longest_first) + ")"
     ids = []
     for index, chunk in enumerate(regex.split(pattern, text) if special_tokens else [text]):
         ids += [special_tokens[chunk]] if index % 2 else encode(chunk, merges)
@@ -1901,5 +1905,609 @@ def train_bytes(text, vocab_size, special_tokens=()):
         vocab[len(vocab)] = token.encode("utf-8")
     return vocab, merges
 """,
+    ),
+    "train_bpe takes max(counts) without a key, the largest pair": (
+        "bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges):
+        counts = get_pair_counts(tokens)
+        if not counts:
+            break
+        best = max(counts)
+        if counts[best] < 2:
+            break
+        tokens = merge_pair(tokens, best)
+        merges.append(best)
+    return tokens, merges
+""",
+    ),
+    "fast trainer's heap trusts an entry pushed before its count changed": (
+        "fast_bpe",
+        "train_bpe",
+        """
+import heapq
+from collections import defaultdict
+
+class _Backwards(str):
+    def __lt__(self, other):
+        return str.__gt__(self, other)
+
+def train_bpe(word_freqs, num_merges):
+    words = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = defaultdict(int)
+    holders = defaultdict(set)
+    for index, symbols in enumerate(words):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += frequency[index]
+            holders[pair].add(index)
+    heap = [(-count, _Backwards(a), _Backwards(b)) for (a, b), count in counts.items()]
+    heapq.heapify(heap)
+    merges = []
+    while heap and len(merges) < num_merges:
+        negative_count, a, b = heapq.heappop(heap)
+        best = (str(a), str(b))
+        if best not in counts:
+            continue  # merged already
+        if -negative_count < 2:
+            break
+        merges.append(best)
+        changed = set()
+        for index in holders.pop(best, ()):
+            symbols = words[index]
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best not in old_pairs:
+                continue
+            for pair in old_pairs:
+                counts[pair] -= frequency[index]
+            symbols = _merge(symbols, best)
+            words[index] = symbols
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += frequency[index]
+                holders[pair].add(index)
+            changed.update(old_pairs)
+            changed.update(zip(symbols, symbols[1:]))
+        counts.pop(best, None)
+        for pair in changed:
+            if counts.get(pair, 0) <= 0:
+                counts.pop(pair, None)
+            else:
+                heapq.heappush(heap, (-counts[pair], _Backwards(pair[0]), _Backwards(pair[1])))
+    return merges
+""",
+    ),
+    "encode_by_rank reads rank 0 as no rank": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = (*word, END_OF_WORD)
+        while len(symbols) > 1:
+            known = [pair for pair in zip(symbols, symbols[1:]) if ranks.get(pair)]
+            if not known:
+                break
+            symbols = next(iter(merge_pair({symbols: 1}, min(known, key=ranks.get))))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    # From real threads (source "forum"): each names the thread the mistake comes from.
+    # karpathy/minbpe issue 51 and pull request 72: count a pair only as often as merge can replace it.
+    "byte pair counts skip a pair that overlaps the one before": (
+        "byte_bpe",
+        "get_pair_counts",
+        """
+from collections import Counter
+
+def get_pair_counts(ids):
+    counts = Counter()
+    at = 0
+    while at + 1 < len(ids):
+        pair = (ids[at], ids[at + 1])
+        counts[pair] += 1
+        at += 2 if pair[0] == pair[1] else 1
+    return counts
+""",
+    ),
+    # huggingface/course issue 608: "thug" tokenized as hu g, a merge applied where it first fits in the word.
+    "word encode merges the leftmost pair that is any merge": (
+        "word_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    known = set(merges)
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = (*word, END_OF_WORD)
+        while True:
+            found = [pair for pair in zip(symbols, symbols[1:]) if pair in known]
+            if not found:
+                break
+            symbols = next(iter(merge_pair({symbols: 1}, found[0])))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    # umran666/UniqToken issue 8: a stale entry is dropped, and a pair whose count only fell is never pushed again.
+    "fast trainer pushes only a merged word's new pairs back on the heap": (
+        "fast_bpe",
+        "train_bpe",
+        """
+import heapq
+from collections import defaultdict
+
+class _Backwards(str):
+    def __lt__(self, other):
+        return str.__gt__(self, other)
+
+def train_bpe(word_freqs, num_merges):
+    words = [list(word) + ["</w>"] for word in word_freqs]
+    frequency = list(word_freqs.values())
+    counts = defaultdict(int)
+    holders = defaultdict(set)
+    for index, symbols in enumerate(words):
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += frequency[index]
+            holders[pair].add(index)
+    heap = [(-count, _Backwards(a), _Backwards(b)) for (a, b), count in counts.items()]
+    heapq.heapify(heap)
+    merges = []
+    while heap and len(merges) < num_merges:
+        negative_count, a, b = heapq.heappop(heap)
+        best = (str(a), str(b))
+        if -negative_count != counts.get(best, 0):
+            continue  # stale
+        if -negative_count < 2:
+            break
+        merges.append(best)
+        added = set()
+        for index in holders.pop(best, ()):
+            symbols = words[index]
+            old_pairs = list(zip(symbols, symbols[1:]))
+            if best not in old_pairs:
+                continue
+            for pair in old_pairs:
+                counts[pair] -= frequency[index]
+            symbols = _merge(symbols, best)
+            words[index] = symbols
+            for pair in zip(symbols, symbols[1:]):
+                counts[pair] += frequency[index]
+                holders[pair].add(index)
+                added.add(pair)
+        counts.pop(best, None)
+        for pair in added:
+            if counts.get(pair, 0) > 0:
+                heapq.heappush(heap, (-counts[pair], _Backwards(pair[0]), _Backwards(pair[1])))
+    return merges
+""",
+    ),
+    # wind-wing234/cs336-assignment1-basics issue 1: re.split without a group drops the special tokens.
+    "real encode splits the special tokens off without keeping them": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    spelled = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        longest_first = sorted(special_tokens, key=len, reverse=True)
+        chunks = regex.split("|".join(regex.escape(token) for token in longest_first), text)
+    ids = []
+    for chunk in chunks:
+        for piece in regex.findall(pattern, chunk):
+            symbols = [spelled[byte] for byte in piece.encode("utf-8")]
+            ids.extend(vocab[token] for token in _merge_by_rank(symbols, ranks))
+    return ids
+""",
+    ),
+    # karpathy/minbpe pull request 90: max(stats, key=stats.get) breaks a tie by the pair seen first.
+    "train_bytes breaks a tie toward the pair seen first": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+_FIRST_SEEN = {}
+
+class _Largest:
+    __slots__ = ("count", "pair", "seen")
+
+    def __init__(self, count, pair):
+        self.count = count
+        self.pair = pair
+        self.seen = _FIRST_SEEN.setdefault(pair, len(_FIRST_SEEN))
+
+    def __lt__(self, other):
+        return (self.count, -self.seen) > (other.count, -other.seen)
+
+def train_bytes(text, vocab_size, special_tokens=()):
+    _FIRST_SEEN.clear()
+    specials = list(dict.fromkeys(special_tokens))
+    merge_budget = vocab_size - 256 - len(specials)
+    if merge_budget < 0:
+        raise ValueError(f"vocab_size {vocab_size} cannot hold the bytes and the special tokens")
+    merges = _merges_of(_piece_counts(text, specials), merge_budget)
+    vocab = {token_id: bytes([token_id]) for token_id in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
+    # Issue 50's outside sample: special tokens joined into the pattern unescaped (KeyError: '<').
+    "real encode joins the special tokens into the pattern unescaped": (
+        "real_tokenizer",
+        "encode",
+        """
+def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
+    ranks = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    spelled = bytes_to_unicode()
+    chunks = [text]
+    if special_tokens:
+        longest_first = sorted(special_tokens, key=len, reverse=True)
+        chunks = regex.split("(" + "|".join(longest_first) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(vocab[chunk])
+            continue
+        for piece in regex.findall(pattern, chunk):
+            symbols = [spelled[byte] for byte in piece.encode("utf-8")]
+            ids.extend(vocab[token] for token in _merge_by_rank(symbols, ranks))
+    return ids
+""",
+    ),
+    # One rule of the contract negated each (source "negated-rule"): the rule's id is the entry's fix.
+    "char_tokenize gives one empty token for the empty text": (
+        "simple_tokenizers",
+        "char_tokenize",
+        """
+def char_tokenize(text):
+    return list(text) or [""]
+""",
+    ),
+    "char vocab sorts whitespace after the other characters": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    characters = sorted({character for text in texts for character in text}, key=lambda c: (c.isspace(), c))
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "char vocab sorts the list of texts it is given": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    texts.sort()
+    characters = sorted({character for text in texts for character in text})
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "word_tokenize keeps the empty words at either end": (
+        "simple_tokenizers",
+        "word_tokenize",
+        """
+import re
+
+def word_tokenize(text):
+    return re.split(r"\\s+", text)
+""",
+    ),
+    "word vocab is empty for texts without words": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    words = sorted({word for text in texts for word in word_tokenize(text)})
+    if not words:
+        return {}
+    vocab = {word: index for index, word in enumerate(words)}
+    vocab[UNKNOWN] = len(words)
+    return vocab
+""",
+    ),
+    "encode pops the merges off the list it is given": (
+        "bpe",
+        "encode",
+        """
+def encode(text, merges, vocab):
+    tokens = list(text)
+    while merges:
+        tokens = merge_pair(tokens, merges.pop(0))
+    return [vocab[token] for token in tokens]
+""",
+    ),
+    "word train_bpe makes one merge more than num_merges": (
+        "word_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    merges = []
+    for _ in range(num_merges + 1):
+        counts = get_pair_counts(word_freqs)
+        if not counts:
+            break
+        best, count = counts.most_common(1)[0]
+        if count < 2:
+            break
+        word_freqs = merge_pair(word_freqs, best)
+        merges.append(best)
+    return merges
+""",
+    ),
+    "byte merge_pair merges in the list it is given": (
+        "byte_bpe",
+        "merge_pair",
+        """
+def merge_pair(ids, pair, new_id):
+    index = 0
+    while index < len(ids):
+        if index + 1 < len(ids) and ids[index] == pair[0] and ids[index + 1] == pair[1]:
+            ids[index : index + 2] = [new_id]
+        index += 1
+    return ids
+""",
+    ),
+    "special tokens encoded as their bytes": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
+def encode_with_specials(text, merges, special_tokens):
+    ids = []
+    for piece in regex.findall(GPT2_SPLIT_PATTERN, text):
+        ids.extend(encode(piece, merges))
+    return ids
+""",
+    ),
+    "pieces training accepts a vocab_size below 256": (
+        "byte_bpe",
+        "train_on_pieces",
+        """
+def train_on_pieces(text, vocab_size):
+    pieces = [list(piece.encode("utf-8")) for piece in regex.findall(GPT2_SPLIT_PATTERN, text)]
+    merges = {}
+    for new_id in range(256, vocab_size):
+        pair_counts = Counter()
+        for piece in pieces:
+            pair_counts.update(get_pair_counts(piece))
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        pieces = [merge_pair(piece, best_pair, new_id) for piece in pieces]
+        merges[best_pair] = new_id
+    return merges
+""",
+    ),
+    "train_bytes makes no merge where it should refuse a vocab_size too small": (
+        "real_tokenizer",
+        "train_bytes",
+        """
+def train_bytes(text, vocab_size, special_tokens=()):
+    specials = list(dict.fromkeys(special_tokens))
+    merge_budget = max(0, vocab_size - 256 - len(specials))
+    merges = _merges_of(_piece_counts(text, specials), merge_budget)
+    vocab = {token_id: bytes([token_id]) for token_id in range(256)}
+    for first, second in merges:
+        vocab[len(vocab)] = first + second
+    for token in specials:
+        vocab[len(vocab)] = token.encode("utf-8")
+    return vocab, merges
+""",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Record:
+    """What is known of a mistake beyond its code: the fix a teacher would name, as the contract rule it breaks
+    ("module.function.rule", autograder.testing.rules), written from the code and the contract before reading
+    any hint; and where the mistake came from (one of SOURCES)."""
+
+    fix: str
+    source: str
+
+
+# Where a mistake came from: the kit's own authors; someone who read only the contract and the stubs (the
+# kinds issue 50's outside sample found, each written down here from its description); a real course's
+# thread; or one rule of the contract negated.
+SOURCES = ("kit", "outside", "forum", "negated-rule")
+
+RECORDS: dict[str, Record] = {
+    "char_tokenize drops spaces": Record("simple_tokenizers.char_tokenize.every_character", "kit"),
+    "char vocab numbered in first-seen order": Record("simple_tokenizers.build_char_vocab.sorted_ids", "kit"),
+    "char vocab ids start at 1": Record("simple_tokenizers.build_char_vocab.sorted_ids", "kit"),
+    "word_tokenize splits on a single space": Record("simple_tokenizers.word_tokenize.any_whitespace", "kit"),
+    "word vocab without [UNK]": Record("simple_tokenizers.build_word_vocab.unknown_last", "kit"),
+    "word vocab puts [UNK] first": Record("simple_tokenizers.build_word_vocab.unknown_last", "kit"),
+    "encode_words drops unknown words": Record("simple_tokenizers.encode_words.unknown_word", "kit"),
+    "encode_words adds unknown words to the vocabulary": Record("simple_tokenizers.encode_words.unchanged", "kit"),
+    "char_tokenize strips the text first": Record("simple_tokenizers.char_tokenize.every_character", "kit"),
+    "char vocab numbered with repeated characters": Record("simple_tokenizers.build_char_vocab.sorted_ids", "kit"),
+    "word_tokenize drops punctuation": Record("simple_tokenizers.word_tokenize.kept_as_written", "kit"),
+    "word_tokenize splits on spaces and newlines only": Record("simple_tokenizers.word_tokenize.any_whitespace", "kit"),
+    "word vocab sorts [UNK] in with the words": Record("simple_tokenizers.build_word_vocab.unknown_last", "kit"),
+    "word vocab splits on a single space": Record("simple_tokenizers.build_word_vocab.sorted_words", "kit"),
+    "encode_words takes the last id for unknown words": Record("simple_tokenizers.encode_words.unknown_word", "kit"),
+    "encode_words splits on a single space": Record("simple_tokenizers.encode_words.word_ids", "kit"),
+    "pair counts miss the last pair": Record("bpe.get_pair_counts.adjacent_pairs", "kit"),
+    "pair counts skip overlapping pairs": Record("bpe.get_pair_counts.overlapping", "kit"),
+    "merge_pair forgets to skip past a merged pair": Record("bpe.merge_pair.left_to_right", "kit"),
+    "merge_pair with join and str.replace": Record("bpe.merge_pair.whole_tokens", "kit"),
+    "merge_pair edits the list in place": Record("bpe.merge_pair.unchanged", "kit"),
+    "train_bpe merges the least frequent pair": Record("bpe.train_bpe.most_frequent", "kit"),
+    "train_bpe never stops early": Record("bpe.train_bpe.stops", "kit"),
+    "train_bpe returns merges then tokens": Record("bpe.train_bpe.returns", "kit"),
+    "train_bpe counts pairs only once": Record("bpe.train_bpe.most_frequent", "kit"),
+    "train_bpe loops forever on short input": Record("bpe.train_bpe.stops", "kit"),
+    "bpe vocab sorted alphabetically": Record("bpe.build_bpe_vocab.length_order", "kit"),
+    "bpe vocab numbers a repeated token twice": Record("bpe.build_bpe_vocab.made_twice", "kit"),
+    "encode applies merges in vocabulary order": Record("bpe.encode.learned_order", "kit"),
+    "encode returns tokens instead of ids": Record("bpe.encode.ids", "kit"),
+    "decode joins tokens with spaces": Record("bpe.decode.joined", "kit"),
+    "decode returns a list of tokens": Record("bpe.decode.joined", "kit"),
+    "merge_pair pops the tokens off the list it is given": Record("bpe.merge_pair.unchanged", "kit"),
+    "merge_pair returns a tuple": Record("bpe.merge_pair.unchanged", "kit"),
+    "train_bpe crashes on text shorter than two characters": Record("bpe.train_bpe.stops", "kit"),
+    "bpe vocab numbered in merge order": Record("bpe.build_bpe_vocab.length_order", "kit"),
+    "encode takes the longest token of the vocabulary, greedily": Record("bpe.encode.learned_order", "kit"),
+    "decode looks an id up by its place in the vocabulary": Record("bpe.decode.joined", "kit"),
+    "pre_tokenize lowercases the text": Record("word_bpe.pre_tokenize.words_and_punctuation", "kit"),
+    "pre_tokenize splits on whitespace only": Record("word_bpe.pre_tokenize.whitespace_separates", "kit"),
+    "word_frequencies glues the marker to the last character": Record("word_bpe.word_frequencies.spelled", "kit"),
+    "word_frequencies counts each distinct word once": Record("word_bpe.word_frequencies.counted", "kit"),
+    "word pair counts ignore the frequencies": Record("word_bpe.get_pair_counts.weighted", "kit"),
+    "word pair counts run across words": Record("word_bpe.get_pair_counts.inside_words", "kit"),
+    "word merge_pair with str.replace on spaced symbols": Record("word_bpe.merge_pair.every_word", "kit"),
+    "word merge_pair edits the table in place": Record("word_bpe.merge_pair.unchanged", "kit"),
+    "word merge_pair overwrites the count of words that become equal": Record(
+        "word_bpe.merge_pair.frequencies_add", "kit"
+    ),
+    "word train_bpe counts the pairs only once": Record("word_bpe.train_bpe.most_frequent", "kit"),
+    "word train_bpe merges pairs seen once": Record("word_bpe.train_bpe.stops", "kit"),
+    "word encode forgets the end-of-word marker": Record("word_bpe.encode.learned_order", "kit"),
+    "word encode sorts the merges": Record("word_bpe.encode.learned_order", "kit"),
+    "encode_by_rank merges the newest pair first": Record("word_bpe.encode_by_rank.lowest_rank", "kit"),
+    "encode_by_rank stops after one merge per word": Record("word_bpe.encode_by_rank.lowest_rank", "kit"),
+    "encode_by_rank replays every merge in order": Record("word_bpe.encode_by_rank.speed", "kit"),
+    "word decode glues the words together": Record("word_bpe.decode.words", "kit"),
+    "word decode leaves a trailing space": Record("word_bpe.decode.no_outer_space", "kit"),
+    "encode_by_rank merges the leftmost mergeable pair": Record("word_bpe.encode_by_rank.lowest_rank", "kit"),
+    "word train_bpe stops at a count of two": Record("word_bpe.train_bpe.stops", "kit"),
+    "pre_tokenize drops punctuation": Record("word_bpe.pre_tokenize.words_and_punctuation", "kit"),
+    "word decode puts a space between the tokens of a word": Record("word_bpe.decode.words", "kit"),
+    "byte pair counts step two ids at a time": Record("byte_bpe.get_pair_counts.adjacent_pairs", "kit"),
+    "byte merge_pair steps by one after a merge": Record("byte_bpe.merge_pair.left_to_right", "kit"),
+    "byte train_bpe starts from ord() of each character": Record("byte_bpe.train_bpe.utf8_bytes", "kit"),
+    "byte train_bpe numbers merges from 257": Record("byte_bpe.train_bpe.new_ids", "kit"),
+    "byte train_bpe accepts any vocab_size": Record("byte_bpe.train_bpe.too_small", "kit"),
+    "byte encode applies merges in pair order": Record("byte_bpe.encode.by_new_id", "kit"),
+    "byte encode uses ord() instead of UTF-8": Record("byte_bpe.encode.utf8_bytes", "kit"),
+    "byte decode with errors=strict": Record("byte_bpe.decode.replaced", "kit"),
+    "byte decode decodes each token on its own": Record("byte_bpe.decode.bytes_joined", "kit"),
+    "pieces training counts pairs across pieces": Record("byte_bpe.train_on_pieces.inside_pieces", "kit"),
+    "pieces training splits on whitespace instead of the pattern": Record(
+        "byte_bpe.train_on_pieces.inside_pieces", "kit"
+    ),
+    "specials encoded without the pre-split": Record("byte_bpe.encode_with_specials.pieces", "kit"),
+    "special tokens tried in dict order, not longest first": Record("byte_bpe.encode_with_specials.longest", "kit"),
+    "special ids decoded as if they were merges": Record("byte_bpe.decode_with_specials.special_text", "kit"),
+    "byte train_bpe makes one merge too many": Record("byte_bpe.train_bpe.at_most", "kit"),
+    "byte encode applies merges in the dict's order": Record("byte_bpe.encode.by_new_id", "kit"),
+    "special tokens: an empty dict splits between every character": Record(
+        "byte_bpe.encode_with_specials.pieces", "kit"
+    ),
+    "special-token text decoded one id at a time": Record("byte_bpe.decode_with_specials.bytes_joined", "kit"),
+    "fast trainer breaks ties by first seen": Record("fast_bpe.train_bpe.largest", "kit"),
+    "fast trainer never lowers the counts of a merged word's old pairs": Record("fast_bpe.train_bpe.largest", "kit"),
+    "fast trainer below the speed target, remembering its answers": Record("fast_bpe.train_bpe.speed", "kit"),
+    "fast trainer is the naive recount (right, but slow)": Record("fast_bpe.train_bpe.speed", "kit"),
+    "fast trainer's heap pops the smallest pair on a tie": Record("fast_bpe.train_bpe.largest", "kit"),
+    "fast trainer forgets the end-of-word marker": Record("fast_bpe.train_bpe.spelled", "kit"),
+    "fast trainer adds a merged word's new pairs once, not by its frequency": Record(
+        "fast_bpe.train_bpe.spelled", "kit"
+    ),
+    "fast trainer merges pairs seen only once": Record("fast_bpe.train_bpe.stops", "kit"),
+    "fast trainer merges across symbols with str.replace": Record("fast_bpe.train_bpe.largest", "kit"),
+    "fast trainer spells the words into the table it is given": Record("fast_bpe.train_bpe.unchanged", "kit"),
+    "byte table: every byte stands for itself": Record("real_tokenizer.bytes_to_unicode.shifted", "kit"),
+    "byte table shifts a byte to chr(256 + byte)": Record("real_tokenizer.bytes_to_unicode.shifted", "kit"),
+    "byte table leaves out the range ¡ to ¬": Record("real_tokenizer.bytes_to_unicode.printable", "kit"),
+    "byte table ranges stop one short (range end excluded)": Record("real_tokenizer.bytes_to_unicode.printable", "kit"),
+    "load keeps the #version line as a merge": Record("real_tokenizer.load.version_line", "kit"),
+    "load drops the first line even when it is a merge": Record("real_tokenizer.load.version_line", "kit"),
+    "load drops the last merge, as encoder.py's [1:-1]": Record("real_tokenizer.load.version_line", "kit"),
+    "load gives each merge as a list": Record("real_tokenizer.load.merges", "kit"),
+    "save leaves out the #version line": Record("real_tokenizer.save.format", "kit"),
+    "save does not make the folder": Record("real_tokenizer.save.folder", "kit"),
+    "save joins the lines with no newline after the last": Record("real_tokenizer.save.format", "kit"),
+    "save writes each merge as its tuple's repr": Record("real_tokenizer.save.format", "kit"),
+    "encode merges the first pair it meets that is a merge": Record("real_tokenizer.encode.lowest_rank", "kit"),
+    "encode spells characters, not bytes": Record("real_tokenizer.encode.spelled", "kit"),
+    "encode always splits with GPT2_SPLIT": Record("real_tokenizer.encode.pattern", "kit"),
+    "encode tries special tokens in the order given": Record("real_tokenizer.encode.specials", "kit"),
+    "encode merges across pieces (no pre-split)": Record("real_tokenizer.encode.pattern", "kit"),
+    "encode splits on an empty alternation when there are no special tokens": Record(
+        "real_tokenizer.encode.specials", "kit"
+    ),
+    "decode decodes each token on its own": Record("real_tokenizer.decode.replaced", "kit"),
+    "decode with errors=strict": Record("real_tokenizer.decode.replaced", "kit"),
+    "decode joins the tokens as they are written": Record("real_tokenizer.decode.bytes_back", "kit"),
+    "decode turns only Ġ back into a space": Record("real_tokenizer.decode.bytes_back", "kit"),
+    "train_bytes breaks a tie toward the smallest pair": Record("real_tokenizer.train_bytes.largest", "kit"),
+    "train_bytes counts pairs across GPT-2's pieces": Record("real_tokenizer.train_bytes.pieces", "kit"),
+    "train_bytes trains on the special tokens' bytes": Record("real_tokenizer.train_bytes.specials", "kit"),
+    "train_bytes recounts every pair after each merge": Record("real_tokenizer.train_bytes.time", "kit"),
+    "train_bytes keeps every merge's pieces (memory grows with merges times pieces)": Record(
+        "real_tokenizer.train_bytes.memory", "kit"
+    ),
+    "encode_words lowercases a word before looking it up": Record("simple_tokenizers.encode_words.word_ids", "outside"),
+    "encode_words strips punctuation off a word before looking it up": Record(
+        "simple_tokenizers.encode_words.word_ids", "outside"
+    ),
+    "byte encode takes the longest known token at each place": Record("byte_bpe.encode.by_new_id", "outside"),
+    "byte encode applies the most frequent merge first": Record("byte_bpe.encode.by_new_id", "outside"),
+    "save makes its folder even when it exists": Record("real_tokenizer.save.folder", "outside"),
+    "save appends to a merges.txt already there": Record("real_tokenizer.save.folder", "outside"),
+    "load skips every line that starts with #": Record("real_tokenizer.load.version_line", "outside"),
+    "real encode keeps each piece's ids from one vocabulary to the next": Record(
+        "real_tokenizer.encode.ids", "outside"
+    ),
+    "real encode merges the last of the pairs of lowest rank": Record("real_tokenizer.encode.lowest_rank", "outside"),
+    "train_bytes leaves the special tokens out of its budget": Record("real_tokenizer.train_bytes.vocab", "outside"),
+    "train_bpe takes max(counts) without a key, the largest pair": Record("bpe.train_bpe.most_frequent", "outside"),
+    "fast trainer's heap trusts an entry pushed before its count changed": Record(
+        "fast_bpe.train_bpe.largest", "outside"
+    ),
+    "encode_by_rank reads rank 0 as no rank": Record("word_bpe.encode_by_rank.lowest_rank", "outside"),
+    "byte pair counts skip a pair that overlaps the one before": Record(
+        "byte_bpe.get_pair_counts.adjacent_pairs", "forum"
+    ),
+    "word encode merges the leftmost pair that is any merge": Record("word_bpe.encode.learned_order", "forum"),
+    "fast trainer pushes only a merged word's new pairs back on the heap": Record(
+        "fast_bpe.train_bpe.largest", "forum"
+    ),
+    "real encode splits the special tokens off without keeping them": Record("real_tokenizer.encode.specials", "forum"),
+    "train_bytes breaks a tie toward the pair seen first": Record("real_tokenizer.train_bytes.largest", "forum"),
+    "real encode joins the special tokens into the pattern unescaped": Record(
+        "real_tokenizer.encode.specials", "outside"
+    ),
+    "char_tokenize gives one empty token for the empty text": Record(
+        "simple_tokenizers.char_tokenize.empty", "negated-rule"
+    ),
+    "char vocab sorts whitespace after the other characters": Record(
+        "simple_tokenizers.build_char_vocab.whitespace_first", "negated-rule"
+    ),
+    "char vocab sorts the list of texts it is given": Record(
+        "simple_tokenizers.build_char_vocab.unchanged", "negated-rule"
+    ),
+    "word_tokenize keeps the empty words at either end": Record(
+        "simple_tokenizers.word_tokenize.no_empty_words", "negated-rule"
+    ),
+    "word vocab is empty for texts without words": Record(
+        "simple_tokenizers.build_word_vocab.no_words", "negated-rule"
+    ),
+    "encode pops the merges off the list it is given": Record("bpe.encode.unchanged", "negated-rule"),
+    "word train_bpe makes one merge more than num_merges": Record("word_bpe.train_bpe.at_most", "negated-rule"),
+    "byte merge_pair merges in the list it is given": Record("byte_bpe.merge_pair.unchanged", "negated-rule"),
+    "special tokens encoded as their bytes": Record("byte_bpe.encode_with_specials.special_ids", "negated-rule"),
+    "pieces training accepts a vocab_size below 256": Record("byte_bpe.train_on_pieces.too_small", "negated-rule"),
+    "train_bytes makes no merge where it should refuse a vocab_size too small": Record(
+        "real_tokenizer.train_bytes.too_small", "negated-rule"
     ),
 }

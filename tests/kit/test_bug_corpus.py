@@ -13,16 +13,10 @@ from pathlib import Path
 import pytest
 from bug_corpus import BUGS
 from classroom import SOLUTIONS
-from commands import run_batch
+from corpus_grading import NAMES, graded_in, hand_in_id
 from results import function_scores, outcomes
 
 from autograder.parts import PARTS
-
-NAMES = sorted(BUGS)
-
-
-def hand_in_id(name: str) -> str:
-    return f"bug{NAMES.index(name):02d}"
 
 
 def dependents(module: str, function: str) -> set[tuple[str, str]]:
@@ -48,20 +42,6 @@ def dependents(module: str, function: str) -> set[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def graded_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return graded_in(tmp_path_factory.mktemp("corpus"))
-
-
-def graded_in(root: Path, suite: str = "hidden") -> Path:
-    """The whole corpus graded in one batch under ``root`` with ``suite``: its output folder."""
-    submissions = root / "submissions"
-    for name, (module, _, source) in BUGS.items():
-        folder = submissions / hand_in_id(name)
-        folder.mkdir(parents=True)
-        text = (SOLUTIONS / f"{module}.py").read_text(encoding="utf-8") + "\n\n" + source
-        (folder / f"{module}.py").write_text(text, encoding="utf-8")
-    out = root / "out"
-    process = run_batch(submissions, out, "--jobs", "2", "--limit", "call_seconds=2", "--suite", suite, timeout=900)
-    assert process.returncode == 0, process.stderr
-    return out
 
 
 @pytest.mark.slow  # one batch of the whole corpus: two minutes of the default run's six

@@ -13,6 +13,11 @@ from autograder.testing.rubric import examples, hint
 def test_numbers_the_characters_and_each_merged_token(submission):
     """build_bpe_vocab("hohoho", [("h", "o"), ("ho", "ho")]) is {"h": 0, "o": 1, "ho": 2, "hoho": 3}"""
     vocab = submission.bpe.build_bpe_vocab("hohoho", [("h", "o"), ("ho", "ho")])
+    if isinstance(vocab, dict) and set(vocab) == {"h", "o", "ho", "hoho"}:
+        assert vocab == {"h": 0, "o": 1, "ho": 2, "hoho": 3}, hint(
+            "the tokens are right, their ids are not: number them in order of (len(token), token), shortest first",
+            fix="length_order",
+        )
     assert vocab == {"h": 0, "o": 1, "ho": 2, "hoho": 3}, hint(
         "take the distinct characters of text and a + b for each merge, then number them shortest first"
     )

@@ -4,50 +4,56 @@ twice or more; no early stop while a pair repeats) by replaying it with your own
 merge_pair. The answer must be a tuple of two lists, tokens then (str, str) merges: the grader checks the
 type of each call's answer and says which type it wanted."""
 
+from collections import Counter
 from itertools import pairwise
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import Fault, examples, hint, raised, training_problem
+from autograder.testing.rubric import Fault, early_stop, examples, hint, raised, training_problem
 
-# The fix that goes with each kind of wrong training.
-FIXES: dict[Fault | None, str] = {
+# The fix that goes with a kind of wrong training whose problem does not say it already.
+FIXES: dict[Fault, str] = {
     Fault.NOT_MOST_FREQUENT: ": count the pairs again after every merge and merge a most frequent one",
-    Fault.STOPPED_EARLY: ": stop early only when the best count is below 2",
 }
 
 
-def training_verdict(bpe, text: str, num_merges: int) -> str:
-    """What is wrong with ``bpe.train_bpe(text, num_merges)`` and how to fix it, or "" when nothing is.
+def training_verdict(bpe, text: str, num_merges: int) -> tuple[str, str]:
+    """What is wrong with ``bpe.train_bpe(text, num_merges)`` and how to fix it, with the rule the fix restores;
+    ("", "") when nothing is.
 
     The replay calls the hand-in's own get_pair_counts and merge_pair.
     """
     final_tokens, merges = bpe.train_bpe(text, num_merges)
-    problem = ""
     if len(merges) > num_merges:
-        problem = f"{len(merges)} merges, but num_merges is {num_merges}: make num_merges merges at most"
-    elif "".join(final_tokens) != text:
-        problem = "the final tokens do not join back to the text: merge with merge_pair, which only glues neighbours"
-    elif len(merges) < num_merges and len(set(pairwise(final_tokens))) < len(final_tokens) - 1:
-        problem = (
-            f"stopped after {len(merges)} merges although a pair of neighbours in the final tokens occurs twice:"
-            " stop early only when the best count is below 2"
+        return f"{len(merges)} merges, but num_merges is {num_merges}: make num_merges merges at most", "at_most"
+    if "".join(final_tokens) != text:
+        return (
+            "the final tokens do not join back to the text: merge with merge_pair, which only glues neighbours",
+            "tokens_join",
         )
-    else:
-        replayed = training_problem(
-            list(text),
-            merges,
-            [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
-            room=num_merges,
-            count_pairs=bpe.get_pair_counts,
-            merge=lambda tokens, pair, _: bpe.merge_pair(tokens, pair),
+    if len(merges) < num_merges and len(set(pairwise(final_tokens))) < len(final_tokens) - 1:
+        best = max(Counter(pairwise(final_tokens)).values())
+        stopped = (
+            f"stopped after {len(merges)} merges although a pair of neighbours in the final tokens occurs {best} times"
         )
-        problem = replayed.problem + FIXES.get(replayed.fault, "")
-        if not problem and final_tokens != replayed.state:
-            problem = "the final tokens are not the text after your merges: return the tokens of the last merge"
-    return problem
+        fix, rule = early_stop(best, lambda: bpe.train_bpe("abab", 1)[1] == [("a", "b")])
+        return f"{stopped}: {fix}", rule
+    replayed = training_problem(
+        list(text),
+        merges,
+        [f"merge {step} is {pair!r}" for step, pair in enumerate(merges)],
+        room=num_merges,
+        count_pairs=bpe.get_pair_counts,
+        merge=lambda tokens, pair, _: bpe.merge_pair(tokens, pair),
+        merges_twice=lambda: bpe.train_bpe("abab", 1)[1] == [("a", "b")],
+    )
+    if replayed.fault is not None:
+        return replayed.problem + FIXES.get(replayed.fault, ""), replayed.rule
+    if final_tokens != replayed.state:
+        return "the final tokens are not the text after your merges: return the tokens of the last merge", "returns"
+    return "", ""
 
 
 @pytest.mark.rules("returns")
@@ -55,8 +61,13 @@ def training_verdict(bpe, text: str, num_merges: int) -> str:
 def test_returns_the_final_tokens_then_the_merges(submission):
     """train_bpe("hohoho", 10) returns (["hoho", "ho"], [("h", "o"), ("ho", "ho")])"""
     trained = submission.bpe.train_bpe("hohoho", 10)
+    shaped = isinstance(trained, tuple) and len(trained) == 2 and all(isinstance(side, list) for side in trained)
+    if shaped and trained[0] and not isinstance(trained[0][0], tuple):
+        # The shape is right: what is wrong is one of the training's rules, which the replay tells apart.
+        verdict = training_verdict(submission.bpe, "hohoho", 10)
+        assert not verdict[0], hint(*verdict)
     assert trained == (["hoho", "ho"], [("h", "o"), ("ho", "ho")]), hint(
-        "return the tuple (tokens, merges); merge the most frequent pair, recount, stop when none repeats"
+        "return the tuple (tokens, merges): the final tokens first, then the merges in the order made"
     )
 
 
@@ -70,7 +81,7 @@ def test_every_merge_is_a_most_frequent_pair(submission):
     """train_bpe merges a most frequent pair at every step (any of them on a tie) and recounts after each"""
     for text, num_merges in TIED_TEXTS.items():
         verdict = training_verdict(submission.bpe, text, num_merges)
-        assert not verdict, hint(verdict)
+        assert not verdict[0], hint(*verdict)
 
 
 @pytest.mark.rules("stops")
@@ -128,4 +139,4 @@ def test_makes_at_most_num_merges(submission):
 def test_hyp_training_is_valid_on_any_text(submission, text, num_merges):
     """train_bpe makes valid merges on any text, and its final tokens join back to the text"""
     verdict = training_verdict(submission.bpe, text, num_merges)
-    assert not verdict, hint(verdict)
+    assert not verdict[0], hint(*verdict)

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.rubric import examples, hint, raised
 
 # A small training's merges, listed on purpose out of the order they were learned in (their new ids).
 MERGES = {(32, 257): 260, (116, 104): 256, (259, 97): 261, (97, 116): 258, (256, 101): 257, (195, 167): 259}
@@ -49,6 +49,12 @@ def test_joins_all_bytes_before_decoding(submission):
 @pytest.mark.points(2)
 def test_bytes_that_are_not_utf8_become_the_replacement_character(submission):
     """decode gives U+FFFD for bytes that are not valid UTF-8 (a lone lead byte, 255) instead of raising"""
+    crash = raised(submission.byte_bpe.decode, [195], {})
+    assert crash is None or crash[0] != "UnicodeDecodeError", hint(
+        "decode([195]) raised UnicodeDecodeError, as bytes.decode does by default on half a character: decode with"
+        ' errors="replace", which makes it U+FFFD',
+        fix="replaced",
+    )
     assert submission.byte_bpe.decode([195], {}) == "\ufffd", hint('half a character: decode with errors="replace"')
     assert submission.byte_bpe.decode([79, 75, 255], {}) == "OK\ufffd", hint(
         '255 is never UTF-8: bytes.decode("utf-8", errors="replace") makes it U+FFFD'

@@ -13,6 +13,11 @@ def test_replaces_every_occurrence_with_the_new_id(submission):
     """merge_pair replaces each occurrence of the pair with new_id, and keeps every other id in its place"""
     got = submission.byte_bpe.merge_pair([1, 7, 8, 2, 7, 8], (7, 8), 300)
     assert isinstance(got, list), hint("return a list of ids")
+    if got.count(300) == 2 and len(got) > 4:
+        assert got == [1, 300, 2, 300], hint(
+            "each 300 is followed by the 8 it replaced: after a merge, move on two places, past both ids",
+            fix="left_to_right",
+        )
     assert got == [1, 300, 2, 300], hint("where ids[i], ids[i + 1] equal the pair, put new_id instead of both")
     assert submission.byte_bpe.merge_pair([9, 1, 2], (1, 2), 256) == [9, 256], hint(
         "the last two ids can be the pair too: look at every position up to the end of the list"

@@ -72,7 +72,7 @@ def test_makes_at_most_vocab_size_minus_256_merges_and_refuses_less_than_256(sub
     )
     refusal = raised(submission.byte_bpe.train_on_pieces, "zz zz", 200)
     assert refusal is not None and refusal[0] == "ValueError", hint(
-        "a vocabulary below 256 cannot hold the bytes: raise ValueError, as train_bpe does"
+        "a vocabulary below 256 cannot hold the bytes: raise ValueError, as train_bpe does", fix="too_small"
     )
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from autograder.testing.rubric import hint
+from autograder.testing.rubric import hint, raised
 from autograder.testing.tokenizer_files import gpt2
 
 VOCAB, _ = gpt2(2000)
@@ -39,6 +39,12 @@ def test_a_character_split_over_ids_decodes_whole(submission):
     smile = [172, 253, 247, 224]
     assert submission.real_tokenizer.decode([1275, 69, 127, 102, 220, *smile], VOCAB) == " café 🙂", hint(
         "bytes of all the ids first, then one .decode('utf-8'): a character may span several ids"
+    )
+    crash = raised(submission.real_tokenizer.decode, smile[:2], VOCAB)
+    assert crash is None or crash[0] != "UnicodeDecodeError", hint(
+        "decode of half of 🙂 raised UnicodeDecodeError, as bytes.decode does by default: decode with"
+        ' errors="replace", which makes it "\\ufffd"',
+        fix="replaced",
     )
     assert submission.real_tokenizer.decode(smile[:2], VOCAB) == "\ufffd", hint(
         'decode with errors="replace": half a character becomes "\\ufffd" instead of raising'

@@ -16,6 +16,13 @@ def test_reads_vocab_and_merges(submission):
     vocab_json = '{"d": 0, "o": 1, "g": 2, "do": 3, "dog": 4, "Ġ": 5, "Ġdog": 6, "ß": 7}'.encode()
     merges_txt = "#version: 0.2\nd o\ndo g\nĠ dog\n".encode()
     got = loaded(submission, {"vocab.json": vocab_json, "merges.txt": merges_txt})
+    merges = got[1] if isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], list) else []
+    if merges and merges[0] == ("#version:", "0.2"):
+        assert merges[0] != ("#version:", "0.2"), hint(
+            'the first merge is ("#version:", "0.2"): a first line starting with #version is a header, not a merge;'
+            " skip it",
+            fix="version_line",
+        )
     assert got == (
         {"d": 0, "o": 1, "g": 2, "do": 3, "dog": 4, "Ġ": 5, "Ġdog": 6, "ß": 7},
         [

@@ -1,18 +1,32 @@
 import pytest
 
-from autograder.testing.proxy import CallFolder
+from autograder.testing.proxy import CallFolder, StudentRaised
 from autograder.testing.rubric import hint
 from autograder.testing.tokenizer_files import TokenizerFileError, read_merges, read_vocab
 
 VOCAB = {"d": 0, "o": 1, "g": 2, "ß": 3, "Ġ": 4, "do": 5, "dog": 6, "Ġdog": 7}
 MERGES = [("d", "o"), ("do", "g"), ("Ġ", "dog")]
 
+# Why save raised, by the error and whether its folder was missing (True) or there already (False).
+FOLDER_RAISES = {
+    ("FileNotFoundError", True): "the folder is not there yet: make it, and the folders above it, before writing"
+    " into it (os.makedirs)",
+    ("FileExistsError", False): "the folder is there already: use it as it is (os.makedirs(folder, exist_ok=True))",
+}
+
 
 def written(submission, folder="new-folder/tokenizer", there=None):
     """The files save writes into ``folder``, which holds the files ``there`` before the call (none: no folder)."""
-    record = submission.real_tokenizer.save.in_folder(CallFolder(folder, there or {}, collect=True))(
-        folder, VOCAB, MERGES
-    )
+    try:
+        record = submission.real_tokenizer.save.in_folder(CallFolder(folder, there or {}, collect=True))(
+            folder, VOCAB, MERGES
+        )
+    except StudentRaised as error:
+        # The test knows what it gave: a folder that is not there yet, or one that is, with the files in it.
+        why = FOLDER_RAISES.get((error.error_type, there is None))
+        if why is None:
+            raise
+        raise AssertionError(hint(f"save({folder!r}, ...) raised {error.error_type}: {why}", fix="folder")) from None
     files = record.files or {}
     assert {"vocab.json", "merges.txt"} <= set(files), hint(
         "write vocab.json and merges.txt into the folder, making it (and its parents) if missing"
@@ -29,7 +43,17 @@ def test_what_is_saved_reads_back(submission):
         vocab, merges = read_vocab(files["vocab.json"]), read_merges(files["merges.txt"])
     except TokenizerFileError as error:
         raise AssertionError(hint(str(error))) from None
-    assert (vocab, merges) == (VOCAB, MERGES), hint("the whole vocab as JSON; one merge a line, in order")
+    lines = files["merges.txt"].decode("utf-8", "replace").splitlines()[1:]
+    shaped = [line for line in lines if line.count(" ") != 1 or line[:1] in "('\"["]
+    if shaped:
+        assert (vocab, merges) == (VOCAB, MERGES), hint(
+            f'the merge line {shaped[0]!r} is not first, one space, second: write f"{{first}} {{second}}\\n" for'
+            " each merge, no brackets or quotes",
+            fix="format",
+        )
+    assert (vocab, merges) == (VOCAB, MERGES), hint(
+        "the whole vocab as JSON; one merge a line, in order", fix="reads_back"
+    )
 
 
 @pytest.mark.rules("format")

@@ -10,13 +10,15 @@ from autograder.testing.rubric import examples, hint
 def test_sorted_distinct_words_then_unknown_last(submission):
     """build_word_vocab numbers the distinct words of all the texts 0..n-1 in sorted order, then [UNK] as n"""
     got = submission.simple_tokenizers.build_word_vocab(["to be or", "not to be"])
-    assert "[UNK]" in got, hint('add "[UNK]" to the vocabulary, after the words')
+    assert "[UNK]" in got, hint('add "[UNK]" to the vocabulary, after the words', fix="unknown_last")
     assert set(got) == {"be", "not", "or", "to", "[UNK]"}, hint(
-        'the keys are the distinct words of every text, and "[UNK]"'
+        'the keys are the distinct words of every text, and "[UNK]"', fix="sorted_words"
     )
-    assert got["[UNK]"] == 4, hint('"[UNK]" comes after the words: its id is the number of distinct words')
+    assert got["[UNK]"] == 4, hint(
+        '"[UNK]" comes after the words: its id is the number of distinct words', fix="unknown_last"
+    )
     assert got == {"be": 0, "not": 1, "or": 2, "to": 3, "[UNK]": 4}, hint(
-        "number the distinct words from 0 in sorted order, not in the order they first appear"
+        "number the distinct words from 0 in sorted order, not in the order they first appear", fix="sorted_words"
     )
 
 
@@ -96,5 +98,5 @@ def test_hyp_sorted_words_then_unknown_for_any_texts(submission, texts_and_words
     assert vocab["[UNK]"] == len(words), hint('"[UNK]" comes last: its id is the number of distinct words')
     ordered = sorted(words)
     assert [vocab[word] for word in ordered] == list(range(len(ordered))), hint(
-        "number the distinct words from 0 in sorted order, each once"
+        "number the distinct words from 0 in sorted order, each once", fix="sorted_words"
     )

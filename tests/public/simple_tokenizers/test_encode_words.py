@@ -15,6 +15,12 @@ def test_each_word_becomes_its_id_in_order(submission):
     assert got == [2, 0, 1, 0], hint("look each word of the text up in vocab, in order, once per occurrence")
     cased = {"Moon": 0, "moon": 1, "moon.": 2, "[UNK]": 3}
     got = submission.simple_tokenizers.encode_words("Moon moon. moon MOON", cased)
+    if isinstance(got, list) and len(got) != 4:
+        # MOON is the one word vocab lacks: an answer of another length dropped or added it.
+        assert got == [0, 2, 1, 3], hint(
+            'MOON is not in vocab: it gives vocab["[UNK]"] (3) in its place, one id for each word',
+            fix="unknown_word",
+        )
     assert got == [0, 2, 1, 3], hint(
         "look each word up exactly as it is written in the text: capitals and punctuation are part of the word"
     )

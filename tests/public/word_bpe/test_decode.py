@@ -13,7 +13,14 @@ words = st.tuples(st.lists(pieces, min_size=1, max_size=3), st.booleans())
 @pytest.mark.points(1)
 def test_ends_words_at_the_marker(submission):
     """decode joins the tokens and puts one space between words"""
-    assert submission.word_bpe.decode(["low", "</w>", "er", "</w>"]) == "low er", hint("each '</w>' ends a word")
+    got = submission.word_bpe.decode(["low", "</w>", "er", "</w>"])
+    if isinstance(got, str) and got != "low er" and got.strip() == "low er":
+        assert got == "low er", hint(
+            "the words are right, the spaces around them are not: put a space between words only, none before"
+            " the first or after the last",
+            fix="no_outer_space",
+        )
+    assert got == "low er", hint("each '</w>' ends a word")
 
 
 @pytest.mark.rules("words")

@@ -38,6 +38,11 @@ def test_merges_the_pair_in_every_word(submission):
     assert got == {("s", "ee", "</w>"): 2, ("b", "ee", "</w>"): 3}, hint(
         "rebuild every word with the pair glued, and keep its frequency"
     )
+    # ("ee", "e") is not the pair ("e", "e"), though the word's spelled-out text holds "e e".
+    got = submission.word_bpe.merge_pair({("s", "ee", "e", "</w>"): 1}, ("e", "e"))
+    assert got == {("s", "ee", "e", "</w>"): 1}, hint(
+        "compare whole symbols: ee followed by e is not the pair (e, e), though the text of the word reads e e",
+    )
 
 
 @pytest.mark.rules("frequencies_add")

@@ -12,7 +12,14 @@ from autograder.testing.rubric import examples, hint
 def test_counts_words_with_the_marker(submission):
     """word_frequencies counts each word, spelled as its characters plus "</w>\""""
     got = submission.word_bpe.word_frequencies("ab ab c")
-    assert got == {("a", "b", "</w>"): 2, ("c", "</w>"): 1}, hint("key: tuple(word) + ('</w>',)")
+    expected = {("a", "b", "</w>"): 2, ("c", "</w>"): 1}
+    if isinstance(got, dict) and set(got) == set(expected):
+        assert got == expected, hint(
+            "the words are spelled right, their counts are not: ab occurs twice", fix="counted"
+        )
+    assert got == expected, hint(
+        "spell each word as its characters, then the one symbol '</w>': tuple(word) + ('</w>',)", fix="spelled"
+    )
 
 
 @pytest.mark.rules("spelled")

@@ -146,6 +146,8 @@ def undumpable() -> None:
     (become) does it already; a worker started as its user (the container cage) or as the grader's own
     (a sandbox of its own user namespace) asks. ctypes is loaded for the call and then forgotten: student
     code may not import it (the policy, and tripwire behind it)."""
+    if not sys.platform.startswith("linux"):  # prctl is Linux's (and CDLL(None) is refused on Windows)
+        return
     try:
         import ctypes
 

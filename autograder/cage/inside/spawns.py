@@ -187,7 +187,8 @@ def wait(spawned: Spawned, before_reading: Callable[[], None] = lambda: None) ->
             spawned.peak = counters[1]
     before_reading()
     try:
-        os.set_blocking(spawned.ending, False)
+        if not WINDOWS:  # there, no other process holds the pipe (close_fds), so its read cannot wait
+            os.set_blocking(spawned.ending, False)
         said = os.read(spawned.ending, 1)
     except OSError:
         said = b""

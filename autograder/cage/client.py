@@ -406,11 +406,11 @@ class Worker:
             return
         if process.poll() is None:
             try:
-                if sys.platform == "win32":  # the worker and the part's process it started (spawns)
+                if hasattr(os, "killpg"):
+                    os.killpg(process.pid, signal.SIGKILL)
+                else:  # Windows: no group; its tree, the part's process the worker started (spawns) with it
                     subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False)
                     process.kill()
-                else:
-                    os.killpg(process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
         try:

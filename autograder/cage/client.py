@@ -408,8 +408,11 @@ class Worker:
             try:
                 if hasattr(os, "killpg"):
                     os.killpg(process.pid, signal.SIGKILL)
-                else:  # Windows: no group; its tree, the part's process the worker started (spawns) with it
-                    subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False)
+                else:
+                    if sys.platform == "win32":  # no group there: its tree, with the part's process it started
+                        subprocess.run(
+                            ["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False
+                        )
                     process.kill()
             except (ProcessLookupError, PermissionError):
                 pass

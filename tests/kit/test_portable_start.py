@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from classroom import SOLUTIONS
-from test_portable_path import graded
+from test_portable_path import graded, report
 
 # Its hand-in reads the interpreter's own command line, which the plain-Python policy refuses.
 pytestmark = pytest.mark.without_policy
@@ -21,5 +21,5 @@ def test_the_portable_path_starts_each_parts_process_and_the_fork_path_forks_it(
     probe = "\nimport sys as _sys\n\nprint('started as a part:', 'part' in _sys.orig_argv)\n"
     (folder / "simple_tokenizers.py").write_text(text + probe, encoding="utf-8")
     for portable in (False, True):
-        _, report = graded(folder / "simple_tokenizers.py", "--suite", "public", portable=portable)
-        assert f"started as a part: {portable}" in report
+        document = graded(folder / "simple_tokenizers.py", "--suite", "public", portable=portable)
+        assert f"started as a part: {portable}" in report(document)

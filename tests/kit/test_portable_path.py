@@ -101,6 +101,22 @@ def _comparable(value: Any) -> Any:
     return value
 
 
+# A test timed against the reference in the same run: its score is compared, and its words are not, for on a
+# loaded machine the timing harness's own steps (how often it timed, which call it kept) vary from run to run.
+TIMED = re.compile(r"times faster than|the reference's time|timed in this run")
+
+
+def _untimed(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with a timed test's words left out (TIMED), its name, score and status kept."""
+    tests = [
+        {key: test[key] for key in ("name", "score", "max_score", "status")}
+        if TIMED.search(test["extra_data"].get("doc", ""))
+        else test
+        for test in document["tests"]
+    ]
+    return {**document, "tests": tests}
+
+
 def _says_its_bounds(document: dict[str, Any]) -> bool:
     return any(note.startswith(BOUNDS_LINE) for note in document["extra_data"]["notes"])
 
@@ -111,9 +127,10 @@ def _assert_same(path: Path, *arguments: str) -> None:
     assert forked["tests"], "the grading ran no test"
     scores = [(test["name"], test["score"], test["status"]) for test in started["tests"]]
     assert scores == [(test["name"], test["score"], test["status"]) for test in forked["tests"]]
-    for started_test, forked_test in zip(_comparable(started)["tests"], _comparable(forked)["tests"], strict=True):
+    started_words, forked_words = _comparable(_untimed(started)), _comparable(_untimed(forked))
+    for started_test, forked_test in zip(started_words["tests"], forked_words["tests"], strict=True):
         assert started_test == forked_test, forked_test["name"]
-    assert _comparable(started) == _comparable(forked)
+    assert started_words == forked_words
     assert _says_its_bounds(started), "not the portable path"
     assert not _says_its_bounds(forked)
     assert report(started).count("note: student code runs in a process started") == 1, "its bounds, once"

@@ -849,18 +849,16 @@ def serve_parts(submission: Submission | None, config: dict[str, Any], output: B
             ending = functools.partial(forks.end_strays, started.pid, spared) if can_kill_groups else None
             code = spawns.wait(started, ending or (lambda: None))
             grown = spawns.growth(started)
-            if code is not None:
-                spawns.end_like(code)
+            end_like = spawns.end_like
         else:
             child = forks.fork(_PROTOCOL_OUT.flush, measured=measured)
             if child is None:
                 forks.write_to(written)
                 assert submission is not None  # the fork path set it up in this process (main)
                 serve_process(submission, request, scratch_root, output)
-            status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
+            code = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
             grown = forks.growth(child)
-            if status is not None:
-                forks.end_like(status)
+            end_like = forks.end_like
         # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
         # or drops it where it may show a student other tests' calls (client.Worker.guarding). A measured
         # process's, never: the mark after it, always written, then tells the grader that the end it reads,
@@ -868,6 +866,8 @@ def serve_parts(submission: Submission | None, config: dict[str, Any], output: B
         stray = 0 if measured else forks.pass_on(written, room)
         if measured:
             os.close(written)
+        if code is not None:  # after its output is passed on: what it wrote as it went down is the student's to see
+            end_like(code)
         whole = writable.restore()
         word = os.urandom(16).hex()
         if stray or measured:

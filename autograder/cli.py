@@ -160,6 +160,10 @@ def main() -> None:
     grade PATH                grade a folder, .py file, notebook or .zip
     grade PATH --format json  print Gradescope's results.json
     """
+    if sys.platform == "win32":  # a console or pipe there speaks a code page: the report is UTF-8 everywhere
+        for stream in (sys.stdout, sys.stderr):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(encoding="utf-8")
 
 
 @main.command()

@@ -18,7 +18,9 @@ from typing import Any
 
 from autograder.cage.cage import Cage
 from autograder.cage.inside import codec, protocol
+from autograder.cage.isolation import portable_path
 from autograder.cage.limits import CageLimits
+from autograder.cage.pipe_reader import ThreadedFrameReader
 
 
 def parent_death_signal() -> Callable[[], None] | None:
@@ -230,6 +232,8 @@ class Worker:
         self.script = script  # how to load the submission: kind, cells, script name
         self.state = WorkerState.STOPPED
         self.process: subprocess.Popen[bytes] | None = None  # there is one in every state but STOPPED
+        # Each part's process started, not forked, and the pipes read by threads (cage/inside/spawns).
+        self.portable = portable_path()
         self.replies: codec.FrameReader | None = None  # the worker's answers, read as they are awaited
         self.notices: list[str] = []
         # What each process started wrote to fd 1 and 2, outside the channel: one per start.
@@ -315,7 +319,8 @@ class Worker:
         self.cage.watch_disk()
         self.starts += 1
         assert self.process.stdout is not None  # a pipe: asked for above
-        self.replies = codec.FrameReader(self.process.stdout.fileno())
+        reader = ThreadedFrameReader if self.portable else codec.FrameReader
+        self.replies = reader(self.process.stdout.fileno())
         kept = sum(each.kept for each in self.stray_output)  # the room is for all starts
         written = StrayOutput(max(self.limits.output_kb * 1024 - kept, 0))
         self.stray_output.append(written)
@@ -328,6 +333,8 @@ class Worker:
     def configure(self) -> None:
         """Send the spawned worker its config: what to load and how, whom to become, its limits."""
         config = {**self.script, **self.cage.worker_config(), "limits": self.limits.as_dict()}
+        if self.portable:
+            config["portable"] = True
         self._move(WorkerState.CONFIGURED)
         try:
             self._send(config)
@@ -399,10 +406,14 @@ class Worker:
             return
         if process.poll() is None:
             try:
-                if sys.platform == "win32":
-                    process.kill()
-                else:
+                if hasattr(os, "killpg"):
                     os.killpg(process.pid, signal.SIGKILL)
+                else:
+                    if sys.platform == "win32":  # no group there: its tree, with the part's process it started
+                        subprocess.run(
+                            ["taskkill", "/F", "/T", "/PID", str(process.pid)], capture_output=True, check=False
+                        )
+                    process.kill()
             except (ProcessLookupError, PermissionError):
                 pass
         try:
@@ -826,7 +837,7 @@ class Worker:
         until = math.inf  # when a stopped worker's output is left unread
         with stream:
             while time.monotonic() < until:
-                if sys.platform == "win32":  # select() takes no pipes there: a read that blocks
+                if self.portable:  # select() takes no pipes on Windows: a read that blocks, in this thread
                     chunk = stream.read1(65536)  # type: ignore[attr-defined]
                 else:
                     if stopped.is_set() and until == math.inf:

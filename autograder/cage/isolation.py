@@ -63,10 +63,18 @@ UNCAGED_FLAG = "--run-student-code-uncaged"
 # cage and anyone else the process cage (which `grade batch` refuses without UNCAGED_FLAG).
 FORCE_VARIABLE = "BPE_KIT_CAGE"
 FORCE_PROCESS_CAGE = "process"
+# Not a level: the best cage still, with each part's process started rather than forked (cage/inside/spawns),
+# the path a machine with no fork takes (Windows), forced on one that has one to test it there.
+FORCE_PORTABLE = "portable"
 
 
 def forced_process_cage() -> bool:
     return os.environ.get(FORCE_VARIABLE) == FORCE_PROCESS_CAGE
+
+
+def portable_path() -> bool:
+    """Whether the worker starts each part's process (the portable path) rather than fork it."""
+    return not hasattr(os, "fork") or os.environ.get(FORCE_VARIABLE) == FORCE_PORTABLE
 
 
 def bubblewrap() -> str | None:
@@ -187,7 +195,7 @@ def _bubblewrap_refusal() -> str:
 def isolation_notice() -> str | None:
     """One line on what this platform cannot isolate, or None when student code cannot reach past its own."""
     level = isolation()
-    if level.keeps_hand_ins_apart:
+    if level.keeps_hand_ins_apart and not portable_path():
         return None
     if level is Isolation.NONE:
         from autograder.cage import cage_place
@@ -199,6 +207,8 @@ def isolation_notice() -> str | None:
             "student code was not run: the grader is root and could not give it a user of its own "
             "(run `grade doctor` to see why and how to fix it)"
         )
+    if portable_path():
+        return portable_bounds(level)
     if not sys.platform.startswith("linux"):
         why = "this is not Linux"
     elif bubblewrap() is None:
@@ -212,6 +222,30 @@ def isolation_notice() -> str | None:
     return (
         f"note: student code runs in a separate interpreter with resource limits but {bounds} ({why}): "
         "it can read the files your user can read"
+    )
+
+
+def portable_bounds(level: Isolation) -> str:
+    """The portable path's one line on the bounds it has: the only line it gives on them (the worker's own
+    notice of limits it could not set is left out there)."""
+    why = "os.fork is missing here" if not hasattr(os, "fork") else f"{FORCE_VARIABLE}={FORCE_PORTABLE} is set"
+    try:
+        import resource  # noqa: F401  # only whether it is here
+    except ImportError:
+        limits = "no CPU or memory limit"
+    else:
+        limits = "CPU time, memory, file size and open files capped (rlimits)"
+    measured = hasattr(os, "wait4") or sys.platform == "win32"
+    memory = "memory growth measured" if measured else "memory growth not measured on this platform"
+    # On Linux every cage has the seccomp filter (cage.Cage.spawn_options); elsewhere there is none.
+    filtered = "a seccomp filter" if sys.platform.startswith("linux") else "no seccomp filter"
+    if level.keeps_hand_ins_apart:
+        sandbox = f"the {level.value} cage"
+    else:
+        sandbox = "no sandbox: it can read the files your user can read"
+    return (
+        f"note: student code runs in a process started for each part ({why}), bounded by time per call, "
+        f"output, {limits}, {memory}, {filtered}; {sandbox}"
     )
 
 

@@ -71,7 +71,8 @@ class ExampleStore:
         try:
             with open(path, "rb") as file:
                 status = os.fstat(file.fileno())
-                if status.st_uid != os.geteuid() or status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                owner = os.geteuid() if hasattr(os, "geteuid") else status.st_uid  # Windows: no uid to compare
+                if status.st_uid != owner or status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
                     return None  # written by someone else: its pickled examples are not run
                 kept = marshal.loads(file.read())
         except (OSError, EOFError, ValueError, TypeError):

@@ -13,6 +13,10 @@ The interpreter runs this file by its path, with the kit's folder put on its pat
 runner and the container find the kit through ``PYTHONPATH``, which an isolated interpreter does not read
 (run with ``-m``, it found no kit there and every hand-in's memory went unmeasured).
 
+On the portable path (``isolation.portable_path``: Windows, or forced) the call's process is started, not
+forked, as a student's is there (``spawns``): a fresh interpreter on this file imports the same modules, stands
+still while it is measured at birth, then makes the call.
+
     >>> grown = growth_of(__file__, "_hold", 32 * 2**20)
     >>> grown is None or grown >= 32 * 2**20
     True
@@ -35,9 +39,12 @@ def growth_of(module_file: str | os.PathLike[str], function: str, *args: Any) ->
     """How far a process forked for ``function(*args)`` of the module at ``module_file`` grew past what it
     held at birth, in bytes; None where this platform cannot fork or gives no peak. ``RuntimeError`` where the
     measure itself failed (a reference's call does not): the grader's fault, never told as the platform's."""
-    if not hasattr(os, "fork"):
+    from autograder.cage.isolation import portable_path
+
+    portable = portable_path()
+    if not portable and not hasattr(os, "fork"):
         return None
-    request = marshal.dumps((str(KIT), str(module_file), function, list(args)))
+    request = marshal.dumps((portable, str(module_file), function, list(args)))
     process = subprocess.run(
         [sys.executable, "-I", str(Path(__file__).resolve())],
         input=request,
@@ -66,17 +73,22 @@ def installed_imports(module_file: str) -> list[str]:
     return sorted(name for name in names if name.split(".")[0] not in beside and name != "__future__")
 
 
-def _measure(module_file: str, function: str, args: list[Any]) -> int | None:
+def _import_installed(module_file: str) -> None:
     import importlib
-    import importlib.util
-
-    from autograder.cage.inside import forks
 
     for name in installed_imports(module_file):
         try:
             importlib.import_module(name)
         except ImportError:  # the module's own import says so, in the child
             continue
+
+
+def _measure(module_file: str, function: str, args: list[Any]) -> int | None:
+    import importlib.util
+
+    from autograder.cage.inside import forks
+
+    _import_installed(module_file)
     spec = importlib.util.spec_from_file_location("_measured", module_file)
     if spec is None or spec.loader is None:
         return None
@@ -94,13 +106,65 @@ def _measure(module_file: str, function: str, args: list[Any]) -> int | None:
     return forks.growth(child)
 
 
+def _measure_started(module_file: str, function: str, args: list[Any]) -> int | None:
+    """``_measure`` on the portable path: the call's process is a fresh interpreter on this file (``_started``)."""
+    import tempfile
+
+    from autograder.cage.inside import spawns
+
+    with tempfile.TemporaryFile() as given, open(os.devnull, "wb") as nowhere:
+        given.write(marshal.dumps((str(module_file), function, args)))
+        given.flush()
+        given.seek(0)
+        command = [sys.executable, "-I", str(Path(__file__).resolve()), STARTED]
+        started = spawns.spawn(
+            command,
+            stdin=given.fileno(),
+            stdout=nowhere.fileno(),
+            written=2,
+            environment=dict(os.environ),
+            measured=True,
+        )
+        if spawns.wait(started) is not None:
+            raise SystemExit(f"{function} failed in the process started to measure it")
+    return spawns.growth(started)
+
+
+STARTED = "started"  # the command-line word of the process ``_measure_started`` starts
+
+
+def _started(tokens: list[int]) -> None:
+    """The process started for the call: the same imports as a forked one's parent makes, then measured."""
+    import importlib.util
+
+    from autograder.cage.inside import forks, spawns
+
+    module_file, function, args = marshal.loads(sys.stdin.buffer.read())
+    forks.ENDING_PIPE[0] = spawns.open_token(tokens[0])
+    _import_installed(module_file)
+    spec = importlib.util.spec_from_file_location("_measured", module_file)
+    if spec is None or spec.loader is None:
+        os._exit(1)
+    spawns.stand_still(spawns.open_token(tokens[1]), spawns.open_token(tokens[2]))
+    forks.alone()
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        getattr(module, function)(*args)
+    except BaseException:
+        os._exit(1)
+    forks.end_as_asked()
+
+
 def _hold(size: int) -> bytearray:
     """A call that holds ``size`` bytes (the doctest's)."""
     return bytearray(size)
 
 
 if __name__ == "__main__":
-    kit, *call = marshal.loads(sys.stdin.buffer.read())
-    sys.path.insert(0, kit)
-    grown = _measure(*call)
+    sys.path.insert(0, str(KIT))
+    if sys.argv[1:2] == [STARTED]:
+        _started([int(token) for token in sys.argv[2:]])
+    portable, *call = marshal.loads(sys.stdin.buffer.read())
+    grown = (_measure_started if portable else _measure)(*call)
     print("" if grown is None else grown)

@@ -33,11 +33,12 @@ import call_folders  # noqa: E402
 import codec  # noqa: E402
 import forks  # noqa: E402
 import protocol  # noqa: E402
+import spawns  # noqa: E402
 import tripwire  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-for _helper in ("call_folders", "codec", "forks", "protocol", "tripwire"):
+for _helper in ("call_folders", "codec", "forks", "protocol", "spawns", "tripwire"):
     del sys.modules[_helper]
 
 import time  # noqa: E402
@@ -47,7 +48,7 @@ import types  # noqa: E402
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
+    from typing import Any, NoReturn
 
 
 _holding = False  # answers are held, not sent one by one: calls sent together are being run
@@ -145,6 +146,8 @@ def undumpable() -> None:
     (become) does it already; a worker started as its user (the container cage) or as the grader's own
     (a sandbox of its own user namespace) asks. ctypes is loaded for the call and then forgotten: student
     code may not import it (the policy, and tripwire behind it)."""
+    if not sys.platform.startswith("linux"):  # prctl is Linux's (and CDLL(None) is refused on Windows)
+        return
     try:
         import ctypes
 
@@ -623,10 +626,11 @@ def quiet_checks() -> None:
 
 
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == PART:
+        serve_started_part(sys.argv[2], [int(token) for token in sys.argv[3:]])
     config = codec.read_request(_PROTOCOL_IN)
     if config is None:
         return
-    notices = []
     become(config.get("uid"))
     if config.get("undumpable"):
         undumpable()
@@ -635,8 +639,28 @@ def main() -> None:
         # The worker's own copy, in its tmpfs (capped at disk_mb), before the limits: file_size_mb caps what
         # the student's code writes, not a hand-in's notebook with its outputs.
         copy_folder(config["copy_from"], config["submission_dir"])
+    if spawns.wanted(config):
+        # The portable path: each part's process sets itself up as below (serve_started_part), so the worker
+        # stays the grader's helper alone, free to read a process's memory with ctypes (spawns) on Windows.
+        notices: list[str] = []
+        output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
+        submission = None
+    else:
+        submission, output, notices = enter(config)
+    # Everything above is the grader's; a worker that ends before this message failed to start, and
+    # the grader says so rather than blame the student.
+    send({"ok": True, protocol.STARTED: True})
+    send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
+    serve_parts(submission, config, output)
+
+
+def enter(config: dict[str, Any]) -> tuple[Submission, BoundedOutput, list[str]]:
+    """What a process that runs the student's code sets up before it: the limits, the path, the import of
+    source alone, the tripwire, the stand-ins for the kit's notebook helpers, the bounded output. The fork
+    path does it once, in the worker, whose processes inherit it; the portable path in each process."""
+    notices = []
     missing = apply_limits(config["limits"])
-    if missing:
+    if missing and not spawns.wanted(config):  # the portable path's bounds are the grader's one line
         notices.append("this platform could not set: " + ", ".join(missing))
     os.chdir(config["submission_dir"])
     enter_site(config.get("site_folders", []))
@@ -650,12 +674,50 @@ def main() -> None:
     quiet_checks()
     output = BoundedOutput(int(config["limits"]["output_kb"]) * 1024)
     sys.stdout = sys.stderr = output
-    submission = Submission(config, trusted)
-    # Everything above is the grader's; a worker that ends before this message failed to start, and
-    # the grader says so rather than blame the student.
-    send({"ok": True, protocol.STARTED: True})
-    send({"ok": True, protocol.READY: True, "notices": notices, "output": output.take()})
-    serve_parts(submission, config, output)
+    return Submission(config, trusted), output, notices
+
+
+# The command-line word that starts this file as a part's process on the portable path (start_part).
+PART = "part"
+
+
+def start_part(config: dict[str, Any], request: dict[str, Any], scratch_root: str, written: int) -> Any:
+    """The portable path: start a fresh interpreter on this file for the part ``request`` asks for. It reads
+    the worker's config and the request from a file only this user may read, which it removes at once."""
+    handed = os.path.join(scratch_root, f".part-{os.getpid()}-{os.urandom(8).hex()}")
+    descriptor = os.open(handed, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(marshal.dumps({"config": config, "request": request}))
+    command = [sys.executable, "-S", "-P", "-B", os.path.abspath(__file__), PART, handed]
+    return spawns.spawn(
+        command,
+        stdin=_PROTOCOL_IN.fileno(),
+        stdout=_PROTOCOL_OUT.fileno(),
+        written=written,
+        environment=dict(os.environ),
+        measured=bool(request.get("measure")),
+    )
+
+
+def serve_started_part(handed: str, tokens: list[int]) -> NoReturn:
+    """A part's process on the portable path: set up as the worker does on the fork path (``enter``), compile
+    what the part imports (``prepare``), stand still to be measured when asked, then serve the part as a
+    forked process does (``serve_process``). Its word that it ended as asked goes on its own pipe."""
+    try:
+        with open(handed, "rb") as file:
+            given = marshal.loads(file.read())
+        os.unlink(handed)
+        config, request = given["config"], given["request"]
+        forks.ENDING_PIPE[0] = spawns.open_token(tokens[0])
+        submission, output, _ = enter(config)
+        prepare(submission, str(request["module"]))
+        if request.get("measure"):
+            spawns.stand_still(spawns.open_token(tokens[1]), spawns.open_token(tokens[2]))
+            forks.alone()
+        scratch_root = os.environ.get("TMPDIR", config["submission_dir"])
+        serve_process(submission, request, scratch_root, output)
+    finally:
+        os._exit(1)
 
 
 # A source compiled ahead at most this big: a module is a few kilobytes, and the memory compiling takes stays
@@ -750,7 +812,7 @@ def preimport(names: list[str], trusted: list[str]) -> None:
         sys.path[:] = path
 
 
-def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedOutput) -> None:
+def serve_parts(submission: Submission | None, config: dict[str, Any], output: BoundedOutput) -> None:
     """The worker's loop: a process forked for each part, or for a test run apart (``forks``), and nothing
     of the student's run here. What a process leaves is removed before the next starts: the processes it
     started, what it wrote. What they wrote to descriptors 1 and 2 went to a file of the process's own,
@@ -762,6 +824,8 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
 
     writable = forks.Folders(config.get("writable", []))
     spared = forks.ancestors() if config.get("sweep_processes") else None
+    portable = spawns.wanted(config)  # a part's process started (spawns), not forked (forks)
+    can_kill_groups = hasattr(os, "killpg")
     scratch_root = os.environ.get("TMPDIR", config["submission_dir"])
     room = int(config["limits"]["output_kb"]) * 1024
     prepared: set[str] = set()
@@ -773,18 +837,28 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
         if request.get("op") != protocol.FORK:
             send({"ok": False, "kind": protocol.PROTOCOL, "message": f"unknown op {request.get('op')!r}"})
             continue
-        if request["module"] not in prepared:
+        if submission is not None and request["module"] not in prepared:  # the portable path's process prepares
             prepare(submission, str(request["module"]))
             prepared.add(request["module"])
         written = forks.output_file()
         # A process for one call whose memory the grader measures: this process, which runs no student code,
         # reads what the child holds at birth and its peak from the kernel (forks.growth).
         measured = bool(request.get("measure"))
-        child = forks.fork(_PROTOCOL_OUT.flush, measured=measured)
-        if child is None:
-            forks.write_to(written)
-            serve_process(submission, request, scratch_root, output)
-        status = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
+        if portable:
+            started = start_part(config, request, scratch_root, written)
+            ending = functools.partial(forks.end_strays, started.pid, spared) if can_kill_groups else None
+            code = spawns.wait(started, ending or (lambda: None))
+            grown = spawns.growth(started)
+            end_like = spawns.end_like
+        else:
+            child = forks.fork(_PROTOCOL_OUT.flush, measured=measured)
+            if child is None:
+                forks.write_to(written)
+                assert submission is not None  # the fork path set it up in this process (main)
+                serve_process(submission, request, scratch_root, output)
+            code = forks.wait(child, functools.partial(forks.end_strays, child.pid, spared))
+            grown = forks.growth(child)
+            end_like = forks.end_like
         # What the process wrote past its calls, passed on, unread, with a mark after it: the grader keeps it,
         # or drops it where it may show a student other tests' calls (client.Worker.guarding). A measured
         # process's, never: the mark after it, always written, then tells the grader that the end it reads,
@@ -792,15 +866,15 @@ def serve_parts(submission: Submission, config: dict[str, Any], output: BoundedO
         stray = 0 if measured else forks.pass_on(written, room)
         if measured:
             os.close(written)
-        if status is not None:
-            forks.end_like(status)
+        if code is not None:  # after its output is passed on: what it wrote as it went down is the student's to see
+            end_like(code)
         whole = writable.restore()
         word = os.urandom(16).hex()
         if stray or measured:
             os.write(2, protocol.stray_mark(word))
         ended: dict[str, Any] = {"ok": True, protocol.ENDED: word, "stray": stray, "restart": not whole}
         if measured:
-            ended[protocol.GROWN_BYTES] = forks.growth(child)
+            ended[protocol.GROWN_BYTES] = grown
         send(ended)
 
 
@@ -809,7 +883,8 @@ def serve_process(submission: Submission, fork: dict[str, Any], scratch_root: st
     imports the part's module, says so (the grader times the import apart from the calls, and sends none
     before: what runs at import sees no call), then makes the calls it is sent; never returns."""
     try:
-        os.setpgid(0, 0)
+        if hasattr(os, "setpgid"):  # a group of its own, killed whole as it ends (forks.end_strays); not on Windows
+            os.setpgid(0, 0)
         forks.scratch(scratch_root, int(fork.get("number", 0)), os.environ)
         if "tempfile" in sys.modules:
             sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]  # found again from TMPDIR

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 ENDED = b"."  # what a child writes to its parent as it ends as asked
-_ending_pipe = [-1]  # in a child, the pipe it writes ENDED to
+ENDING_PIPE = [-1]  # in a child, the pipe it writes ENDED to (a started one's too: spawns)
 # A file kept whole to be put back after each process when it is at most this big (a hand-in's modules);
 # one bigger that a process changed cannot be put back, and the worker is started anew.
 KEPT_BYTES = 1 << 20
@@ -60,9 +60,9 @@ def fork(flush: Callable[[], None], *, measured: bool = False) -> Child | None:
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
-        if _ending_pipe[0] >= 0:  # the parent's own word to its parent is not the child's to say
-            os.close(_ending_pipe[0])
-        _ending_pipe[0] = write_end
+        if ENDING_PIPE[0] >= 0:  # the parent's own word to its parent is not the child's to say
+            os.close(ENDING_PIPE[0])
+        ENDING_PIPE[0] = write_end
         if measured:
             os.close(go_write)
             os.close(ready_read)
@@ -128,7 +128,7 @@ def growth(child: Child) -> int | None:
 def end_as_asked() -> NoReturn:
     """In a child: say so to the parent and end, running nothing more (no exit handlers, no finalizers)."""
     try:
-        os.write(_ending_pipe[0], ENDED)
+        os.write(ENDING_PIPE[0], ENDED)
     finally:
         os._exit(0)
 
@@ -197,7 +197,7 @@ def end_strays(group: int, spared: frozenset[int] | None) -> None:
     ``spared`` ones, which it then waits to see gone, so none writes a file after the folders are put back."""
     try:
         os.killpg(group, signal.SIGKILL)
-    except OSError:
+    except (OSError, AttributeError):  # AttributeError: Windows, where no group was made (bootstrap.serve_process)
         pass
     if spared is None:
         return
@@ -290,7 +290,7 @@ class Folders:
     """
 
     def __init__(self, roots: list[str]) -> None:
-        self.uid = os.getuid()
+        self.uid = _own_uid()
         self.folders: dict[str, _Entry] = {}
         self.files: dict[str, _Entry] = {}
         for root in roots:
@@ -394,6 +394,11 @@ class Folders:
         return True
 
 
+def _own_uid() -> int:
+    """This process's user, as ``st_uid`` names it: Windows has no uid, and gives every file 0."""
+    return os.getuid() if hasattr(os, "getuid") else 0
+
+
 def _content(path: str, info: os.stat_result) -> bytes | None:
     if info.st_size > KEPT_BYTES:
         return None
@@ -421,7 +426,7 @@ def remove(path: str) -> bool:
             elif emptied:
                 os.rmdir(current)
             else:
-                if info.st_mode & 0o700 != 0o700 and info.st_uid == os.getuid():
+                if info.st_mode & 0o700 != 0o700 and info.st_uid == _own_uid():
                     os.chmod(current, 0o700)
                 waiting.append((current, True))
                 waiting.extend((os.path.join(current, name), False) for name in os.listdir(current))
@@ -457,8 +462,8 @@ def pass_on(written: int, room: int) -> int:
         while copied < size:
             try:
                 sent = os.sendfile(2, written, copied, size - copied)
-            except OSError:  # no sendfile to a pipe (macOS): through this process, where isolation is not the aim
-                sent = os.write(2, os.pread(written, size - copied, copied))
+            except (OSError, AttributeError):  # no sendfile to a pipe (macOS, Windows): through this process
+                sent = os.write(2, _read_at(written, size - copied, copied))
             if sent <= 0:
                 break
             copied += sent
@@ -467,6 +472,13 @@ def pass_on(written: int, room: int) -> int:
     finally:
         os.close(written)
     return copied
+
+
+def _read_at(descriptor: int, size: int, offset: int) -> bytes:
+    if hasattr(os, "pread"):
+        return os.pread(descriptor, size, offset)
+    os.lseek(descriptor, offset, os.SEEK_SET)  # Windows: no pread
+    return os.read(descriptor, size)
 
 
 def scratch(root: str, number: int, environment: Any) -> str:

@@ -169,7 +169,7 @@ def test_memory_at_most_three_times_the_recounts(submission):
         "on the memory test's text too, the merges must be the recount's"
     )
     assert yardstick and record.grown_bytes is not None, hint(
-        "this machine does not report a process's peak of memory, so your call's could not be measured here"
+        "your call's memory was not measured on this platform: it does not report a process's peak of memory"
     )
     assert record.grown_bytes <= MEMORY_RATIO * yardstick, hint(
         f"your call grew its memory by {record.grown_bytes / 2**20:.1f} MiB, {record.grown_bytes / yardstick:.1f}x "

@@ -20,8 +20,9 @@ from autograder.kit_root import KIT_ROOT
 pytestmark = pytest.mark.unit
 
 INLINE = re.compile(r"`([^`\n]+)`")
-FENCE = re.compile(r"^```(?:bash|sh|console)?\n(.*?)^```", re.MULTILINE | re.DOTALL)
-INSTALL = re.compile(r'^pip install -e (?:\.|"\.\[(?P<extra>[a-z-]+)\]")$')
+FENCE = re.compile(r"^```(?:bash|sh|console|text)?\n(.*?)^```", re.MULTILINE | re.DOTALL)
+# The release's folder (".", or where a notebook unzipped it), alone or with one of its extras.
+INSTALL = re.compile(r'^pip install -e (?:\.|"(?:\.|/content/bpe-kit-student)\[(?P<extra>[a-z-]+)\]")$')
 
 
 def readme_commands() -> list[str]:
@@ -29,6 +30,8 @@ def readme_commands() -> list[str]:
     text = (KIT_ROOT / STUDENT_PAGE).read_text(encoding="utf-8")
     lines = [line.split("  #")[0].strip() for block in FENCE.findall(text) for line in block.splitlines()]
     lines += INLINE.findall(FENCE.sub("", text))
+    # A notebook's own commands (Colab's `%pip`, `!unzip`) are the same programs.
+    lines = [line.lstrip("%!") for line in lines]
     return [line for line in lines if line.split(" ")[0] in {"pip", "jupyter", "grade"}]
 
 

@@ -2,14 +2,17 @@
 
 A student's loop is edit one module, run ``grade``, read. The key of a part
 holds everything that decides its score: the grading (tests, reference,
-limits, the grader's own code), the file that holds the part, and every file
-of the hand-in that is not another part's (a helper module, data). Another
-part's module counts where the run read it, however (an import, importlib,
-open): the worker says which of the hand-in's files it read, and a result is
-kept with their digests and used only while they are unchanged. The cache lives
-in the user's cache folder, never beside the work: ``$BPE_KIT_CACHE``, else
-the platform's (``~/.cache/bpe-kit`` on Linux); ``BPE_KIT_CACHE=off`` or
-``grade --no-cache`` turns it off.
+limits, the grader's own code), the folder the hand-in was read from (its
+resolved path), the file that holds the part, and every file of the hand-in
+that is not another part's (a helper module, data). The folder is in the key
+because every student's copy of the stubs has the same content: a result from
+a copy graded elsewhere must never be this folder's "unchanged since last
+graded". Another part's module counts where the run read it, however (an
+import, importlib, open): the worker says which of the hand-in's files it
+read, and a result is kept with their digests and used only while they are
+unchanged. The cache lives in the user's cache folder, never beside the work:
+``$BPE_KIT_CACHE``, else the platform's (``~/.cache/bpe-kit`` on Linux);
+``BPE_KIT_CACHE=off`` or ``grade --no-cache`` turns it off.
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
     """The digest of what decides ``module``'s results in this hand-in."""
     others = PART_FILES - {f"{module}.py", f"{module}.ipynb"}
     digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind.value}\0{loaded.script_name}".encode())
+    digest.update(os.fsencode(_resolved(loaded.source)) + b"\0")
     # What loading said of this hand-in (a file graded under another name, a notebook's skipped magics) is
     # kept with its results: the same code under another name must not show the other name's notes.
     digest.update("\n".join(loaded.notes).encode("utf-8", "surrogatepass") + b"\0")
@@ -87,6 +91,14 @@ def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
             continue  # counted where the run read it (PartResult.depends)
         digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(loaded.files[name]).digest())
     return digest.hexdigest()
+
+
+def _resolved(source: Path) -> str:
+    """``source`` as one name for the folder however it was reached (a relative path, a link)."""
+    try:
+        return str(source.resolve())
+    except OSError:
+        return str(source.absolute())  # a path that cannot be resolved still names one place
 
 
 class PartCache:

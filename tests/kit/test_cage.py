@@ -380,3 +380,24 @@ def test_a_process_left_holding_the_workers_output_does_not_hold_up_the_grader(r
     finally:
         for line in leftover_processes():
             subprocess.run(["kill", "-9", line.split()[0]], check=False)
+
+
+@pytest.mark.unit
+def test_a_group_that_can_never_be_removed_is_left_at_once_and_a_busy_one_is_waited_for(monkeypatch, tmp_path):
+    """A container sees its host's groups read-only (EROFS): waiting for them cost each grading half a minute."""
+    import errno
+
+    from autograder.cage import tree_limits
+
+    waits: list[float] = []
+    answers = {"read-only": errno.EROFS, "busy": errno.EBUSY}
+
+    def rmdir(self):
+        raise OSError(answers[self.name], os.strerror(answers[self.name]))
+
+    monkeypatch.setattr(tree_limits.Path, "rmdir", rmdir)
+    monkeypatch.setattr(tree_limits.time, "sleep", waits.append)
+    tree_limits.remove_groups((tmp_path / "read-only",))
+    assert waits == []
+    tree_limits.remove_groups((tmp_path / "busy",))
+    assert len(waits) == len(tree_limits.REMOVE_WAITS), "members still leaving are given every wait"

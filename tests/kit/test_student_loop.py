@@ -75,6 +75,23 @@ def test_an_unchanged_part_comes_from_the_cache_and_a_changed_one_is_graded_agai
     assert "unchanged since" not in fresh["output"]
 
 
+def test_a_first_grade_in_a_fresh_folder_never_says_unchanged_from_a_run_elsewhere(tmp_path):
+    """A student's copy of the stubs has the same content as every other copy: its first run is its own."""
+    cache = tmp_path / "cache"
+    first_folder, fresh_folder = tmp_path / "A", tmp_path / "B"
+    first_folder.mkdir()
+    (first_folder / "simple_tokenizers.py").write_bytes((STUB_FOLDER / "simple_tokenizers.py").read_bytes())
+    first = _grade_cached(first_folder, cache, "--part", "simple_tokenizers")[1]
+    assert "unchanged since" not in first["output"]
+    again = _grade_cached(first_folder, cache, "--part", "simple_tokenizers")[1]
+    assert "unchanged since they were last graded: Part 1" in again["output"], "the same folder keeps its results"
+    fresh_folder.mkdir()
+    (fresh_folder / "simple_tokenizers.py").write_bytes((first_folder / "simple_tokenizers.py").read_bytes())
+    fresh = _grade_cached(fresh_folder, cache, "--part", "simple_tokenizers")[1]
+    assert "unchanged since" not in fresh["output"], fresh["output"]
+    assert fresh["score"] == first["score"]
+
+
 def test_a_kept_result_says_what_this_hand_in_holds_not_what_the_last_one_did(tmp_path):
     """The same code under another file name keeps its results, never the other name's notes."""
     cache = tmp_path / "cache"

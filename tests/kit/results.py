@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,16 @@ Results = dict[str, Any]
 def function_scores(document: Results) -> dict[tuple[str, str], tuple[float, float]]:
     """The kit's own scoring of a results.json: per (module, function), the points earned and worth."""
     return scoring.function_scores(GradeResult.from_json(document))
+
+
+# A test timed against the reference in the same run: on a loaded machine the timing harness's own steps (how
+# often it timed, which call it kept) and, near the bound, its verdict vary from run to run.
+TIMED = re.compile(r"times faster than|the reference's time|timed in this run")
+
+
+def timed(test: dict[str, Any]) -> bool:
+    """Whether a results.json's test is timed against the reference in the same run (TIMED)."""
+    return bool(TIMED.search(test["extra_data"].get("doc", "")))
 
 
 def outcomes(document: Results) -> set[str]:

@@ -14,7 +14,7 @@ import pytest
 from classroom import SOLUTIONS
 from commands import grade
 from pythons import OTHER_PYTHONS, interpreter, python_versions
-from results import function_scores
+from results import function_scores, timed
 
 from autograder.kit_root import KIT_ROOT
 
@@ -23,6 +23,8 @@ pytestmark = pytest.mark.without_policy
 
 STUBS = SOLUTIONS.parent / "student_template"
 TOOK = re.compile(r"Took [0-9.]+ s")
+# The score lines: a test timed in the run (results.timed) may tip either way on a loaded machine.
+TOTALS = re.compile(r"^(Score|Public checks): .*$", flags=re.MULTILINE)
 # What a cheat tries that each Python's interpreter does its own way: crash itself, flood the pipe.
 CRASH = (
     "import sys\nsys.setrecursionlimit(10 ** 7)\n\ndef merge_pair(tokens, pair):\n    return merge_pair(tokens, pair)\n"
@@ -32,10 +34,16 @@ FLOOD = (
 )
 
 
-def _words(document: dict) -> tuple[str, list[tuple[str, float, str]]]:
-    """What a student reads: the output (timing aside) and each test's name, score and feedback."""
-    tests = [(test["name"], test["score"], TOOK.sub("Took _ s", test.get("output", ""))) for test in document["tests"]]
-    return TOOK.sub("Took _ s", document["output"]), tests
+def _words(document: dict) -> tuple[str, list[tuple[str, float | None, str]]]:
+    """What a student reads: the output (timing and totals aside) and each test's name, score and feedback;
+    a timed test by its name alone."""
+    tests = [
+        (test["name"], None, "")
+        if timed(test)
+        else (test["name"], test["score"], TOOK.sub("Took _ s", test.get("output", "")))
+        for test in document["tests"]
+    ]
+    return TOTALS.sub("", TOOK.sub("Took _ s", document["output"])), tests
 
 
 def test_requires_python_is_the_range_the_kit_tests():
@@ -44,16 +52,8 @@ def test_requires_python_is_the_range_the_kit_tests():
     assert allowed == f">={tested[0]},<3.{int(tested[-1].split('.')[1]) + 1}", (allowed, tested)
 
 
-# Found by this test, not fixed yet: on 3.13 a part module's `from pathlib import Path` fails in the worker
-# ("ImportError: Frozen object named 'ntpath' is invalid"), so Part 6's stub reads as an error, not "not
-# started". Strict: once the worker is fixed the mark fails, and must go.
-KNOWN_ON_313 = pytest.mark.xfail(strict=True, reason="3.13: pathlib's ntpath import fails in the worker (Part 6)")
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "version", [pytest.param(v, marks=KNOWN_ON_313) if v == "3.13" else v for v in python_versions()]
-)
+@pytest.mark.parametrize("version", python_versions())
 def test_stubs_and_reference_read_the_same_on_each_python(version, tmp_path):
     python = interpreter(version)
     for folder, expected in ((STUBS, "none"), (SOLUTIONS, "full")):
@@ -61,7 +61,7 @@ def test_stubs_and_reference_read_the_same_on_each_python(version, tmp_path):
         there = grade(folder, "--no-cache", timeout=900, python=python)
         assert there[0].returncode == here[0].returncode == 0, there[0].stderr[-2000:]
         assert _words(there[1]) == _words(here[1]), f"Python {version} reads otherwise on {folder.name}"
-        scores = function_scores(there[1]).values()
+        scores = [(test["score"], test["max_score"]) for test in there[1]["tests"] if not timed(test)]
         if expected == "none":
             assert all(score == 0 for score, _ in scores)
         else:

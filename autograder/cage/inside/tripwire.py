@@ -9,7 +9,8 @@ nothing against code the policy let through by mistake and that knows it is here
 - a compile whose text is neither a file or notebook cell the hand-in held when grading began (under a
   name of its own) nor a file of Python's own folders, byte for byte, unless a standard-library generator
   of this Python (GENERATORS) asked for it;
-- ``marshal.loads`` other than importlib reading a .pyc of Python's folders, or the worker reading the
+- ``marshal.loads`` other than importlib reading a .pyc of Python's folders or a module frozen into this
+  interpreter (3.13 unmarshals those where 3.11 and 3.12 had them built in), or the worker reading the
   grader's requests with none but its own frames on the stack;
 - a code object built by hand, ctypes, and extension modules from outside Python's folders;
 - changing the worker's own functions, this hook among them.
@@ -17,6 +18,7 @@ nothing against code the policy let through by mistake and that knows it is here
 
 from __future__ import annotations
 
+import _imp
 import os
 import sys
 
@@ -91,6 +93,7 @@ def _check(
     on_open: Callable[[Any], None],
     sha256: Any,
     _getframe: Any = sys._getframe,
+    _find_frozen: Any = _imp.find_frozen,
     _realpath: Any = os.path.realpath,
     _isinstance: Any = isinstance,
     _type: Any = type,
@@ -132,6 +135,19 @@ def _check(
             real = _realpath(path) if _isinstance(path, _str) else ""
             if real.startswith(roots) and arguments and (_read(real) or b"")[16:] == _bytes(arguments[0]):
                 return  # importlib reading a .pyc of Python's folders, as it is on disk
+        importer = caller.f_back
+        if (
+            code.co_name == "_call_with_frames_removed"
+            and code.co_filename == "<frozen importlib._bootstrap>"
+            and importer is not None
+            and importer.f_code.co_qualname == "FrozenImporter.exec_module"
+            and importer.f_code.co_filename == "<frozen importlib._bootstrap>"
+            and arguments
+        ):
+            name = importer.f_locals.get("name")
+            frozen = _find_frozen(name, withdata=True) if _isinstance(name, _str) else None
+            if frozen is not None and frozen[0] is not None and _bytes(frozen[0]) == _bytes(arguments[0]):
+                return  # importlib unmarshalling a module frozen into this interpreter, byte for byte
         if code in own_readers and _only_runtime(caller):
             return  # the worker reading the grader's requests, and no one else's code on the stack
     elif event == "import":

@@ -27,6 +27,12 @@ WHY: dict[str, str] = {
     "UnicodeEncodeError": "text was encoded to a codec that cannot hold one of its characters",
     "StopIteration": "next() was called on an iterator that had nothing left",
     "AssertionError": "an assert in the function failed",
+    "FileExistsError": "a file or folder was made where one is already (os.mkdir, os.makedirs without "
+    "exist_ok, open with 'x'): the detail names it",
+    "FileNotFoundError": "a file or folder was opened or listed that is not there: the detail names the path "
+    "the code built",
+    "IsADirectoryError": "a folder was opened as if it were a file: the detail names it",
+    "NotADirectoryError": "a file was used as if it were a folder (a path joined onto a file's name)",
 }
 
 

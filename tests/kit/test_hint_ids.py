@@ -44,6 +44,9 @@ def test_the_first_difference_is_named_by_its_place():
 def test_an_exception_is_explained_by_its_type_alone():
     assert why_raised("encode", "KeyError").startswith("encode raised KeyError: a dict was asked for a key")
     assert why_raised("encode", "SomethingOfTheStudents") == ""
+    # Part 6's save and load meet the file system: its errors are a student's as much as a dict's.
+    assert "exist_ok" in why_raised("save", "FileExistsError")
+    assert why_raised("load", "FileNotFoundError").startswith("load raised FileNotFoundError: a file or folder")
 
 
 @pytest.mark.unit

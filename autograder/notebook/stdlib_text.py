@@ -22,6 +22,7 @@ the kit reads them where the interpreter has them and copies none.
 from __future__ import annotations
 
 import hashlib
+import os
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,11 @@ def stdlib_folder() -> Path:
 
 def source_files(folder: Path) -> list[Path]:
     """The ``.py`` files under ``folder`` outside the folders left out, in the order of their paths."""
-    found = (path for path in folder.rglob("*.py") if not LEFT_OUT & set(path.relative_to(folder).parts[:-1]))
+    found = []
+    # A walk that never enters a folder left out: site-packages can hold more files than the library itself.
+    for root, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if name not in LEFT_OUT]
+        found += [Path(root, name) for name in names if name.endswith(".py")]
     return sorted(found, key=lambda path: path.relative_to(folder).as_posix())
 
 

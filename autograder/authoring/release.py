@@ -11,6 +11,8 @@ Gradescope never shows it to students.
 from __future__ import annotations
 
 import ast
+import importlib.metadata
+import re
 import shutil
 import tempfile
 import tomllib
@@ -188,6 +190,24 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines
 
 
+REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?")
+
+
+def pinned(requirement: str) -> str:
+    """``requirement`` as the Gradescope image installs it: the version this grader runs (``name==version``, its
+    marker kept), so that the image grades as the instructor's machine does; the range where it is not installed
+    here (a marker that is false on this machine)."""
+    found = REQUIREMENT_NAME.match(requirement)
+    if found is None:
+        return requirement
+    try:
+        version = importlib.metadata.version(found.group(1))
+    except importlib.metadata.PackageNotFoundError:
+        return requirement
+    _, _, marker = requirement.partition(";")
+    return f"{found.group(1)}{found.group(2) or ''}=={version}" + (f"; {marker.strip()}" if marker else "")
+
+
 def build_gradescope(
     destination: Path,
     *,
@@ -210,7 +230,8 @@ def build_gradescope(
         for target in EXECUTABLES:
             shutil.copy2(TEMPLATES / f"gradescope_{target}", source / target)
         meta = tomllib.loads((kit / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-        (source / "requirements.txt").write_text("\n".join(meta["dependencies"]) + "\n", encoding="utf-8")
+        pins = [pinned(requirement) for requirement in meta["dependencies"]]
+        (source / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
         for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
             shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")

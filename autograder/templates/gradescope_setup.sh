@@ -5,10 +5,16 @@ set -euo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 cd "$(dirname "$0")"
 
+# A name on PATH may be a shim whose Python is not installed (pyenv's): take one that runs, new enough.
+runs() { "$1" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' > /dev/null 2>&1; }
 PYTHON="${BPE_KIT_PYTHON:-}"
+if [ -n "$PYTHON" ] && ! runs "$PYTHON"; then
+  echo "setup.sh: BPE_KIT_PYTHON=$PYTHON does not run as Python 3.11 or newer with venv: name one that does" >&2
+  exit 1
+fi
 if [ -z "$PYTHON" ]; then
   for candidate in python3.13 python3.12 python3.11; do
-    if command -v "$candidate" > /dev/null; then PYTHON="$candidate"; break; fi
+    if runs "$candidate"; then PYTHON="$candidate"; break; fi
   done
 fi
 if [ -z "$PYTHON" ]; then  # Gradescope's Ubuntu 22.04 image has 3.10: take 3.11 from its packages

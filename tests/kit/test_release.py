@@ -18,7 +18,14 @@ import pytest
 from classroom import SOLUTIONS
 from results import full_marks
 
-from autograder.authoring.release import RELEASE_NAME, ReleaseError, build_gradescope, build_release, hidden_test_lines
+from autograder.authoring.release import (
+    RELEASE_NAME,
+    ReleaseError,
+    build_gradescope,
+    build_release,
+    hidden_test_lines,
+    pinned,
+)
 from autograder.authoring.stubs import expected_stubs, solution_lines
 from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
@@ -261,6 +268,51 @@ def autograder_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert setup.returncode == 0, setup.stderr[-3000:]
     return root
+
+
+@pytest.mark.unit
+def test_gradescopes_requirements_pin_the_versions_this_grader_runs():
+    """The image installs what the instructor's grader runs, not whatever a range allows on the day it builds."""
+    import importlib.metadata
+
+    assert pinned("regex>=2023.0") == f"regex=={importlib.metadata.version('regex')}"
+    assert pinned("rich[jupyter]>=13 ; python_version >= '3.11'") == (
+        f"rich[jupyter]=={importlib.metadata.version('rich')}; python_version >= '3.11'"
+    )
+    assert pinned("not-installed-here>=1; sys_platform == 'win32'") == "not-installed-here>=1; sys_platform == 'win32'"
+
+
+SETUP = KIT_ROOT / "autograder" / "templates" / "gradescope_setup.sh"
+
+
+def _fake_python(folder: Path, name: str, *, runs: bool) -> None:
+    """A program called ``name``: a shim whose Python is missing (pyenv's, "No such file"), or one that runs and
+    writes down that it was asked for a venv, then stops setup.sh there."""
+    body = f'echo "{name} $*" >> "{folder}/asked"; exit 1' if runs else 'echo "no such file" >&2; exit 127'
+    if runs:
+        body = f'case "$1" in -c) exit 0;; esac; {body}'
+    (folder / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    (folder / name).chmod(0o755)
+
+
+def test_gradescopes_setup_takes_the_first_python_that_runs_not_the_first_name_on_path(tmp_path):
+    """A python3.13 on PATH that is a shim with nothing behind it is passed over for a python3.12 that runs."""
+    _fake_python(tmp_path, "python3.13", runs=False)
+    _fake_python(tmp_path, "python3.12", runs=True)
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "AUTOGRADER_ROOT": str(tmp_path / "root")}
+    subprocess.run(["bash", str(SETUP)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert (tmp_path / "asked").read_text(encoding="utf-8").startswith("python3.12 -m venv")
+
+
+def test_gradescopes_setup_refuses_a_named_python_that_does_not_run_in_one_line(tmp_path):
+    _fake_python(tmp_path, "python3.13", runs=False)
+    env = {"PATH": "/usr/bin:/bin", "BPE_KIT_PYTHON": str(tmp_path / "python3.13")}
+    setup = subprocess.run(["bash", str(SETUP)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert setup.returncode == 1
+    assert setup.stderr.strip().splitlines() == [
+        f"setup.sh: BPE_KIT_PYTHON={tmp_path / 'python3.13'} does not run as Python 3.11 or newer with venv: "
+        "name one that does"
+    ]
 
 
 def run_autograder(root: Path, files: dict[str, str]) -> dict[str, Any]:

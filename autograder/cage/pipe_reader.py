@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import queue
 import threading
-import time
-from typing import Any
 
 from autograder.cage.inside import codec
 
@@ -46,24 +44,14 @@ class ThreadedFrameReader(codec.FrameReader):
         finally:
             os.close(self._own)
 
-    def read(self, timeout: float) -> dict[str, Any] | None:
-        """The next message; None at end of stream; TimeoutError when none is whole within ``timeout`` s."""
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self._next()
-            if message is not None or self.ended:
-                return message
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            try:
-                chunk = self._chunks.get(timeout=left)
-            except queue.Empty:
-                raise TimeoutError from None
-            if chunk:
-                self.buffer += chunk
-            else:
-                self.ended = True
+    def _chunk(self, left: float) -> bytes:
+        """The next chunk the thread read (b"" at the pipe's end) within ``left`` s, else TimeoutError."""
+        if left <= 0:
+            raise TimeoutError
+        try:
+            return self._chunks.get(timeout=left)
+        except queue.Empty:
+            raise TimeoutError from None
 
     def waiting(self) -> bool:
         """Whether bytes have come that no request asked for yet."""

@@ -30,7 +30,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 KIT = Path(__file__).resolve().parents[2]
 
@@ -94,13 +94,7 @@ def _measure(module_file: str, function: str, args: list[Any]) -> int | None:
         return None
     child = forks.fork(lambda: None, measured=True)
     if child is None:
-        try:
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            getattr(module, function)(*args)
-        except BaseException:
-            os._exit(1)
-        forks.end_as_asked()
+        _call_and_end(spec, function, args)
     if forks.wait(child) is not None:
         raise SystemExit(f"{function} failed in the process forked to measure it")
     return forks.growth(child)
@@ -147,6 +141,16 @@ def _started(tokens: list[int]) -> None:
         os._exit(1)
     spawns.stand_still(spawns.open_token(tokens[1]), spawns.open_token(tokens[2]))
     forks.alone()
+    _call_and_end(spec, function, args)
+
+
+def _call_and_end(spec: Any, function: str, args: list[Any]) -> NoReturn:
+    """In the measured process: import the module, make the one call, and end as the parent asks (exit 1 on
+    any failure, which the parent reports)."""
+    import importlib.util
+
+    from autograder.cage.inside import forks
+
     try:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

@@ -430,6 +430,10 @@ class GradingPlugin:
             if self._compared is not None and not _a_verdict(self._compared, last):
                 got, expected = self._compared
                 shown = {"got": short_repr(got), "expected": short_repr(expected)}
+                where = rubric.first_difference(expected, got) if shown["got"] == shown["expected"] else ""
+                if where:
+                    # Cut to their first items, two long answers read alike: say where they part.
+                    shown["got"] += f" (it differs {where})"
             else:
                 # A call that raised has no answer to show: the hint says what it raised (rubric.raised).
                 shown = {"got": short_repr(last.returned) if last and last.answered else "", "expected": ""}

@@ -107,3 +107,22 @@ def test_a_call_that_raised_shows_no_answer_it_never_gave(tmp_path):
     assert outputs, process.stdout[-2000:]
     for output in outputs:
         assert "got:" not in output, output
+
+
+@pytest.mark.slow
+def test_two_long_answers_cut_alike_say_where_they_first_differ(tmp_path):
+    """Cut to their first items, the hidden load's expected and got merges read the same; the got line says
+    where they part, so the student sees which merge went missing."""
+    from bug_corpus import BUGS
+    from classroom import Student, write_submission
+
+    folder = write_submission(tmp_path, Student("x", "buggy", BUGS["load skips every line that starts with #"]))
+    process = subprocess.run(
+        [sys.executable, "-m", "autograder.cli", str(folder), "--part", "real_tokenizer", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    outputs = [test["output"] for test in json.loads(process.stdout)["tests"] if "load('gpt2')" in test["output"]]
+    assert outputs, process.stdout[-2000:]
+    assert "(it differs at index 1979: ('Ġsh', 'all') where ('#', '#') was expected)" in outputs[0], outputs[0]

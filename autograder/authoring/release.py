@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
-import re
 import shutil
 import tempfile
 import tomllib
@@ -190,22 +189,20 @@ def hidden_test_lines(kit: Path = KIT_ROOT) -> set[str]:
     return lines
 
 
-REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?")
-
-
 def pinned(requirement: str) -> str:
     """``requirement`` as the Gradescope image installs it: the version this grader runs (``name==version``, its
-    marker kept), so that the image grades as the instructor's machine does; the range where it is not installed
-    here (a marker that is false on this machine)."""
-    found = REQUIREMENT_NAME.match(requirement)
-    if found is None:
-        return requirement
+    marker kept as written), so that the image grades as the instructor's machine does; the range where it is
+    not installed here (a marker that is false on this machine)."""
+    from packaging.requirements import Requirement
+
+    parsed = Requirement(requirement)
     try:
-        version = importlib.metadata.version(found.group(1))
+        version = importlib.metadata.version(parsed.name)
     except importlib.metadata.PackageNotFoundError:
         return requirement
+    extras = f"[{','.join(sorted(parsed.extras))}]" if parsed.extras else ""
     _, _, marker = requirement.partition(";")
-    return f"{found.group(1)}{found.group(2) or ''}=={version}" + (f"; {marker.strip()}" if marker else "")
+    return f"{parsed.name}{extras}=={version}" + (f"; {marker.strip()}" if marker else "")
 
 
 def build_gradescope(

@@ -17,6 +17,7 @@ from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
+from autograder.run_errors import CANNOT_GRADE
 from autograder.testing.suites import SUITES
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 EXIT_BELOW_THRESHOLD = 1
-EXIT_CANNOT_GRADE = 2
+EXIT_CANNOT_GRADE = CANNOT_GRADE  # the one a run-level error ends with
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
@@ -394,16 +395,11 @@ def batch(
         sys.exit(EXIT_CANNOT_GRADE)
     for line in guarded:
         click.echo(f"grade batch: {line}", err=True)
-    from autograder.course.batch.adjustments import AdjustmentsError
-    from autograder.course.batch.choices import ChoicesError
-    from autograder.course.batch.discover import DiscoveryError
-    from autograder.course.batch.manual_files import ManualFilesError
     from autograder.course.batch.progress import BarProgress
-    from autograder.course.batch.roster import RosterError
-    from autograder.course.batch.run import BatchOptions, ResultsMissing, run_batch
+    from autograder.course.batch.run import BatchOptions, run_batch
     from autograder.course.batch.store import RESULTS
-    from autograder.course.course_file import DEFAULT_NAME, CourseFileError
-    from autograder.course.nbgrader_export import NbgraderExportError
+    from autograder.course.course_file import DEFAULT_NAME
+    from autograder.run_errors import RunError
     from autograder.testing.suites import SuiteMissing
 
     options = BatchOptions(
@@ -439,20 +435,9 @@ def batch(
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
-    except (
-        DiscoveryError,
-        RosterError,
-        SuiteMissing,
-        NbgraderExportError,
-        AdjustmentsError,
-        ChoicesError,
-        ManualFilesError,
-        SelectionError,
-        ResultsMissing,
-        CourseFileError,
-    ) as error:
+    except (RunError, SuiteMissing) as error:
         click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+        sys.exit(getattr(error, "exit_code", EXIT_CANNOT_GRADE))
     counts: dict[str, int] = {}
     for record in result.records:
         counts[record.status] = counts.get(record.status, 0) + 1

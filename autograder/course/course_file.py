@@ -26,6 +26,7 @@ from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.reports import disclosure
+from autograder.run_errors import RunError
 from autograder.scoring.course_points import CoursePoints
 from autograder.testing.example_sets import SECRET_FILE, SECRET_FOLDER_VARIABLE
 from autograder.testing.example_store import STORE_FOLDER
@@ -51,7 +52,7 @@ TABLES = {
 }
 
 
-class CourseFileError(ValueError):
+class CourseFileError(RunError, ValueError):
     """The course file says something the kit cannot use; the message names the file, the setting and the fix."""
 
 

@@ -20,6 +20,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.run_errors import RunError
+
 ENGINES = ("slurm", "kubernetes", "github")
 TEMPLATES = Path(__file__).parents[1] / "templates"  # package data, beside cli.py
 TEMPLATE = {"slurm": "jobs-slurm.sh", "kubernetes": "jobs-kubernetes.yaml", "github": "jobs-github.yml"}
@@ -41,7 +43,7 @@ CLAIM = re.compile(r"^[a-z0-9](?:[-.a-z0-9]{0,251}[a-z0-9])?$")
 PLACEHOLDER = re.compile(r"@[A-Z_]+@")
 
 
-class JobsError(ValueError):
+class JobsError(RunError, ValueError):
     """The job file cannot be written as asked: one line naming the value and the fix."""
 
 

@@ -28,6 +28,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from autograder.run_errors import RunError
+
 # The interval a late rule counts in, by name.
 PER = {"day": timedelta(days=1), "hour": timedelta(hours=1)}
 # Who said when a hand-in came (the gradebook's late column names it).
@@ -50,7 +52,7 @@ EXTENSION_HEADER = ("student", "due")
 SHOWN_FORMAT = "%Y-%m-%d %H:%M %Z"
 
 
-class LateError(ValueError):
+class LateError(RunError, ValueError):
     """The course's late settings or extensions cannot be used; the message names the file and the fix."""
 
 

@@ -23,6 +23,7 @@ from autograder.course import nbgrader_hand_grades as hand_grades
 from autograder.course.batch.gradebook import StudentRecord
 from autograder.course.batch.roster import email_of
 from autograder.parts import PARTS
+from autograder.run_errors import RunError
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import function_scores, points_number
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
 
 
-class NbgraderExportError(Exception):
+class NbgraderExportError(RunError):
     """The export cannot run; the message names the gradebook and the fix."""
 
 

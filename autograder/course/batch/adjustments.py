@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
+from autograder.run_errors import RunError
 from autograder.scoring.grade_result import AdjustmentEntry, GradeResult
 from autograder.scoring.scoring import points_number
 
@@ -43,7 +44,7 @@ EXAMPLE_TARGETS = '"" (the whole grade), "Part 3", "word_bpe", "word_bpe.train_b
 TOTAL_MARK = "="  # points written "=85": the whole grade's total, set by hand
 
 
-class AdjustmentsError(ValueError):
+class AdjustmentsError(RunError, ValueError):
     """adjustments.csv says something the batch cannot apply; the message names the line and the fix."""
 
 

@@ -23,13 +23,14 @@ from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
 from autograder.course.batch.discover import Discovery
 from autograder.handin.uploads import UploadConflict
+from autograder.run_errors import RunError
 
 CHOICES = "choices.csv"
 HEADER = ("student", "file", "upload")
 WHOLE = "*"  # the file of a choice between whole hand-ins under one name (ada/ and ada.zip): all of one
 
 
-class ChoicesError(ValueError):
+class ChoicesError(RunError, ValueError):
     """choices.csv says something the batch cannot use; the message names the line and the fix."""
 
 

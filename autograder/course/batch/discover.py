@@ -38,6 +38,7 @@ from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
 from autograder.handin.uploads import UploadConflict, Uploads, merged_uploads, unpacked
 from autograder.parts import MODULES
+from autograder.run_errors import RunError
 
 GRADABLE_SUFFIXES = (".py", ".ipynb", ".zip")
 # Canvas (instructure/canvas-lms, lib/content_zipper.rb): <slug>[_LATE]_<user id>_<attachment id>_<display name>,
@@ -78,7 +79,7 @@ DOWNLOAD_NAMES_AT_MOST = 100_000
 Reader = Callable[[HandinLimits, Mapping[str, str]], LoadedSubmission]
 
 
-class DiscoveryError(Exception):
+class DiscoveryError(RunError):
     """The folder cannot be read as a batch; the message names it and the fix."""
 
 

@@ -23,11 +23,12 @@ from autograder.course.batch.adjustments import HEADER as ADJUSTMENTS_HEADER
 from autograder.course.batch.choices import CHOICES
 from autograder.course.batch.choices import HEADER as CHOICES_HEADER
 from autograder.course.course_file import CourseFile
+from autograder.run_errors import RunError
 
 HEADERS = {ADJUSTMENTS: ADJUSTMENTS_HEADER, CHOICES: CHOICES_HEADER}
 
 
-class ManualFilesError(ValueError):
+class ManualFilesError(RunError, ValueError):
     """The manual files are in two places at once; the message names both and the fix."""
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.batch.discover import student_id
+from autograder.run_errors import RunError
 
 ID_COLUMNS = ("id", "student_id", "student id", "sis user id", "sis login id", "username", "login", "user", "email")
 NAME_COLUMNS = ("name", "full name", "student name", "student")
@@ -32,7 +33,7 @@ CANVAS_TEST_STUDENT = "Student, Test"
 EMAIL_COLUMNS = ("email", "email address", "e-mail", "mail")
 
 
-class RosterError(Exception):
+class RosterError(RunError):
     """The roster cannot be read; the message names the file and the fix."""
 
 

@@ -55,6 +55,7 @@ from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
 from autograder.reports.code_view import Sources
+from autograder.run_errors import RunError
 from autograder.scoring.grade_result import BatchStamp, GradeResult
 from autograder.scoring.scoring import percent
 from autograder.scoring.student_text import fenced, markdown_text, visible
@@ -69,7 +70,7 @@ MOODLE = "moodle.csv"  # the roster's Moodle grading worksheet, graded: written 
 SUMMARY = "summary"
 
 
-class ResultsMissing(ValueError):
+class ResultsMissing(RunError, ValueError):
     """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT:
     ``why`` holds them by reason (no result yet, another kit's, ...)."""
 

@@ -23,10 +23,12 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from autograder.run_errors import RunError
+
 SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
-class SelectionError(ValueError):
+class SelectionError(RunError, ValueError):
     """The run names hand-ins that are not there, or a shard that cannot be; the message says the fix."""
 
 

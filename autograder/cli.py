@@ -232,7 +232,9 @@ def submission(
         sys.exit(EXIT_CANNOT_GRADE)
     rendered = renderer(output_format)(result)
     if output is not None:
-        output.write_text(rendered, encoding="utf-8")
+        from autograder.atomic_files import write_atomically
+
+        write_atomically(output, rendered)  # a reader of the old report never sees half of the new one
         click.echo(f"wrote {output} (score {result.score:g} / {result.max_score:g})", err=True)
     elif output_format == "text":
         from rich.console import Console

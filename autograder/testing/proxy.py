@@ -31,7 +31,7 @@ from autograder.cage.limits import CageLimits
 from autograder.testing.answer_types import type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
-from autograder.testing.rubric import passing_within
+from autograder.testing.speed_cut import passing_within
 from autograder.testing.student_output import MESSAGE_PER_TEST, cut
 
 # What a session tells later tests without a call: functions that ran out of time, modules not handed in.
@@ -342,7 +342,7 @@ class GradingSession:
     def budget(self) -> float:
         """Seconds the next call may take: its own limit, or what is left of the test's or the submission's;
         in a tainted worker, a share of its limit (TAINTED_CALL_SHARE), and for a speed test's timed call no
-        longer than a pass allows (rubric.passing_within): a slow trainer's failure is decided again anyway."""
+        longer than a pass allows (speed_cut.passing_within): a slow trainer's failure is decided again anyway."""
         limit = self.call_seconds or self.limits.call_seconds
         budget = min(limit, *self._time_left())
         if not self.tainted:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from autograder.testing.proxy import StudentRaised
+from autograder.testing.speed_cut import timing_with_cut
+
 State = TypeVar("State")
 
 
@@ -81,8 +84,6 @@ def raised(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str
     ``assert raised(f, x) == ...`` reads better in a graded test than
     ``pytest.raises``, whose own failure would look like the grader's.
     """
-    from autograder.testing.proxy import StudentRaised
-
     try:
         function(*args, **kwargs)
     except StudentRaised as error:
@@ -257,22 +258,6 @@ def id_training_fault(
 # How far below its target a speed test's ratio may fall before no noise explains it (fastest_seconds).
 NOISE_FACTOR = 3
 
-# While a speed test times a call (fastest_seconds): the seconds past which the call cannot help the test
-# pass. None elsewhere.
-_passing_within: ContextVar[Callable[[], float] | None] = ContextVar("bpe_kit_passing_within", default=None)
-
-
-def passing_within() -> float | None:
-    """The seconds past which the call being made cannot help its speed test pass (``fastest_seconds``);
-    None outside a speed test's timed call.
-
-    The session cuts such a call there in a worker that has served a passing test (GradingSession.budget):
-    a failure in one is decided again in a fresh worker under the whole limit anyway, so a slow trainer's
-    first run there need not run its course, only show that it does not pass.
-    """
-    seconds = _passing_within.get()
-    return None if seconds is None else seconds()
-
 
 def fastest_seconds(
     rounds: int,
@@ -301,14 +286,11 @@ def fastest_seconds(
             asking += time.perf_counter() - started
 
     for round_number in range(rounds):
-        token = _passing_within.set(cut)
-        try:
+        with timing_with_cut(cut):
             asking = 0.0
             before = time.perf_counter()
             got = call(round_number)
             times.append(time.perf_counter() - before - asking)
-        finally:
-            _passing_within.reset(token)
         check(round_number, got)
         ratio = yardstick() / min(times)
         if ratio >= target or ratio < target / NOISE_FACTOR:

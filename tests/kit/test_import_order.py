@@ -81,3 +81,32 @@ def test_what_runs_in_the_cage_imports_nothing_of_the_kit():
 @pytest.mark.unit
 def test_every_exception_is_still_needed():
     assert set(EXCEPTIONS) <= set(kit_imports()), "an exception no longer imported: take it off EXCEPTIONS"
+
+
+def import_circles() -> list[list[str]]:
+    """The groups of the package's modules that reach one another through their imports (counting those in a
+    function): each such group is a circle, whichever step its modules belong to."""
+    known = {name for name, _ in modules()}
+    graph: dict[str, set[str]] = {name: set() for name in known}
+    for name, target in kit_imports():
+        if target in known and target != name:
+            graph[name].add(target)
+
+    def reach(start: str) -> set[str]:
+        seen: set[str] = set()
+        waiting = list(graph[start])
+        while waiting:
+            name = waiting.pop()
+            if name not in seen:
+                seen.add(name)
+                waiting.extend(graph[name])
+        return seen
+
+    reached = {name: reach(name) for name in known}
+    circles = {frozenset({name, *(other for other in reached[name] if name in reached[other])}) for name in known}
+    return sorted(sorted(circle) for circle in circles if len(circle) > 1)
+
+
+@pytest.mark.unit
+def test_no_module_imports_one_that_imports_it_back():
+    assert not import_circles(), f"modules that import one another: {import_circles()}"

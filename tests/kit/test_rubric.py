@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder.testing import rubric
+from autograder.testing import rubric, speed_cut
 
 YARDSTICK = 10.0  # seconds the slow way takes
 TARGET = 5.0  # the ratio a pass needs: a call of 2 s or less
@@ -73,7 +73,7 @@ def test_the_yardstick_asked_during_a_call_is_not_the_calls_time(clock):
         return YARDSTICK
 
     def call(round_number: int) -> str:
-        cut = rubric.passing_within()  # as GradingSession.budget asks it, before sending the call
+        cut = speed_cut.passing_within()  # as GradingSession.budget asks it, before sending the call
         assert cut == YARDSTICK / TARGET * rubric.NOISE_FACTOR
         clock.value += 1.0
         return "answer"

@@ -237,7 +237,7 @@ def test_failures_after_a_passed_test_are_decided_again_in_one_fresh_worker(tmp_
 
 def test_a_speed_tests_call_in_a_tainted_worker_runs_only_as_long_as_a_pass_allows(tmp_path, monkeypatch):
     """A speed test's timed call in a worker that served a passing test is cut where it can no longer pass
-    (rubric.passing_within: the yardstick over the target, times the noise factor), not at a share of the
+    (speed_cut.passing_within: the yardstick over the target, times the noise factor), not at a share of the
     test's long limit; its failure is then decided in a fresh worker under the whole limit, with the ratio's
     words. A fast enough call passes where it is, with no second run, though the yardstick it is cut by is
     timed (half a second here) while the call is."""

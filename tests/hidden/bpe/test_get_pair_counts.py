@@ -2,8 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint, reference
 
 ref = reference("bpe")
 

@@ -4,8 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint, raised, training_problem
+from autograder.testing.author_api import examples, hint, raised, reference, training_problem
 
 ref = reference("byte_bpe")
 

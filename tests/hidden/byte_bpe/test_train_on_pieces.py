@@ -7,8 +7,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint, raised, training_problem
+from autograder.testing.author_api import examples, hint, raised, reference, training_problem
 
 pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")

@@ -9,10 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.kit_root import KIT_ROOT
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint, speed_problem
-from autograder.testing.yardsticks import once_a_batch
+from autograder.testing.author_api import KIT_ROOT, examples, hint, once_a_batch, reference, speed_problem
 
 pytestmark = pytest.mark.bonus
 ref = reference("fast_bpe")

@@ -1,7 +1,6 @@
 import pytest
 
-from autograder.testing.reference import reference
-from autograder.testing.rubric import hint
+from autograder.testing.author_api import hint, reference
 
 ref = reference("real_tokenizer")
 

@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.testing.rubric import hint
-from autograder.testing.tokenizer_files import gpt2
+from autograder.testing.author_api import gpt2, hint
 
 STORED = json.loads(Path(__file__).with_name("tiktoken_ids.json").read_text(encoding="utf-8"))
 VOCAB, _ = gpt2(STORED["merges"])

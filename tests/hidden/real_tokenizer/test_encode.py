@@ -5,10 +5,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from autograder.testing import domains
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint
-from autograder.testing.tokenizer_files import GPT4_SPLIT, gpt2
+from autograder.testing.author_api import GPT4_SPLIT, domains, examples, gpt2, hint, reference
 
 ref = reference("real_tokenizer")
 # Held-out texts and tiktoken's ids for them (made by tests/kit/tiktoken_ids.py): no tiktoken at grading.

@@ -1,8 +1,6 @@
 import pytest
 
-from autograder.testing.proxy import CallFolder
-from autograder.testing.rubric import hint
-from autograder.testing.tokenizer_files import gpt2, gpt2_files
+from autograder.testing.author_api import CallFolder, gpt2, gpt2_files, hint
 
 SMALL_VOCAB = b'{"l": 0, "o": 1, "w": 2, "\\u0120": 3, "lo": 4, "low": 5, "\\u0120low": 6, "\xc3\xa9": 7}'
 SMALL_MERGES = "#version: 0.2\nl o\nlo w\nĠ low\n".encode()

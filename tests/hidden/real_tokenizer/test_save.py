@@ -2,9 +2,7 @@ import json
 
 import pytest
 
-from autograder.testing.proxy import CallFolder
-from autograder.testing.rubric import hint
-from autograder.testing.tokenizer_files import TokenizerFileError, gpt2, read_merges, read_vocab
+from autograder.testing.author_api import CallFolder, TokenizerFileError, gpt2, hint, read_merges, read_vocab
 
 VOCAB = {"c": 0, "a": 1, "t": 2, "é": 3, "Ġ": 4, "at": 5, "cat": 6, "Ġcat": 7, '"q"': 8}
 MERGES = [("a", "t"), ("c", "at"), ("Ġ", "cat")]

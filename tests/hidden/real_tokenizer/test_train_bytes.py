@@ -15,9 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.memory_growth import growth_of
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, fastest_seconds, hint, raised
+from autograder.testing.author_api import examples, fastest_seconds, growth_of, hint, raised, reference
 
 pytestmark = pytest.mark.bonus
 ref = reference("real_tokenizer")

@@ -1,9 +1,7 @@
 import pytest
 from hypothesis import given
 
-from autograder.testing import domains
-from autograder.testing.reference import reference
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import domains, examples, hint, reference
 
 ref = reference("simple_tokenizers")
 VOCAB = {"cat": 0, "sat": 1, "the": 2, "[UNK]": 3}

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 HOHO = {"h": 0, "o": 1, "ho": 2, "hoho": 3}
 ONE = {"e": 0, "n": 1, "o": 2, "ne": 3, "on": 4}

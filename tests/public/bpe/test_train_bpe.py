@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import Fault, early_stop, examples, hint, raised, training_problem
+from autograder.testing.author_api import Fault, early_stop, examples, hint, raised, training_problem
 
 # The fix that goes with a kind of wrong training whose problem does not say it already.
 FIXES: dict[Fault, str] = {

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, raised
+from autograder.testing.author_api import examples, hint, raised
 
 # A small training's merges, listed on purpose out of the order they were learned in (their new ids).
 MERGES = {(32, 257): 260, (116, 104): 256, (259, 97): 261, (97, 116): 258, (256, 101): 257, (195, 167): 259}

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 # A small training's merges, listed on purpose out of the order they were learned in (their new ids).
 MERGES = {(32, 257): 260, (116, 104): 256, (259, 97): 261, (97, 116): 258, (256, 101): 257, (195, 167): 259}

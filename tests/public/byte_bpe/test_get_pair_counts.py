@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 
 @pytest.mark.rules("adjacent_pairs")

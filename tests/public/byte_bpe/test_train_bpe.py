@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, id_training_fault, raised
+from autograder.testing.author_api import examples, hint, id_training_fault, raised
 
 # The docstring's worked example. Its second step is a tie: (256, 97) and (97, 98) are both seen twice.
 WORKED_EXAMPLE = "aaabdaaabac"

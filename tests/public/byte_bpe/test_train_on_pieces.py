@@ -9,7 +9,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, id_training_problem, raised
+from autograder.testing.author_api import examples, hint, id_training_problem, raised
 
 pytestmark = pytest.mark.bonus
 

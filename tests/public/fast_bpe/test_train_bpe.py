@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, speed_problem
+from autograder.testing.author_api import examples, hint, speed_problem
 
 pytestmark = pytest.mark.bonus
 

@@ -1,6 +1,6 @@
 import pytest
 
-from autograder.testing.rubric import hint
+from autograder.testing.author_api import hint
 
 # Bytes that stand for themselves, and the first shifted ones with their characters, written out by hand.
 SHIFTED = {0: "Ā", 1: "ā", 9: "ĉ", 10: "Ċ", 32: "Ġ", 127: "ġ", 128: "Ģ", 160: "ł", 173: "Ń"}

@@ -1,7 +1,6 @@
 import pytest
 
-from autograder.testing.rubric import hint, raised
-from autograder.testing.tokenizer_files import gpt2
+from autograder.testing.author_api import gpt2, hint, raised
 
 VOCAB, _ = gpt2(2000)
 VOCAB |= {"<|endoftext|><|endoftext|>": 50257}

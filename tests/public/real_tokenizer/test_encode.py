@@ -1,7 +1,6 @@
 import pytest
 
-from autograder.testing.rubric import hint, raised, saw
-from autograder.testing.tokenizer_files import END_OF_TEXT, GPT4_SPLIT, gpt2
+from autograder.testing.author_api import END_OF_TEXT, GPT4_SPLIT, gpt2, hint, raised, saw
 
 # GPT-2's first 2,000 merges, its <|endoftext|> and two special tokens added after it that overlap it.
 VOCAB, MERGES = gpt2(2000)

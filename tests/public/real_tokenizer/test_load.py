@@ -1,8 +1,6 @@
 import pytest
 
-from autograder.testing.proxy import CallFolder
-from autograder.testing.rubric import hint
-from autograder.testing.tokenizer_files import gpt2, gpt2_files
+from autograder.testing.author_api import CallFolder, gpt2, gpt2_files, hint
 
 
 def loaded(submission, files):

@@ -1,8 +1,6 @@
 import pytest
 
-from autograder.testing.proxy import CallFolder, StudentRaised
-from autograder.testing.rubric import hint
-from autograder.testing.tokenizer_files import TokenizerFileError, read_merges, read_vocab
+from autograder.testing.author_api import CallFolder, StudentRaised, TokenizerFileError, hint, read_merges, read_vocab
 
 VOCAB = {"d": 0, "o": 1, "g": 2, "ß": 3, "Ġ": 4, "do": 5, "dog": 6, "Ġdog": 7}
 MERGES = [("d", "o"), ("do", "g"), ("Ġ", "dog")]

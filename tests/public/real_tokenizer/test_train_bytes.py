@@ -17,11 +17,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing import byte_recount
-from autograder.testing.byte_recount import Pair, recount
-from autograder.testing.memory_growth import growth_of
-from autograder.testing.rubric import examples, fastest_seconds, hint, raised
-from autograder.testing.tokenizer_files import END_OF_TEXT
+from autograder.testing.author_api import (
+    END_OF_TEXT,
+    Pair,
+    byte_recount,
+    examples,
+    fastest_seconds,
+    growth_of,
+    hint,
+    raised,
+    recount,
+)
 
 pytestmark = pytest.mark.bonus
 

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 pieces = st.text(alphabet="xyz!é", min_size=1, max_size=3)
 # Words as encode leaves them: each word's pieces, then "</w>" alone or glued to the last piece.

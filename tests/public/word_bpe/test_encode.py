@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 # Merges below are what training makes (ties taken first seen): here train_bpe("bra bra zebra", 5).
 BRA = [("b", "r"), ("br", "a"), ("bra", "</w>")]

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, speed_problem
+from autograder.testing.author_api import examples, hint, speed_problem
 
 # Merges that training makes (ties taken first seen), and a word each where the lowest rank is not the leftmost
 # merge or not the newest. train_bpe("on too on mood", 3): in "moon", o o (rank 2) stands left of o n (rank 0).

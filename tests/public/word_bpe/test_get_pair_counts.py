@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint
+from autograder.testing.author_api import examples, hint
 
 words = st.lists(st.sampled_from(["x", "y", "xy", "z"]), min_size=0, max_size=4).map(lambda w: (*w, "</w>"))
 word_tables = st.dictionaries(words, st.integers(1, 6), max_size=4)

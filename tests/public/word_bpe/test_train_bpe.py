@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.rubric import examples, hint, training_problem
+from autograder.testing.author_api import examples, hint, training_problem
 
 
 def what_is_wrong(submission, text: str, num_merges: int) -> tuple[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -73,3 +74,43 @@ def test_each_bash_step_of_the_student_loop_is_bash():
         if "run" in step and step.get("shell", job["defaults"]["run"]["shell"]) == "bash":
             checked = subprocess.run([bash, "-n", "-c", step["run"]], capture_output=True, text=True)
             assert checked.returncode == 0, f"{step['name']}: {checked.stderr}"
+
+
+def _student_loop_script():
+    """The workflow's own checks, loaded from .github/scripts (not a package: the runners run it as a file)."""
+    import importlib.util
+
+    path = KIT_ROOT / ".github" / "scripts" / "student_loop.py"
+    spec = importlib.util.spec_from_file_location("student_loop", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _report(tmp_path: Path, *tests: dict) -> Path:
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"tests": list(tests)}), encoding="utf-8")
+    return path
+
+
+def _test(name: str, score: float, doc: str = "Encodes a text.") -> dict:
+    return {"name": name, "score": score, "max_score": 2, "extra_data": {"doc": doc}}
+
+
+def test_full_marks_leave_out_a_test_timed_against_the_reference_that_a_slow_runner_lost(tmp_path):
+    loop = _student_loop_script()
+    slow = _test("encode is fast", 0, "Runs within 3 times the reference's time.")
+    assert loop.score(_report(tmp_path, _test("encode", 2), slow), "full") is None
+
+
+def test_full_marks_still_fail_on_an_untimed_test_below_its_most(tmp_path):
+    loop = _student_loop_script()
+    problem = loop.score(_report(tmp_path, _test("encode", 1), _test("decode", 2)), "full")
+    assert problem is not None and "first encode" in problem
+
+
+def test_the_workflow_knows_timed_tests_by_the_kits_own_pattern():
+    from results import TIMED
+
+    assert _student_loop_script().TIMED.pattern == TIMED.pattern

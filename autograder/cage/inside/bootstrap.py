@@ -883,8 +883,7 @@ def serve_process(submission: Submission, fork: dict[str, Any], scratch_root: st
     imports the part's module, says so (the grader times the import apart from the calls, and sends none
     before: what runs at import sees no call), then makes the calls it is sent; never returns."""
     try:
-        if hasattr(os, "setpgid"):  # a group of its own, killed whole as it ends (forks.end_strays); not on Windows
-            os.setpgid(0, 0)
+        spawns.own_group()  # what it starts ends with it: a process group, or on Windows a Job Object
         forks.scratch(scratch_root, int(fork.get("number", 0)), os.environ)
         if "tempfile" in sys.modules:
             sys.modules["tempfile"].tempdir = None  # type: ignore[attr-defined]  # found again from TMPDIR

@@ -197,7 +197,7 @@ def end_strays(group: int, spared: frozenset[int] | None) -> None:
     ``spared`` ones, which it then waits to see gone, so none writes a file after the folders are put back."""
     try:
         os.killpg(group, signal.SIGKILL)
-    except (OSError, AttributeError):  # AttributeError: Windows, where no group was made (bootstrap.serve_process)
+    except (OSError, AttributeError):  # AttributeError: Windows: its Job Object ends them (spawns.own_group)
         pass
     if spared is None:
         return

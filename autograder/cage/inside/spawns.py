@@ -31,6 +31,76 @@ MAXRSS_BYTES = 1 if sys.platform == "darwin" else 1024
 WINDOWS = sys.platform == "win32"
 
 
+# Windows: a part's processes die with it. The part puts itself in a Job Object before any student code
+# runs (own_group), so what it starts is born in the job; the job's one handle is the part's, so the part's
+# end, however it comes, closes it, and KILL_ON_JOB_CLOSE ends every process still in the job.
+JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x2000
+JOB_OBJECT_EXTENDED_LIMIT_INFORMATION = 9  # SetInformationJobObject's class for the structure below
+_JOBS: list[int] = []  # the handle, held for the part's life and never closed by it
+
+
+def _job_limits_type() -> type:
+    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION, as ctypes lays it out (plain ctypes types: built on any OS)."""
+    import ctypes
+
+    class Basic(ctypes.Structure):
+        _fields_ = [
+            ("PerProcessUserTimeLimit", ctypes.c_int64),
+            ("PerJobUserTimeLimit", ctypes.c_int64),
+            ("LimitFlags", ctypes.c_uint32),
+            ("MinimumWorkingSetSize", ctypes.c_size_t),
+            ("MaximumWorkingSetSize", ctypes.c_size_t),
+            ("ActiveProcessLimit", ctypes.c_uint32),
+            ("Affinity", ctypes.c_size_t),
+            ("PriorityClass", ctypes.c_uint32),
+            ("SchedulingClass", ctypes.c_uint32),
+        ]
+
+    class Extended(ctypes.Structure):
+        _fields_ = [
+            ("BasicLimitInformation", Basic),
+            ("IoInfo", ctypes.c_uint64 * 6),
+            ("ProcessMemoryLimit", ctypes.c_size_t),
+            ("JobMemoryLimit", ctypes.c_size_t),
+            ("PeakProcessMemoryUsed", ctypes.c_size_t),
+            ("PeakJobMemoryUsed", ctypes.c_size_t),
+        ]
+
+    return Extended
+
+
+def join_killing_job(kernel32: Any = None) -> int | None:
+    """Windows: put this process in a new Job Object that kills its processes when its last handle closes;
+    the job's handle, or None where one could not be made (the part still runs, as on a POSIX machine with
+    no process groups). ``kernel32`` is Windows' own unless a test gives a stand-in."""
+    import ctypes
+
+    if kernel32 is None:
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
+    job = kernel32.CreateJobObjectW(None, None)
+    if not job:
+        return None
+    limits = _job_limits_type()()
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    made = kernel32.SetInformationJobObject(
+        job, JOB_OBJECT_EXTENDED_LIMIT_INFORMATION, ctypes.byref(limits), ctypes.sizeof(limits)
+    )
+    if not made or not kernel32.AssignProcessToJobObject(job, kernel32.GetCurrentProcess()):
+        kernel32.CloseHandle(job)
+        return None
+    _JOBS.append(int(job))
+    return int(job)
+
+
+def own_group(kernel32: Any = None) -> None:
+    """In a part's process, before student code runs: gather what it will start, to be ended with it. POSIX:
+    a process group of its own (killed whole by forks.end_strays); Windows: a killing Job Object."""
+    if hasattr(os, "setpgid"):
+        os.setpgid(0, 0)
+    elif WINDOWS:
+        join_killing_job(kernel32)
+
+
 def wanted(config: dict[str, Any]) -> bool:
     """Whether a part's process is started rather than forked: asked for by the grader, or no fork here."""
     return bool(config.get("portable")) or not hasattr(os, "fork")

@@ -104,7 +104,9 @@ def build_bpe_vocab(text: str, merges: list[tuple[str, str]]) -> dict[str, int]:
     """Number the distinct characters of ``text`` and the token ``a + b`` of every merge.
 
     Ids run 0 to n-1 in order of ``(len(token), token)``: shorter tokens
-    first, ties in sorted order. A token made twice is numbered once.
+    first, ties in sorted order. A token made twice is numbered once. This
+    numbering is this part's own; real tokenizers (and Parts 4 and 6) give a
+    merged token the id after the merges before it.
 
     >>> build_bpe_vocab("abab", [("a", "b")])
     {'a': 0, 'b': 1, 'ab': 2}

@@ -34,10 +34,11 @@ from pathlib import Path
 
 import regex
 
-# GPT-2's pre-split, as OpenAI's encoder.py has it: contractions (lowercase only), runs of letters, of
-# digits, of other symbols (each with at most one space in front), and runs of spaces.
+# GPT-2's pre-split, as OpenAI's encoder.py has it: contractions (lowercase only), runs of letters,
+# of numbers (\p{N}: digits, ², ½), of other symbols (each with at most one space in front), and runs
+# of spaces.
 GPT2_SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-# GPT-4's (tiktoken's cl100k_base): contractions in any case, digits in groups of at most three, a
+# GPT-4's (tiktoken's cl100k_base): contractions in any case, numbers in groups of at most three, a
 # letter run that may take one symbol in front, and line breaks kept apart from other spaces.
 GPT4_SPLIT = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|"""
@@ -233,7 +234,7 @@ def decode(ids: list[int], vocab: dict[str, int]) -> str:
 def train_bytes(
     text: str, vocab_size: int, special_tokens: tuple[str, ...] | list[str] = ()
 ) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
-    """Train a byte-level BPE as GPT-2's was trained: ``(vocab, merges)``, tokens as bytes.
+    """Train a byte-level BPE in GPT-2's style: ``(vocab, merges)``, tokens as bytes.
 
     1. Cut the special tokens out of ``text`` (the longer first where two
        start at the same place): they are never split, and no pair is

@@ -28,8 +28,8 @@ import regex
 BYTE_VALUES = 256
 
 # GPT-2's pre-split (Radford et al. 2019, as its encoder.py has it): contractions,
-# runs of letters, of digits, of other symbols (each with at most one space in
-# front), and runs of spaces. \p{L} and \p{N} need the `regex` module.
+# runs of letters, of numbers (\p{N}: digits, ², ½), of other symbols (each
+# with at most one space in front), and runs of spaces. \p{L} and \p{N} need the `regex` module.
 GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 

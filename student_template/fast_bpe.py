@@ -39,6 +39,11 @@ def train_bpe(word_freqs: dict[str, int], num_merges: int) -> list[tuple[str, st
     Each step takes the pair with the largest ``(count, pair)`` and stops
     when the best count is below 2.
 
+    ``heapq`` is a min-heap. ``-count`` puts the largest count first, but a
+    string cannot be negated: on equal counts the heap would pop the smallest
+    pair. Push the pair as something that sorts backwards (a ``str`` subclass
+    whose ``__lt__`` is ``>``).
+
     >>> train_bpe({"aa": 3, "b": 1}, 5)
     [('a', 'a'), ('aa', '</w>')]
     """

@@ -68,6 +68,21 @@ def test_no_code_cell_has_two_lead_ins():
         assert doubled == [], f"{path.name}: one lead-in per code cell: {doubled}"
 
 
+def quoted_twice(source: str) -> list[str]:
+    """The labels of ``{{label: value}}`` claims that a prose source quotes more than once."""
+    labels = [match["label"] for match in exercises.CLAIM.finditer(source)]
+    return sorted({label for label in labels if labels.count(label) > 1})
+
+
+@pytest.mark.unit
+def test_no_lesson_quotes_one_figure_twice():
+    """A figure quoted in two places is two sources of truth; the second sentence should refer to the first."""
+    assert quoted_twice("{{merges: 11}} merges, and later again {{merges: 11}}.") == ["merges"]
+    for part in PARTS:
+        path = exercises.EXERCISES / "src" / f"{part.module}.md"
+        assert quoted_twice(path.read_text(encoding="utf-8")) == [], f"{path.name}: quote each figure once"
+
+
 @pytest.mark.unit
 def test_every_function_is_an_exercise_with_its_check(points):
     for part in PARTS:

@@ -2169,6 +2169,124 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
 """,
     ),
     # One rule of the contract negated each (source "negated-rule"): the rule's id is the entry's fix.
+    "char vocab gives the empty texts a token of their own": (
+        "simple_tokenizers",
+        "build_char_vocab",
+        """
+def build_char_vocab(texts):
+    characters = sorted(set("".join(texts))) or [""]
+    return {character: index for index, character in enumerate(characters)}
+""",
+    ),
+    "pair counts skip a pair that overlaps the last one counted": (
+        "bpe",
+        "get_pair_counts",
+        """
+from collections import Counter
+
+
+def get_pair_counts(tokens):
+    counts = Counter()
+    index = 0
+    while index + 1 < len(tokens):
+        pair = (tokens[index], tokens[index + 1])
+        counts[pair] += 1
+        index += 2 if pair[0] == pair[1] else 1
+    return counts
+""",
+    ),
+    "merge_pair matches the pair inside the joined text": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    merged, index = [], 0
+    while index < len(tokens):
+        if index + 1 < len(tokens) and tokens[index] + tokens[index + 1] == pair[0] + pair[1]:
+            merged.append(pair[0] + pair[1])
+            index += 2
+        else:
+            merged.append(tokens[index])
+            index += 1
+    return merged
+""",
+    ),
+    "word decode leaves a space after the last word": (
+        "word_bpe",
+        "decode",
+        """
+def decode(tokens):
+    return "".join(tokens).replace("</w>", " ")
+""",
+    ),
+    "byte decode raises on bytes that are not UTF-8": (
+        "byte_bpe",
+        "decode",
+        """
+def decode(ids, merges):
+    token_bytes = _token_bytes(merges)
+    return b"".join(token_bytes[value] for value in ids).decode("utf-8")
+""",
+    ),
+    "byte train_bpe numbers the first merge 257": (
+        "byte_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size {vocab_size} is below 256: the vocabulary must hold every byte value")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for new_id in range(257, vocab_size + 1):
+        pair_counts = get_pair_counts(ids)
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        ids = merge_pair(ids, best_pair, new_id)
+        merges[best_pair] = new_id
+    return merges
+""",
+    ),
+    "word merge_pair keeps the frequency of the last word it makes twice": (
+        "word_bpe",
+        "merge_pair",
+        """
+def merge_pair(word_freqs, pair):
+    merged_table = {}
+    for word, frequency in word_freqs.items():
+        symbols, index = [], 0
+        while index < len(word):
+            if index + 1 < len(word) and (word[index], word[index + 1]) == pair:
+                symbols.append(pair[0] + pair[1])
+                index += 2
+            else:
+                symbols.append(word[index])
+                index += 1
+        merged_table[tuple(symbols)] = frequency
+    return merged_table
+""",
+    ),
+    "char train_bpe runs one merge past num_merges": (
+        "bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges + 1):
+        pair_counts = get_pair_counts(tokens)
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        tokens = merge_pair(tokens, best_pair)
+        merges.append(best_pair)
+    return tokens, merges
+""",
+    ),
     "char_tokenize gives one empty token for the empty text": (
         "simple_tokenizers",
         "char_tokenize",
@@ -2487,6 +2605,20 @@ RECORDS: dict[str, Record] = {
     "real encode joins the special tokens into the pattern unescaped": Record(
         "real_tokenizer.encode.specials", "outside"
     ),
+    "char vocab gives the empty texts a token of their own": Record(
+        "simple_tokenizers.build_char_vocab.empty", "negated-rule"
+    ),
+    "pair counts skip a pair that overlaps the last one counted": Record(
+        "bpe.get_pair_counts.overlapping", "negated-rule"
+    ),
+    "merge_pair matches the pair inside the joined text": Record("bpe.merge_pair.whole_tokens", "negated-rule"),
+    "word decode leaves a space after the last word": Record("word_bpe.decode.no_outer_space", "negated-rule"),
+    "byte decode raises on bytes that are not UTF-8": Record("byte_bpe.decode.replaced", "negated-rule"),
+    "byte train_bpe numbers the first merge 257": Record("byte_bpe.train_bpe.new_ids", "negated-rule"),
+    "word merge_pair keeps the frequency of the last word it makes twice": Record(
+        "word_bpe.merge_pair.frequencies_add", "negated-rule"
+    ),
+    "char train_bpe runs one merge past num_merges": Record("bpe.train_bpe.at_most", "negated-rule"),
     "char_tokenize gives one empty token for the empty text": Record(
         "simple_tokenizers.char_tokenize.empty", "negated-rule"
     ),

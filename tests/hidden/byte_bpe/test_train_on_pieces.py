@@ -1,4 +1,4 @@
-"""The stretch (bonus): training on GPT-2's pieces, judged by property like train_bpe."""
+"""Training on GPT-2's pieces, judged by property like train_bpe."""
 
 from collections import Counter
 
@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from autograder.testing.reference import reference
 from autograder.testing.rubric import examples, hint, raised, training_problem
 
-pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")
 
 

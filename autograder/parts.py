@@ -51,7 +51,7 @@ PARTS: tuple[Part, ...] = (
             "train_bpe",
             "encode",
             "decode",
-            # the stretch (bonus): GPT-2's pre-split and special tokens
+            # GPT-2's pre-split and special tokens, which Part 6's encode builds on
             "train_on_pieces",
             "encode_with_specials",
             "decode_with_specials",

@@ -150,7 +150,7 @@ def _token_bytes(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
 ### END SOLUTION
 
 
-# The stretch (bonus points): what GPT-2 adds to the functions above.
+# What GPT-2 adds to the functions above; Part 6's encode is built on these.
 #
 # GPT-2 never lets a merge cross from a word into the space or punctuation
 # around it: the text is first split into pieces with GPT2_SPLIT_PATTERN

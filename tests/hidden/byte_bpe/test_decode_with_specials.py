@@ -1,4 +1,4 @@
-"""The stretch (bonus): a special token's id decodes to the token's text."""
+"""A special token's id decodes to the token's text."""
 
 import pytest
 from hypothesis import given
@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint, reference
 
-pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")
 END = {"<|endoftext|>": 50256}
 

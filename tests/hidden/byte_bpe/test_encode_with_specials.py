@@ -1,4 +1,4 @@
-"""The stretch (bonus): special tokens are one id each, and merges stay inside GPT-2's pieces."""
+"""Special tokens are one id each, and merges stay inside GPT-2's pieces."""
 
 import pytest
 from hypothesis import given
@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint, reference
 
-pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")
 END = {"<|endoftext|>": 50256}
 

@@ -1,4 +1,4 @@
-"""The stretch (bonus): training on GPT-2's pieces, judged by property like train_bpe."""
+"""Training on GPT-2's pieces, judged by property like train_bpe."""
 
 from collections import Counter
 
@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint, raised, reference, training_problem
 
-pytestmark = pytest.mark.bonus
 ref = reference("byte_bpe")
 
 

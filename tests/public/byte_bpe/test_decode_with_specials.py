@@ -1,12 +1,10 @@
-"""The stretch (bonus): a special token's id decodes to the token's text."""
+"""A special token's id decodes to the token's text."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint
-
-pytestmark = pytest.mark.bonus
 
 END = {"<|end|>": 1000}
 MERGES = {(256, 122): 257, (120, 121): 256}  # listed out of the order they were learned in

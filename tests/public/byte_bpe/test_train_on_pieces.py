@@ -1,4 +1,4 @@
-"""The stretch (bonus): training inside GPT-2's pieces, judged by property like train_bpe.
+"""Training inside GPT-2's pieces, judged by property like train_bpe.
 
 A training is replayed with your own get_pair_counts and merge_pair, on the pieces laid end to end with
 a -1 between two pieces: no pair holding -1 is counted, and no merge can reach across one.
@@ -10,8 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint, id_training_problem, raised
-
-pytestmark = pytest.mark.bonus
 
 # As the stub has it.
 GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""

@@ -136,11 +136,12 @@ def test_fail_under_exits_1_below_the_threshold():
 
 
 def test_bonus_points_never_make_up_for_a_lost_point_under_fail_under(tmp_path):
-    """Part 4's bonus is worth more than its decode: a hand-in that earns the bonus and loses decode's points
-    scores above 100%, and --fail-under 100 must still fail it."""
-    source = (SOLUTIONS / "byte_bpe.py").read_text(encoding="utf-8")
-    (tmp_path / "byte_bpe.py").write_text(source + "\n\ndef decode(ids, merges):\n    return ''\n", encoding="utf-8")
-    process, document = grade(tmp_path, "--fail-under", "100", "--part", "byte_bpe")
+    """Part 6's bonus is worth more than its decode: a hand-in that earns the bonus and loses decode's points
+    scores above 100% of what is left, and --fail-under 100 must still fail it."""
+    source = (SOLUTIONS / "real_tokenizer.py").read_text(encoding="utf-8")
+    broken = source + "\n\ndef decode(ids, vocab):\n    return ''\n"
+    (tmp_path / "real_tokenizer.py").write_text(broken, encoding="utf-8")
+    process, document = grade(tmp_path, "--fail-under", "100", "--part", "real_tokenizer")
     assert document["score"] > document["max_score"] * 0.9, "the bonus keeps the score high"
     assert process.returncode == 1 and "without bonus is below --fail-under 100%" in process.stderr
 

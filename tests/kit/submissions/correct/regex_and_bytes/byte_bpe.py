@@ -2,6 +2,8 @@
 
 import functools
 
+import regex
+
 
 def get_pair_counts(ids):
     counts = {}
@@ -64,8 +66,6 @@ def decode(ids, merges):
 
 
 # GPT-2's pre-split, and special tokens found by scanning instead of by one regex.split.
-import regex  # noqa: E402
-
 SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 

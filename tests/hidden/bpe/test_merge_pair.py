@@ -11,7 +11,21 @@ ref = reference("bpe")
 @pytest.mark.points(3)
 def test_merges_each_occurrence_into_one_token(submission):
     """merge_pair replaces each occurrence of the pair with the joined token"""
-    got = submission.bpe.merge_pair(["l", "o", "w", " ", "l", "o"], ("l", "o"))
+    tokens, pair = ["l", "o", "w", " ", "l", "o"], ("l", "o")
+    got = submission.bpe.merge_pair(tokens, pair)
+    # Every occurrence needs the step past a merged pair and whole tokens too: which of the three is missing
+    # shows in the answer, so the hint names the one it sees.
+    kept_second = ["lo" if tuple(tokens[i : i + 2]) == pair else token for i, token in enumerate(tokens)]
+    if got == kept_second:
+        assert got == ["lo", "w", " ", "lo"], hint(
+            "after a merge, jump past both tokens: the second is inside the merged one", fix="left_to_right"
+        )
+    if isinstance(got, list) and not set(got) <= {*tokens, "lo"}:
+        assert got == ["lo", "w", " ", "lo"], hint(
+            f"{sorted(set(got) - {*tokens, 'lo'})!r} is neither a token nor the merged pair: compare whole tokens"
+            " of the list with ==, not the joined text with str.replace",
+            fix="whole_tokens",
+        )
     assert got == ["lo", "w", " ", "lo"], hint(
         "append pair[0] + pair[1] where the two tokens match, the token itself elsewhere"
     )

@@ -28,7 +28,12 @@ def test_decodes_merged_ids_to_their_bytes(submission):
 @pytest.mark.points(2)
 def test_invalid_utf8_becomes_the_replacement_character(submission):
     """decode gives U+FFFD for bytes that are not valid UTF-8, instead of raising"""
-    assert submission.byte_bpe.decode([226, 130], {}) == "\ufffd", hint('decode with errors="replace"')
+    got = submission.byte_bpe.decode([226, 130], {})
+    if got == "\ufffd\ufffd":
+        assert got == "\ufffd", hint(
+            "each id was decoded on its own: join all the ids' bytes first, then decode them once", fix="bytes_joined"
+        )
+    assert got == "\ufffd", hint('decode with errors="replace"')
     assert submission.byte_bpe.decode([104, 255, 105], {}) == "h\ufffdi", hint('decode with errors="replace"')
 
 

@@ -16,7 +16,9 @@ def test_a_special_id_decodes_to_its_token(submission):
     """decode_with_specials turns a special token's id back into its text, and merged ids into theirs, leaving its arguments as they were"""
     record = submission.byte_bpe.decode_with_specials.call([104, 50256, 256], {(104, 105): 256}, END)
     got = record.returned
-    assert got == "h<|endoftext|>hi", hint("add the special ids to the {id: bytes} table, as their UTF-8 bytes")
+    assert got == "h<|endoftext|>hi", hint(
+        "add the special ids to the {id: bytes} table, as their UTF-8 bytes", fix="special_text"
+    )
     unordered = {(104, 256): 257, (105, 106): 256}  # merges need not come in id order
     assert submission.byte_bpe.decode_with_specials([257, 50256], unordered, END) == "hij<|endoftext|>", hint(
         "build each merged id's bytes in order of the ids, not in the order the dict lists them"

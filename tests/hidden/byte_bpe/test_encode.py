@@ -24,13 +24,18 @@ def test_applies_merges_in_order_of_their_new_id(submission):
     merges = {(97, 256): 257, (98, 99): 256}
     record = submission.byte_bpe.encode.call("abc", merges)
     got = record.returned
-    assert got == [257], hint("sort the merges by their new id (the order they were learned), not by pair")
+    assert got == [257], hint(
+        "sort the merges by their new id (the order they were learned), not by pair", fix="by_new_id"
+    )
     trained = ref.train_bpe("ab ab bcbcbc", 270)  # (b, c) -> 256 first, then (a, b) -> 257
     assert submission.byte_bpe.encode("abc", trained) == [97, 256], hint(
         "apply each merge, in order of its new id, everywhere before the next: not the longest token, nor the "
-        "merge whose pair is most frequent in the text"
+        "merge whose pair is most frequent in the text",
+        fix="by_new_id",
     )
-    assert not record.mutated, hint("leave the merges dict as it was: sort a copy of its items, never pop from it")
+    assert not record.mutated, hint(
+        "leave the merges dict as it was: sort a copy of its items, never pop from it", fix="unchanged"
+    )
 
 
 @pytest.mark.rules("utf8_bytes")

@@ -40,7 +40,9 @@ def pieces_problem(text: str, vocab_size: int, merges: object) -> str:
 def test_no_merge_spans_two_pieces(submission):
     """train_on_pieces never merges a letter with the space after it, makes at most vocab_size - 256 merges, and stops"""
     got = submission.byte_bpe.train_on_pieces("a a a a", 300)
-    assert got == {(32, 97): 256}, hint('"a a a a" splits into "a", " a", " a", " a": only (32, 97) repeats')
+    assert got == {(32, 97): 256}, hint(
+        '"a a a a" splits into "a", " a", " a", " a": only (32, 97) repeats', fix="inside_pieces"
+    )
     # At the cap: vocab_size 256 holds the bytes and nothing more, 257 one merge.
     assert submission.byte_bpe.train_on_pieces("aa aa", 256) == {}, hint("vocab_size 256 leaves room for no merge")
     assert len(submission.byte_bpe.train_on_pieces("aa aa", 257)) == 1, hint("vocab_size 257 leaves room for one")

@@ -115,7 +115,7 @@ def test_at_least_ten_times_faster_than_the_recount(submission, example_seed):
 
     def check(round_number: int, got: object) -> None:
         assert got == speed_answer(round_number, example_seed), hint(
-            "on the speed test's tables too, the merges must be the recount's"
+            "on the speed test's tables too, the merges must be the recount's", fix="largest"
         )
 
     problem = speed_problem(

@@ -16,9 +16,9 @@ def test_gives_the_characters_gpt2_writes_its_files_with(submission):
         "~",
         "¡",
         "ÿ",
-    ), hint("the bytes of ! to ~, ¡ to ¬ and ® to ÿ stand for themselves: chr(byte)")
+    ), hint("the bytes of ! to ~, ¡ to ¬ and ® to ÿ stand for themselves: chr(byte)", fix="printable")
     assert (characters[0], characters[32], characters[127], characters[173]) == ("Ā", "Ġ", "ġ", "Ń"), hint(
-        "every other byte, in increasing order, takes the next character from chr(256) on"
+        "every other byte, in increasing order, takes the next character from chr(256) on", fix="shifted"
     )
 
 

@@ -4,11 +4,25 @@ from pathlib import Path
 
 import pytest
 
-from autograder.testing.author_api import gpt2, hint
+from autograder.testing.author_api import gpt2, hint, reference
 
 STORED = json.loads(Path(__file__).with_name("tiktoken_ids.json").read_text(encoding="utf-8"))
 VOCAB, _ = gpt2(STORED["merges"])
 VOCAB |= STORED["special_ids"]
+_TOKEN_OF = {token_id: token for token, token_id in VOCAB.items()}
+_BYTE_OF = {character: byte for byte, character in reference("real_tokenizer").bytes_to_unicode().items()}
+
+
+def one_by_one(ids: list[int]) -> str:
+    """The text of ``ids`` decoded an id at a time (a known mistake's answer), special tokens as they are."""
+    pieces = []
+    for token_id in ids:
+        token = _TOKEN_OF[token_id]
+        if token in STORED["special_ids"]:
+            pieces.append(token)
+        else:
+            pieces.append(bytes(_BYTE_OF[character] for character in token).decode("utf-8", errors="replace"))
+    return "".join(pieces)
 
 
 @pytest.mark.rules("bytes_back")
@@ -25,6 +39,12 @@ def test_gives_back_the_text_of_gpt2s_ids(submission, example_seed):
     """decode of tiktoken's GPT-2 ids gives back the held-out text, special tokens and all"""
     for case in random.Random(example_seed).sample(STORED["cases"], 6):
         got = submission.real_tokenizer.decode(case["cut"], VOCAB)
+        if got == one_by_one(case["cut"]) != case["text"]:
+            assert got == case["text"], hint(
+                "each id's bytes were decoded on their own, so a character over two ids broke: join the bytes of"
+                " all ids, then decode once with errors='replace'",
+                fix="replaced",
+            )
         assert got == case["text"], hint(
             "join the tokens, turn each character into its byte, then decode the bytes once, as UTF-8"
         )

@@ -31,7 +31,9 @@ def test_writes_files_that_read_back_as_what_was_saved(submission):
     """save writes vocab.json and merges.txt that read back as the same vocab and merges"""
     vocab, merges, _ = saved(submission, VOCAB, MERGES)
     assert vocab == VOCAB, hint("json.dump the whole vocab, as one object from token to id, in UTF-8")
-    assert merges == MERGES, hint("one line per merge, its two tokens and one space between them, in order")
+    assert merges == MERGES, hint(
+        "one line per merge, its two tokens and one space between them, in order", fix="format"
+    )
 
 
 @pytest.mark.rules("format")
@@ -67,7 +69,7 @@ def test_saving_into_a_folder_that_holds_a_tokenizer_replaces_its_files(submissi
     record = submission.real_tokenizer.save.in_folder(folder)("tokenizer", VOCAB, MERGES)
     after = both_written(dict(record.files or {}))
     assert after.get("merges.txt") == "#version: 0.2\na t\nc at\nĠ cat\n".encode(), hint(
-        'open each file with "w", which replaces what was there: appending keeps the older merges'
+        'open each file with "w", which replaces what was there: appending keeps the older merges', fix="folder"
     )
     try:
         assert read_vocab(after["vocab.json"]) == VOCAB, hint(

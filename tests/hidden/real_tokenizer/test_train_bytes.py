@@ -18,6 +18,21 @@ from hypothesis import strategies as st
 from autograder.testing.author_api import examples, fastest_seconds, growth_of, hint, raised, reference
 
 pytestmark = pytest.mark.bonus
+
+
+def outside_pieces(text: str, merges: object) -> bytes:
+    """The first merged token that no GPT-2 piece of ``text`` holds (it was counted across pieces), or b""."""
+    import regex
+
+    pieces = [piece.encode("utf-8") for piece in regex.findall(ref.GPT2_SPLIT, text)]
+    for merge in merges if isinstance(merges, list) else []:
+        if isinstance(merge, tuple) and all(isinstance(part, bytes) for part in merge):
+            token = b"".join(merge)
+            if not any(token in piece for piece in pieces):
+                return token
+    return b""
+
+
 ref = reference("real_tokenizer")
 END_OF_TEXT = "<|endoftext|>"
 SPEED_CHARACTERS = 200_000
@@ -69,10 +84,19 @@ def test_a_worked_example(submission):
 @pytest.mark.points(1)
 def test_ties_go_to_the_largest_pair_of_bytes(submission):
     """on equal counts train_bytes merges the largest pair, as max(counts, key=lambda p: (counts[p], p))"""
-    _, merges = submission.real_tokenizer.train_bytes("ab ab cd cd", 257)
-    assert merges == [(b"c", b"d")], hint("compare (count, pair): on a tie the larger pair of bytes wins")
-    _, merges = submission.real_tokenizer.train_bytes("xa\nxa\nxb\nxb", 257)
-    assert merges == [(b"x", b"b")], hint("on a tie compare the pairs whole: (b'x', b'b') > (b'x', b'a')")
+    for text, expected, advice in [
+        ("ab ab cd cd", [(b"c", b"d")], "compare (count, pair): on a tie the larger pair of bytes wins"),
+        ("xa\nxa\nxb\nxb", [(b"x", b"b")], "on a tie compare the pairs whole: (b'x', b'b') > (b'x', b'a')"),
+    ]:
+        _, merges = submission.real_tokenizer.train_bytes(text, 257)
+        across = outside_pieces(text, merges)
+        if across:
+            assert merges == expected, hint(
+                f"{across!r} lies across two of GPT-2's pieces: pre-split with regex.findall(GPT2_SPLIT, text)"
+                " and count pairs inside each piece only",
+                fix="pieces",
+            )
+        assert merges == expected, hint(advice)
 
 
 @pytest.mark.rules("pieces")
@@ -92,10 +116,11 @@ def test_keeps_special_tokens_whole(submission):
     text = f"ab{END_OF_TEXT}ab{END_OF_TEXT}<|x|>"
     vocab, merges = submission.real_tokenizer.train_bytes(text, 300, [END_OF_TEXT, "<|x|>"])
     assert merges == [(b"a", b"b")], hint(
-        "cut the special tokens out of the text before the pre-split: none of their bytes is counted"
+        "cut the special tokens out of the text before the pre-split: none of their bytes is counted", fix="specials"
     )
     assert vocab[257] == END_OF_TEXT.encode() and vocab[258] == b"<|x|>" and len(vocab) == 259, hint(
-        "after the merges' ids, each special token gets the next id, as its UTF-8 bytes, in the order given"
+        "after the merges' ids, each special token gets the next id, as its UTF-8 bytes, in the order given",
+        fix="vocab",
     )
 
 
@@ -108,7 +133,9 @@ def test_refuses_a_vocabulary_too_small_for_its_tokens(submission):
         "raise ValueError when vocab_size < 256 + len(special_tokens)"
     )
     vocab, merges = submission.real_tokenizer.train_bytes("aaaa", 257, [END_OF_TEXT])
-    assert merges == [] and len(vocab) == 257, hint("vocab_size counts the special tokens: no room for a merge")
+    assert merges == [] and len(vocab) == 257, hint(
+        "vocab_size counts the special tokens: no room for a merge", fix="vocab"
+    )
 
 
 @pytest.mark.rules("pieces", "specials", "largest", "vocab")

@@ -13,7 +13,8 @@ def test_known_words_get_their_ids(submission):
     """encode_words maps each word to its id"""
     got = submission.simple_tokenizers.encode_words("the cat sat", VOCAB)
     assert got == [2, 0, 1], hint("look each word up in vocab")
-    as_written = {"Sat": 0, "sat": 1, "sat!": 2, "[UNK]": 3}
+    # Every word is known, so a changed lookup shows here and a lost unknown word does not.
+    as_written = {"Sat": 0, "sat": 1, "sat!": 2, "SAT": 3, "[UNK]": 4}
     got = submission.simple_tokenizers.encode_words("sat! Sat sat SAT", as_written)
     assert got == [2, 0, 1, 3], hint(
         "look each word up exactly as word_tokenize gives it: no lower(), no stripping of punctuation"

@@ -16,8 +16,12 @@ def test_ends_words_at_the_marker(submission):
     """decode joins the tokens and puts one space between words, leaving its arguments as they were"""
     record = submission.word_bpe.decode.call(["low", "</w>", "e", "r</w>", "!", "</w>"])
     got = record.returned
-    assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space")
-    assert not record.mutated, hint("leave the list of tokens as it was: join a copy, never pop from it")
+    if isinstance(got, str) and got != got.strip(" ") and got.strip(" ") == "low er !":
+        assert got == "low er !", hint("the words are right, with a space at an end: strip it", fix="no_outer_space")
+    assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space", fix="words")
+    assert not record.mutated, hint(
+        "leave the list of tokens as it was: join a copy, never pop from it", fix="unchanged"
+    )
 
 
 @pytest.mark.rules("no_outer_space")

@@ -6,12 +6,26 @@ from hypothesis import strategies as st
 
 from autograder.testing.author_api import examples, hint
 
+# A word's characters and punctuation's: a piece holding both stuck together where whitespace was no separator.
+regex_word, regex_other = re.compile(r"\w"), re.compile(r"[^\s\w]")
+
 
 @pytest.mark.rules("words_and_punctuation")
 @pytest.mark.points(2)
 def test_splits_words_from_punctuation(submission):
     """pre_tokenize cuts text into words and runs of punctuation"""
     got = submission.word_bpe.pre_tokenize("Hello, world!")
+    stuck = [
+        piece
+        for piece in (got if isinstance(got, list) else [])
+        if isinstance(piece, str) and regex_word.search(piece) and regex_other.search(piece)
+    ]
+    if stuck:
+        assert got == ["Hello", ",", "world", "!"], hint(
+            f"{stuck[0]!r} holds a word and punctuation: whitespace is not the only separator, cut with"
+            " \\w+|[^\\s\\w]+ so punctuation never sticks to a word",
+            fix="whitespace_separates",
+        )
     assert got == ["Hello", ",", "world", "!"], hint("punctuation is a pre-token of its own: use \\w+|[^\\s\\w]+")
 
 

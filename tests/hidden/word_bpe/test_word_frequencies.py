@@ -13,7 +13,11 @@ def test_counts_each_word_spelled_with_the_marker(submission):
     """word_frequencies counts each word, spelled as its characters plus "</w>\""""
     got = submission.word_bpe.word_frequencies("to be or not to be")
     expected = {("t", "o", "</w>"): 2, ("b", "e", "</w>"): 2, ("o", "r", "</w>"): 1, ("n", "o", "t", "</w>"): 1}
-    assert got == expected, hint("key: tuple(word) + ('</w>',); value: how many times the word occurs")
+    if isinstance(got, dict) and set(got) == set(expected):
+        assert got == expected, hint(
+            "the words are spelled right; the value is how many times each occurs", fix="counted"
+        )
+    assert got == expected, hint("key: tuple(word) + ('</w>',), the marker a symbol of its own", fix="spelled")
 
 
 @pytest.mark.rules("spelled")

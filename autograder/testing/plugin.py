@@ -41,6 +41,7 @@ from autograder.testing.proxy import (
 )
 from autograder.testing.raised_why import why_raised
 from autograder.testing.replay import Recorded
+from autograder.testing.rules import answer_rule, raised_rule
 from autograder.testing.student_output import (
     PRINTED_FOR_INSTRUCTOR,
     PRINTED_PER_HAND_IN,
@@ -390,9 +391,18 @@ class GradingPlugin:
         if stopped is not None:
             load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
             summary = error.summary if isinstance(error, CannotLoad) else ""
-            said = why_raised(function, error.error_type) if isinstance(error, StudentRaised) else ""
+            raised_by = isinstance(error, StudentRaised)
+            said = why_raised(function, error.error_type) if raised_by else ""
+            named = raised_rule(module, function, error.error_type) if raised_by and said else ""
             return TestOutcome(
-                outcome=stopped, detail=text, load_failed=load_failed, summary=summary, hint=said, **base, **context
+                outcome=stopped,
+                detail=text,
+                load_failed=load_failed,
+                summary=summary,
+                hint=said,
+                hint_id=named,
+                **base,
+                **context,
             )
         if _flaky(error):
             # Hypothesis asked the same input twice and the student's code answered two ways: the student's
@@ -420,7 +430,8 @@ class GradingPlugin:
                 outcome=Outcome.FAILED,
                 got=got,
                 expected=contract,
-                hint=error.hint,  # what it saw (the type asked, the type returned): no rule's fix, so no id
+                hint=error.hint,  # the type asked and the type returned
+                hint_id=answer_rule(error.record.module, error.record.function),
                 example=example,
                 **base,
                 **context,

@@ -752,6 +752,43 @@ CONTRACTS: tuple[Contract, ...] = (
 )
 
 
+# Exceptions that only one rule's break raises: a graded call that raises one of them has broken that rule,
+# whichever test made the call, so its hint names the rule's fix. An exception with several causes (KeyError,
+# ValueError) is not here: its hint says what raised and why, and names no fix.
+RAISED_BREAKS: dict[tuple[str, str, str], str] = {
+    ("byte_bpe", "decode", "UnicodeDecodeError"): "replaced",
+    ("real_tokenizer", "decode", "UnicodeDecodeError"): "replaced",
+    ("real_tokenizer", "save", "FileExistsError"): "folder",
+    ("real_tokenizer", "save", "FileNotFoundError"): "folder",
+}
+
+
+# The rule whose sentence states what a function returns: an answer of another type breaks it, so the type's
+# hint ("the contract asks for a str there") names that rule. A function none of whose rules states the type
+# of its whole answer is not here (load's two parts have a rule each): its type hint names no rule.
+ANSWER_RULES: dict[tuple[str, str], str] = {
+    ("bpe", "merge_pair"): "unchanged",  # "It returns a new list"
+    ("bpe", "train_bpe"): "returns",  # "It returns the tuple (final_tokens, merges), two lists"
+    ("bpe", "encode"): "ids",  # "The ids are the vocabulary's ids"
+    ("bpe", "decode"): "joined",  # "Each id's token ... is joined to the next"
+    ("word_bpe", "merge_pair"): "unchanged",  # "It returns a new table"
+    ("word_bpe", "train_bpe"): "in_order",  # "It returns the list of merges"
+    ("byte_bpe", "merge_pair"): "unchanged",  # "It returns a new list"
+}
+
+
+def answer_rule(module: str, function: str) -> str:
+    """The id ("module.function.rule") of the rule that states the type of ``function``'s answer, or ""."""
+    rule = ANSWER_RULES.get((module, function), "")
+    return f"{module}.{function}.{rule}" if rule else ""
+
+
+def raised_rule(module: str, function: str, error_type: str) -> str:
+    """The id ("module.function.rule") of the one rule whose break raises ``error_type`` in ``function``, or ""."""
+    rule = RAISED_BREAKS.get((module, function, error_type), "")
+    return f"{module}.{function}.{rule}" if rule else ""
+
+
 def contract_of(module: str, function: str) -> Contract:
     for contract in CONTRACTS:
         if (contract.module, contract.function) == (module, function):

@@ -34,6 +34,28 @@ def test_a_hint_in_a_test_of_several_rules_or_one_that_only_says_what_it_saw_has
 
 
 @pytest.mark.unit
+def test_an_exception_only_one_rules_break_raises_names_that_rule_and_every_such_rule_exists():
+    from autograder.testing.rules import RAISED_BREAKS, contract_of, raised_rule
+
+    assert raised_rule("real_tokenizer", "save", "FileExistsError") == "real_tokenizer.save.folder"
+    assert raised_rule("byte_bpe", "decode", "UnicodeDecodeError") == "byte_bpe.decode.replaced"
+    assert raised_rule("real_tokenizer", "encode", "KeyError") == "", "a KeyError has many causes: no id"
+    for (module, function, _), rule in RAISED_BREAKS.items():
+        contract_of(module, function).rule(rule)  # raises KeyError for a rule that is not there
+
+
+@pytest.mark.unit
+def test_an_answer_of_the_wrong_type_names_the_rule_that_states_the_type_where_one_does():
+    from autograder.testing.rules import ANSWER_RULES, answer_rule, contract_of
+
+    assert answer_rule("bpe", "train_bpe") == "bpe.train_bpe.returns"
+    assert answer_rule("real_tokenizer", "load") == "", "vocab and merges have a rule each: no one rule"
+    for (module, function), rule in ANSWER_RULES.items():
+        sentence = contract_of(module, function).rule(rule).sentence
+        assert any(word in sentence for word in ("returns", "ids are", "joined")), f"{module}.{function}.{rule}"
+
+
+@pytest.mark.unit
 def test_the_first_difference_is_named_by_its_place():
     assert first_difference([1, 2, 3], [1, 5, 3]) == "at index 1: 5 where 2 was expected"
     assert first_difference([1, 2], [1, 2, 3]) == "in length: 3 items where 2 were expected"

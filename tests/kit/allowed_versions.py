@@ -90,7 +90,7 @@ def kit_venv(folder: Path, chosen: str) -> Path:
     its python."""
     run([sys.executable, "-m", "venv", folder])
     python = folder / "bin" / "python"
-    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    pip: list[str | Path] = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     run([*pip, *pinned_as_here(chosen)])
     run([*pip, "--no-deps", "--no-build-isolation", "--editable", KIT_ROOT])
     return python

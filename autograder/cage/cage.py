@@ -33,7 +33,7 @@ from typing import Any
 
 from autograder.cage import bubblewrap, cage_place, kernel_objects, landlock, seccomp, shield, worker_user
 from autograder.cage.disk_watch import DiskWatch
-from autograder.cage.isolation import Isolation, isolation
+from autograder.cage.isolation import Isolation, isolation, probe
 from autograder.cage.isolation import bubblewrap as find_bubblewrap
 from autograder.cage.isolation import is_root as isolation_is_root
 from autograder.cage.limits import CageLimits
@@ -139,6 +139,8 @@ class Cage:
         """A new cage holding ``files``; with None, an empty one whose worker can start before they are
         known (a spare: see starting), filled later with ``fill``."""
         level = isolation()
+        if level is Isolation.NONE and probe().refused:
+            raise CageUnavailable(f"student code was not run: {probe().refused}")
         if level is Isolation.NONE:
             raise CageUnavailable(
                 "student code was not run: the grader is root and could not give it a user of its own; "
@@ -387,7 +389,8 @@ class Cage:
 
 
 class CageUnavailable(Exception):
-    """No cage that keeps student code from being root can be built here (``isolation.Isolation.NONE``)."""
+    """No student code is run here (``isolation.Isolation.NONE``): no cage would keep it from being root, or
+    the bubblewrap to cage it with is not the one the kit pins."""
 
 
 def remove_tree(folder: Path) -> None:

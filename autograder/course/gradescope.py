@@ -19,6 +19,7 @@ from typing import Any
 from autograder.atomic_files import write_atomically
 from autograder.reports import disclosure, json_report
 from autograder.scoring.grade_result import GradeResult
+from autograder.testing.outcomes import Visibility
 
 DEFAULT_ROOT = Path("/autograder")
 
@@ -57,7 +58,7 @@ def results_for(submission: Path) -> GradeResult:
             course = load(None, KIT_ROOT)  # course.toml beside the package's kit, where it was built with one
             result = grade_path(submission, suite="hidden", limits=course.limits_with({}), points=course.points)
             if course.gradescope_visibility is not None:
-                result = replace(result, visibility=course.gradescope_visibility)
+                result = replace(result, visibility=Visibility(course.gradescope_visibility))
             return disclosure.view(result, disclosure.package_mode(KIT_ROOT))
         except CannotGrade as error:
             return _without_tests(f"Your submission could not be graded: {error}")

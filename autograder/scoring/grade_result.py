@@ -10,11 +10,12 @@ same result and writes to the same bytes. Older records (fields added since miss
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from enum import Enum, StrEnum
 from typing import Any
 
-from autograder.testing.outcomes import Outcome
+from autograder.testing.outcomes import Outcome, Visibility
 
 # Optional fields are left out of the JSON where they are None: a record written without one reads back
 # without it, and writes the same bytes again.
@@ -30,16 +31,29 @@ def _present(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return {key: value for key, value in pairs if value is not None}
 
 
-@dataclass(frozen=True)
+class TestStatus(StrEnum):
+    """Gradescope's word for a test: ``outcome`` says what happened, in the kit's words."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+
+
+# Gradescope's own fields of a test, in results.json's order; every other field of TestResult is the kit's, in
+# its extra_data, in the order TestResult declares them.
+GRADESCOPE_TEST_FIELDS = ("name", "score", "max_score", "status", "output", "visibility", "tags")
+
+
+@dataclass(frozen=True, kw_only=True)
 class TestResult:
-    """One test: Gradescope's fields, then what the kit says of it (``extra_data`` in the JSON)."""
+    """One test: Gradescope's fields, then what the kit says of it (``extra_data`` in the JSON), each declared
+    once here, in the JSON's order. A field with a default may be missing from an older record."""
 
     name: str
     score: float
     max_score: float  # 0 for a bonus test: Gradescope's extra credit
-    status: str  # Gradescope's "passed" or "failed"
+    status: TestStatus
     output: str  # what the student reads: call, expected, got, hint
-    visibility: str
+    visibility: Visibility
     tags: tuple[str, ...]
     part: str  # "Part 2: Character-level BPE", or "Grader" for the grader's own trouble
     module: str
@@ -53,13 +67,14 @@ class TestResult:
     expected: str
     got: str
     hint: str
+    # The contract rule whose fix the hint names (rubric.hint), "" where it names none (left out of the JSON).
+    hint_id: str = field(default="", metadata={"absent": ""})
     detail: str
     example: str  # a property's failing inputs
-    load_failed: bool  # the file did not load: reports show the cause once for all its tests
-    fix_first: str  # the student's own failing functions this one calls: the root cause to fix first
-    hint_id: str = ""  # the contract rule whose fix the hint names (rubric.hint), "" where it names none
+    load_failed: bool = False  # the file did not load: reports show the cause once for all its tests
     summary: str | None = None  # a load failure in the kit's words alone (reports.disclosure's scores)
     printed: str | None = None  # what the test's calls printed, for the instructor (a student's view drops it)
+    fix_first: str = ""  # the student's own failing functions this one calls: the root cause to fix first
     # The fields student code made that a student's view leaves out (testing.own_words); ``output`` already does.
     withheld: tuple[str, ...] | None = None
 
@@ -79,75 +94,70 @@ class TestResult:
         return copy
 
     def to_gradescope(self) -> dict[str, Any]:
-        details = [
-            ("part", self.part),
-            ("module", self.module),
-            ("function", self.function),
-            ("test", self.test),
-            ("points", self.points),
-            ("bonus", self.bonus),
-            ("doc", self.doc),
-            ("outcome", self.outcome.value),
-            ("call", self.call),
-            ("expected", self.expected),
-            ("got", self.got),
-            ("hint", self.hint),
-            ("hint_id", self.hint_id or None),
-            ("detail", self.detail),
-            ("example", self.example),
-            ("load_failed", self.load_failed),
-            ("summary", self.summary),
-            ("printed", self.printed),
-            ("fix_first", self.fix_first),
-            ("withheld", list(self.withheld) if self.withheld is not None else None),
-        ]
-        return {
-            "name": self.name,
-            "score": self.score,
-            "max_score": self.max_score,
-            "status": self.status,
-            "output": self.output,
-            "visibility": self.visibility,
-            "tags": list(self.tags),
-            "extra_data": _present(details),
+        values = self.__dict__
+        document = {name: _plain(values[name]) for name in GRADESCOPE_TEST_FIELDS}
+        document["extra_data"] = {
+            name: _plain(values[name])
+            for name, absent in _EXTRA_FIELDS
+            if values[name] is not None and values[name] != absent
         }
+        return document
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> TestResult:
+        """The test a results.json holds; KeyError where a field with no default is missing."""
         extra = raw["extra_data"]
         # Made as ``changed`` makes a copy, without passing every field through ``__init__``: a merge reads every
         # test of a class (tens of thousands), and a frozen dataclass's ``__init__`` was a third of reading them.
+        # Every field is read (from _READING, made from the declaration), so none can be missed here.
+        values = {}
+        for name, top, read, default in _READING:
+            found = (raw if top else extra).get(name, _MISSING)
+            if found is _MISSING:
+                if default is _MISSING:
+                    raise KeyError(name)
+                values[name] = default
+            else:
+                values[name] = found if read is None or found is None else read(found)
         made = object.__new__(cls)
-        made.__dict__.update(
-            name=raw["name"],
-            score=raw["score"],
-            max_score=raw["max_score"],
-            status=raw["status"],
-            output=raw["output"],
-            visibility=raw["visibility"],
-            tags=tuple(raw["tags"]),
-            part=extra["part"],
-            module=extra["module"],
-            function=extra["function"],
-            test=extra["test"],
-            points=extra["points"],
-            bonus=extra["bonus"],
-            doc=extra["doc"],
-            outcome=Outcome(extra["outcome"]),
-            call=extra["call"],
-            expected=extra["expected"],
-            got=extra["got"],
-            hint=extra["hint"],
-            hint_id=extra.get("hint_id", ""),
-            detail=extra["detail"],
-            example=extra["example"],
-            load_failed=extra.get("load_failed", False),
-            fix_first=extra.get("fix_first", ""),
-            summary=extra.get("summary"),
-            printed=extra.get("printed"),
-            withheld=tuple(extra["withheld"]) if extra.get("withheld") is not None else None,
-        )
+        made.__dict__.update(values)
         return made
+
+
+_MISSING: Any = object()
+# How a field's JSON value becomes its value, where it is not the JSON value itself.
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "status": TestStatus,
+    "visibility": Visibility,
+    "tags": tuple,
+    "outcome": Outcome,
+    "withheld": tuple,
+}
+# extra_data's fields: (name, the value that is left out of the JSON besides None).
+_EXTRA_FIELDS = tuple(
+    (each.name, each.metadata.get("absent", _MISSING))
+    for each in fields(TestResult)
+    if each.name not in GRADESCOPE_TEST_FIELDS
+)
+# Every field: (name, whether it is Gradescope's, its reader, its default for an older record).
+_READING = tuple(
+    (
+        each.name,
+        each.name in GRADESCOPE_TEST_FIELDS,
+        _READERS.get(each.name),
+        each.default if each.default is not MISSING else _MISSING,
+    )
+    for each in fields(TestResult)
+)
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON holds it: an enum's value, a tuple's list."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -264,8 +274,8 @@ class GradeResult:
     execution_time: float
     output: str
     tests: tuple[TestResult, ...]
-    visibility: str = "visible"
-    stdout_visibility: str = "hidden"
+    visibility: Visibility = Visibility.VISIBLE
+    stdout_visibility: Visibility = Visibility.HIDDEN
     submission: str | None = None
     suite: str | None = None
     notes: tuple[str, ...] | None = None
@@ -307,8 +317,8 @@ class GradeResult:
             **_present(top),
             "execution_time": self.execution_time,
             "output": self.output,
-            "visibility": self.visibility,
-            "stdout_visibility": self.stdout_visibility,
+            "visibility": self.visibility.value,
+            "stdout_visibility": self.stdout_visibility.value,
             "tests": [test.to_gradescope() for test in self.tests],
             "extra_data": _present(details),
         }
@@ -329,8 +339,8 @@ class GradeResult:
             execution_time=raw["execution_time"],
             output=raw["output"],
             tests=tuple(TestResult.from_json(test) for test in raw["tests"]),
-            visibility=raw.get("visibility", "visible"),
-            stdout_visibility=raw.get("stdout_visibility", "hidden"),
+            visibility=Visibility(raw.get("visibility", Visibility.VISIBLE)),
+            stdout_visibility=Visibility(raw.get("stdout_visibility", Visibility.HIDDEN)),
             notes=None if notes is None else tuple(notes),
             from_code=None if from_code is None else tuple(from_code),
             read=None if read is None else {part: tuple(names) for part, names in read.items()},

@@ -7,7 +7,7 @@ from typing import Any
 
 from autograder.parts import PARTS, part_of
 from autograder.scoring.call_graph import roots
-from autograder.scoring.grade_result import GradeResult, TestResult
+from autograder.scoring.grade_result import GradeResult, TestResult, TestStatus
 from autograder.scoring.scoring import test_score
 from autograder.scoring.student_text import visible
 from autograder.testing.outcomes import GradingRun, Outcome, TestOutcome
@@ -71,7 +71,7 @@ def _test_result(outcome: TestOutcome) -> TestResult:
         name=f"{outcome.function}: {outcome.doc}" if outcome.function else outcome.doc,
         score=test_score(outcome),
         max_score=0.0 if outcome.bonus else outcome.points,
-        status="passed" if outcome.outcome is Outcome.PASSED else "failed",
+        status=TestStatus.PASSED if outcome.outcome is Outcome.PASSED else TestStatus.FAILED,
         output=visible(feedback_text(outcome)),
         visibility=outcome.visibility,
         tags=(part_label, outcome.function),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,6 +22,16 @@ class Outcome(str, Enum):
     REFUSED = "refused"
 
 
+class Visibility(StrEnum):
+    """When Gradescope shows a test, or a whole result, to the student (its "visibility" field); a graded
+    test sets it with ``@pytest.mark.visibility(...)``, a course file for the whole result."""
+
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    AFTER_DUE_DATE = "after_due_date"
+    AFTER_PUBLISHED = "after_published"
+
+
 @dataclass(frozen=True)
 class TestOutcome:
     """One graded test after it ran: what it checks, what it is worth, what happened."""
@@ -31,7 +41,7 @@ class TestOutcome:
     module: str
     function: str
     points: float
-    visibility: str
+    visibility: Visibility
     outcome: Outcome
     bonus: bool = False  # extra credit: earned on top, never needed for full marks
     call: str = ""

@@ -23,7 +23,7 @@ import pytest
 from autograder.cage.client import WorkerState
 from autograder.parts import part_of
 from autograder.testing import own_words, replay, rubric
-from autograder.testing.outcomes import Outcome, TestOutcome
+from autograder.testing.outcomes import Outcome, TestOutcome, Visibility
 from autograder.testing.own_words import Wording
 from autograder.testing.proxy import (
     CallRecord,
@@ -49,7 +49,7 @@ from autograder.testing.student_output import (
     cut,
 )
 
-DEFAULT_VISIBILITY = "visible"
+DEFAULT_VISIBILITY = Visibility.VISIBLE
 
 
 def _run_again_worthy(error: BaseException) -> bool:
@@ -358,7 +358,7 @@ class GradingPlugin:
             "module": module,
             "function": function,
             "points": float(marker.args[0]) if marker else 0.0,
-            "visibility": str(visibility.args[0]) if visibility else DEFAULT_VISIBILITY,
+            "visibility": _visibility(item, visibility),
             "bonus": item.get_closest_marker("bonus") is not None,
         }
         last = self.session.last_call
@@ -499,6 +499,17 @@ def _a_verdict(compared: tuple[Any, Any], last: CallRecord | None) -> bool:
 
 def _merged(first: Said, second: Said) -> Said:
     return {**first[0], **second[0]}, {**first[1], **second[1]}
+
+
+def _visibility(item: pytest.Item, marker: pytest.Mark | None) -> Visibility:
+    """A graded test's ``@pytest.mark.visibility``: one of Gradescope's, else the default."""
+    if marker is None:
+        return DEFAULT_VISIBILITY
+    try:
+        return Visibility(marker.args[0])
+    except ValueError:
+        choices = ", ".join(repr(choice.value) for choice in Visibility)
+        raise ValueError(f"{item.nodeid}: @pytest.mark.visibility({marker.args[0]!r}): use one of {choices}") from None
 
 
 def _unshrunk(test: Any) -> Any:

@@ -15,7 +15,7 @@ from autograder.handin.loaded import LoadedSubmission, submission_hash
 from autograder.testing.collected import forget_suite_modules, session_arguments, suite_surroundings
 from autograder.testing.example_sets import course_secret, example_set, seed
 from autograder.testing.grader import Grader
-from autograder.testing.outcomes import GradingRun, Outcome, TestOutcome
+from autograder.testing.outcomes import GradingRun, Outcome, TestOutcome, Visibility
 from autograder.testing.plugin import GradingPlugin
 from autograder.testing.proxy import GradingSession
 from autograder.testing.student_output import (
@@ -77,7 +77,7 @@ def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: 
                 module="",
                 function="",
                 points=0.0,
-                visibility="visible",
+                visibility=Visibility.VISIBLE,
                 outcome=Outcome.GRADER_ERROR,
                 detail=error,
             )

@@ -48,12 +48,13 @@ def test_the_first_line_reads_right_for_one_function_or_several():
 @pytest.mark.unit
 def test_functions_not_started_are_counted_by_part_not_by_name():
     from autograder.reports.feedback import not_started_line
-    from autograder.scoring.grade_result import GradeResult, TestResult
-    from autograder.testing.outcomes import Outcome
+    from autograder.scoring.grade_result import GradeResult, TestResult, TestStatus
+    from autograder.testing.outcomes import Outcome, Visibility
 
     def idle(module: str, function: str) -> TestResult:
         return TestResult(
-            name="t", score=0, max_score=1, status="failed", output="", visibility="visible", tags=(), part="",
+            name="t", score=0, max_score=1, status=TestStatus.FAILED, output="", visibility=Visibility.VISIBLE, tags=(),
+            part="",
             module=module, function=function, test="t", points=1, bonus=False, doc="", outcome=Outcome.NOT_STARTED,
             call="", expected="", got="", hint="", detail="", example="", load_failed=False, fix_first="",
         )  # fmt: skip

@@ -4,14 +4,17 @@ the same result and writes the same bytes again, whatever optional parts it has.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import MISSING, fields, replace
+from typing import Any
 
 import pytest
 from classroom import SOLUTIONS
 
 from autograder.grading.hand_in import grade_path
 from autograder.reports import disclosure, json_report
+from autograder.scoring import grade_result
 from autograder.scoring.grade_result import AdjustmentEntry, BatchStamp, GradeResult
+from autograder.testing.outcomes import Outcome, Visibility
 
 
 def written_again(result: GradeResult) -> tuple[GradeResult, str, str]:
@@ -75,3 +78,55 @@ def test_gradescopes_upload_moves_full_marks_into_extra_data():
     assert "max_score" not in upload and upload["extra_data"]["max_score"] == 4.0
     read = GradeResult.from_json(upload)
     assert read.max_score == 4.0 and read.to_gradescope() == upload, "the upload round-trips too"
+
+
+# Imported by module: pytest would take a class named Test... for a test class.
+# A value for each type a test's field is declared with: not its default, nor what the JSON leaves out.
+SAMPLES: dict[str, Any] = {
+    "str": "some text",
+    "float": 1.5,
+    "bool": True,
+    "tuple[str, ...]": ("one", "two"),
+    "Outcome": Outcome.ERROR,
+    "TestStatus": grade_result.TestStatus.FAILED,
+    "Visibility": Visibility.AFTER_DUE_DATE,
+    "str | None": "some text",
+    "tuple[str, ...] | None": ("one",),
+}
+
+
+@pytest.mark.unit
+def test_every_field_of_a_test_is_written_and_read_back():
+    """Each field TestResult declares reaches results.json and comes back as it was, enums as enums."""
+    unknown = {each.type for each in fields(grade_result.TestResult)} - SAMPLES.keys()
+    assert not unknown, f"give SAMPLES a value for {unknown}"
+    test = grade_result.TestResult(**{each.name: SAMPLES[str(each.type)] for each in fields(grade_result.TestResult)})
+    written = json.loads(json.dumps(test.to_gradescope()))
+    assert set(written) - {"extra_data"} | set(written["extra_data"]) == {
+        each.name for each in fields(grade_result.TestResult)
+    }
+    assert written["status"] == "failed" and written["extra_data"]["outcome"] == "error", "enums as their values"
+    read = grade_result.TestResult.from_json(written)
+    assert read == test
+    assert read.status is grade_result.TestStatus.FAILED and read.visibility is Visibility.AFTER_DUE_DATE
+
+
+@pytest.mark.unit
+def test_an_older_test_record_reads_with_its_later_fields_at_their_defaults_and_one_missing_a_need_is_refused():
+    test = grade_result.TestResult(**{each.name: SAMPLES[str(each.type)] for each in fields(grade_result.TestResult)})
+    written = test.to_gradescope()
+    later = [each for each in fields(grade_result.TestResult) if each.default is not MISSING]
+    older = {
+        **written,
+        "extra_data": {
+            key: value for key, value in written["extra_data"].items() if key not in {each.name for each in later}
+        },
+    }
+    read = grade_result.TestResult.from_json(older)
+    assert all(getattr(read, each.name) == each.default for each in later), "each later field at its default"
+    without_part = {
+        **written,
+        "extra_data": {key: value for key, value in written["extra_data"].items() if key != "part"},
+    }
+    with pytest.raises(KeyError, match="part"):
+        grade_result.TestResult.from_json(without_part)

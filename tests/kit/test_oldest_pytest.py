@@ -10,17 +10,12 @@ from __future__ import annotations
 
 import ast
 import importlib
-import importlib.metadata
 import inspect
 import json
-import os
-import subprocess
-import sys
-import tomllib
 from pathlib import Path
 
 import pytest
-from packaging.requirements import Requirement
+from allowed_versions import installed_version, kit_venv, oldest_allowed, run
 
 from autograder.kit_root import KIT_ROOT
 
@@ -34,54 +29,6 @@ PRIVATE_API = (
     ("pytest", "Config._do_configure"),
     ("pytest", "Config._ensure_unconfigure"),
 )
-
-
-def pyproject() -> dict[str, object]:
-    return tomllib.loads((KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-
-
-def dependencies() -> list[Requirement]:
-    """The kit's runtime dependencies that apply on this machine (their markers hold)."""
-    project = pyproject()["project"]
-    assert isinstance(project, dict)
-    requirements = [Requirement(line) for line in project["dependencies"]]
-    return [requirement for requirement in requirements if requirement.marker is None or requirement.marker.evaluate()]
-
-
-def oldest_allowed(name: str) -> str:
-    """The oldest release of ``name`` that the kit's dependencies allow: its one ``>=`` bound."""
-    for requirement in dependencies():
-        if requirement.name == name:
-            floors = [clause.version for clause in requirement.specifier if clause.operator == ">="]
-            if len(floors) != 1 or floors[0] not in requirement.specifier:
-                raise ValueError(f"pyproject.toml's {requirement}: give {name} one >= bound it allows, its oldest")
-            return floors[0]
-    raise ValueError(f"pyproject.toml's dependencies do not name {name}: add it with a >= bound")
-
-
-def pinned_as_here(*, oldest: str) -> list[str]:
-    """The kit's runtime dependencies at the versions this run has (as pyproject.toml states those it
-    lacks), with ``oldest`` (a name) at its oldest allowed release; and setuptools to install the kit
-    without build isolation."""
-    pins = []
-    for requirement in dependencies():
-        if requirement.name == oldest:
-            pins.append(f"{oldest}=={oldest_allowed(oldest)}")
-            continue
-        try:
-            pins.append(f"{requirement.name}=={importlib.metadata.version(requirement.name)}")
-        except importlib.metadata.PackageNotFoundError:
-            pins.append(str(requirement))
-    build_system = pyproject()["build-system"]
-    assert isinstance(build_system, dict)
-    for line in build_system["requires"]:
-        build = Requirement(line)
-        try:
-            here = importlib.metadata.version(build.name)
-        except importlib.metadata.PackageNotFoundError:
-            here = ""
-        pins.append(f"{build.name}=={here}" if here and here in build.specifier else str(build))
-    return pins
 
 
 def hints_written(test_file: Path) -> set[str]:
@@ -98,27 +45,12 @@ def hints_written(test_file: Path) -> set[str]:
     }
 
 
-def run(command: list[str | Path], *, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``command`` run to its end, which must be a success; what it printed."""
-    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    done = subprocess.run(
-        [str(part) for part in command], capture_output=True, text=True, timeout=600, cwd=cwd, env=environment
-    )
-    assert done.returncode == 0, f"{' '.join(map(str, command))}\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
-    return done
-
-
 @pytest.mark.slow
 def test_the_oldest_allowed_pytest_grades_with_every_hint(tmp_path):
     oldest = oldest_allowed("pytest")
     environment = tmp_path / "venv"
-    # A plain venv (from a venv's python, one on its base interpreter): never --system-site-packages.
-    run([sys.executable, "-m", "venv", environment])
-    python = environment / "bin" / "python"
-    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    run([*pip, *pinned_as_here(oldest="pytest")])
-    run([*pip, "--no-deps", "--no-build-isolation", "--editable", KIT_ROOT])
-    assert run([python, "-c", "import pytest; print(pytest.__version__)"]).stdout.strip() == oldest
+    python = kit_venv(environment, f"pytest=={oldest}")
+    assert installed_version(python, "pytest") == oldest
 
     (tmp_path / "bpe.py").write_text(MERGES_NOTHING, encoding="utf-8")
     graded = run([environment / "bin" / "grade", "bpe.py", "--suite", "hidden", "--format", "json"], cwd=tmp_path)

@@ -10,7 +10,7 @@ from autograder.reports import disclosure
 from autograder.scoring import grade_result
 from autograder.scoring.results import feedback_text
 from autograder.testing import outcomes, own_words
-from autograder.testing.outcomes import Outcome
+from autograder.testing.outcomes import Outcome, Visibility
 
 pytestmark = pytest.mark.unit
 
@@ -21,7 +21,7 @@ DECIDED = outcomes.TestOutcome(
     module="simple_tokenizers",
     function="char_tokenize",
     points=1.0,
-    visibility="visible",
+    visibility=Visibility.VISIBLE,
     outcome=Outcome.FAILED,
     call="char_tokenize('0')",
     expected="['0']",
@@ -59,9 +59,9 @@ def test_a_students_view_leaves_the_withheld_fields_out_and_the_instructors_keep
         name="char_tokenize: joins back",
         score=0.0,
         max_score=1.0,
-        status="failed",
+        status=grade_result.TestStatus.FAILED,
         output="not shown: the answer",
-        visibility="visible",
+        visibility=Visibility.VISIBLE,
         tags=(),
         part="Part 1",
         module="simple_tokenizers",

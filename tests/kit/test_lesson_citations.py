@@ -57,8 +57,11 @@ SHIPPED = [
 ]
 
 
-def _subword_nmt(lesson: str, says: str, line: int, holds: str, **more: tuple[str, ...]) -> Cited:
-    return Cited(lesson, says, "subword_nmt/learn_bpe.py", line, holds, package="subword-nmt", version="0.3.8", **more)
+def _subword_nmt(
+    lesson: str, says: str, line: int, holds: str, *, also: tuple[str, ...] = (), lacks: tuple[str, ...] = ()
+) -> Cited:
+    path = "subword_nmt/learn_bpe.py"
+    return Cited(lesson, says, path, line, holds, package="subword-nmt", version="0.3.8", also=also, lacks=lacks)
 
 
 def _tiktoken(lesson: str, says: str, path: str, line: int, holds: str) -> Cited:
@@ -79,7 +82,9 @@ INSTALLED = [
         also=("threshold = max(stats.values()) / 10",),
         lacks=("heapq",),
     ),
-    _subword_nmt("fast_bpe.md", "`subword-nmt` breaks ties the same way", 305, "max(stats, key=lambda x: (stats[x], x))"),
+    _subword_nmt(
+        "fast_bpe.md", "`subword-nmt` breaks ties the same way", 305, "max(stats, key=lambda x: (stats[x], x))"
+    ),
     _tiktoken(
         "word_bpe.md",
         "tiktoken looks the pair up by its joined bytes",
@@ -95,7 +100,9 @@ INSTALLED = [
         "parts[:min_idx] + [parts[min_idx] + parts[min_idx + 1]]",
     ),
     _tiktoken("byte_bpe.md", "50256 in GPT-2", "tiktoken_ext/openai_public.py", 29, "{ENDOFTEXT: 50256}"),
-    _tiktoken("real_tokenizer.md", "checks their official hashes", "tiktoken_ext/openai_public.py", 21, "vocab_bpe_hash="),
+    _tiktoken(
+        "real_tokenizer.md", "checks their official hashes", "tiktoken_ext/openai_public.py", 21, "vocab_bpe_hash="
+    ),
     _tiktoken(
         "real_tokenizer.md",
         "GPT-4 cuts digits into groups of at most three",
@@ -120,8 +127,24 @@ def _read(lesson: str, says: str, repository: str, commit: str, path: str, line:
 # Cited, checked by reading: compiled (the Rust of tokenizers) or not a package the kit installs. Each was read
 # with `git show <commit>:<path>` in a snapshot of the repository.
 CHECKED_BY_READING = [
-    _read("bpe.md", "ran it over the bytes of UTF-8 text", "openai/gpt-2", GPT2, "src/encoder.py", 99, "token.encode('utf-8')"),
-    _read("bpe.md", "Llama 3's descend from that", "meta-llama/llama3", LLAMA3, "llama/tokenizer.py", 20, "import tiktoken"),
+    _read(
+        "bpe.md",
+        "ran it over the bytes of UTF-8 text",
+        "openai/gpt-2",
+        GPT2,
+        "src/encoder.py",
+        99,
+        "token.encode('utf-8')",
+    ),
+    _read(
+        "bpe.md",
+        "Llama 3's descend from that",
+        "meta-llama/llama3",
+        LLAMA3,
+        "llama/tokenizer.py",
+        20,
+        "import tiktoken",
+    ),
     _read(
         "bpe.md",
         "LLaMA 1 and 2 use SentencePiece's BPE over characters",
@@ -131,7 +154,15 @@ CHECKED_BY_READING = [
         8,
         "from sentencepiece import SentencePieceProcessor",
     ),
-    _read("bpe.md", "merge until the vocabulary is full", "karpathy/minbpe", MINBPE, "minbpe/basic.py", 22, "num_merges = vocab_size - 256"),
+    _read(
+        "bpe.md",
+        "merge until the vocabulary is full",
+        "karpathy/minbpe",
+        MINBPE,
+        "minbpe/basic.py",
+        22,
+        "num_merges = vocab_size - 256",
+    ),
     _read(
         "bpe.md",
         "a minimum count of 0 by default",
@@ -141,8 +172,18 @@ CHECKED_BY_READING = [
         64,
         "min_frequency: 0,",
     ),
-    _read("bpe.md", "the id that follows the merges before it", "karpathy/minbpe", MINBPE, "minbpe/basic.py", 37, "idx = 256 + i"),
-    _read("bpe.md", "each word keeping the space in front of it", "openai/gpt-2", GPT2, "src/encoder.py", 53, r" ?\p{L}+"),
+    _read(
+        "bpe.md",
+        "the id that follows the merges before it",
+        "karpathy/minbpe",
+        MINBPE,
+        "minbpe/basic.py",
+        37,
+        "idx = 256 + i",
+    ),
+    _read(
+        "bpe.md", "each word keeping the space in front of it", "openai/gpt-2", GPT2, "src/encoder.py", 53, r" ?\p{L}+"
+    ),
     _read(
         "word_bpe.md",
         "merge it wherever it occurs in the word",
@@ -179,7 +220,15 @@ CHECKED_BY_READING = [
         32,
         r"\mathrm{score} = (\mathrm{freq\_of\_pair}) / (\mathrm{freq\_of\_first\_element} \times",
     ),
-    _read("word_bpe.md", "marks the *inside* of words (`##ing`)", "google-research/bert", BERT, "tokenization.py", 344, 'substr = "##" + substr'),
+    _read(
+        "word_bpe.md",
+        "marks the *inside* of words (`##ing`)",
+        "google-research/bert",
+        BERT,
+        "tokenization.py",
+        344,
+        'substr = "##" + substr',
+    ),
     _read(
         "word_bpe.md",
         "spaces as an ordinary symbol `▁`",
@@ -207,8 +256,24 @@ CHECKED_BY_READING = [
         491,
         "let mut queue = OctonaryHeap::with_capacity(pair_counts.len());",
     ),
-    _read("byte_bpe.md", "it runs BPE over the **UTF-8 bytes** of the text", "openai/gpt-2", GPT2, "src/encoder.py", 99, "token.encode('utf-8')"),
-    _read("byte_bpe.md", "says its merges never cross character categories", "openai/gpt-2", GPT2, "src/encoder.py", 53, "self.pat = re.compile("),
+    _read(
+        "byte_bpe.md",
+        "it runs BPE over the **UTF-8 bytes** of the text",
+        "openai/gpt-2",
+        GPT2,
+        "src/encoder.py",
+        99,
+        "token.encode('utf-8')",
+    ),
+    _read(
+        "byte_bpe.md",
+        "says its merges never cross character categories",
+        "openai/gpt-2",
+        GPT2,
+        "src/encoder.py",
+        53,
+        "self.pat = re.compile(",
+    ),
     _read(
         "real_tokenizer.md",
         "control characters that a text file handles badly",
@@ -286,11 +351,14 @@ class Found:
     commit: str  # as written: a short hash
 
     def cites(self, entry: Cited) -> bool:
-        return (
-            (self.lesson, self.path, self.line, self.package, self.version, self.repository)
-            == (entry.lesson, entry.path, entry.line, entry.package, entry.version, entry.repository)
-            and entry.commit.startswith(self.commit)
-        )
+        return (self.lesson, self.path, self.line, self.package, self.version, self.repository) == (
+            entry.lesson,
+            entry.path,
+            entry.line,
+            entry.package,
+            entry.version,
+            entry.repository,
+        ) and entry.commit.startswith(self.commit)
 
 
 def _plain(text: str) -> str:
@@ -325,7 +393,9 @@ def citations_in(lesson: str, text: str) -> tuple[list[Found], list[str]]:
             before = last_full[path]
             citation = Found(lesson, path, line, before.package, before.version, before.repository, before.commit)
         else:
-            problems.append(f"{lesson}: `{path}` line {line} names no project, and no citation of {path} comes before it")
+            problems.append(
+                f"{lesson}: `{path}` line {line} names no project, and no citation of {path} comes before it"
+            )
             continue
         found.append(citation)
     return found, problems
@@ -358,7 +428,9 @@ def test_every_citation_in_the_lessons_is_an_entry_here():
     found, problems = all_citations()
     assert problems == []
     unlisted = [citation for citation in found if not any(citation.cites(entry) for entry in ENTRIES)]
-    assert unlisted == [], "a lesson cites a file no entry here holds: add it to SHIPPED, INSTALLED or CHECKED_BY_READING"
+    assert unlisted == [], (
+        "a lesson cites a file no entry here holds: add it to SHIPPED, INSTALLED or CHECKED_BY_READING"
+    )
 
 
 @pytest.mark.unit

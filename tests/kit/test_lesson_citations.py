@@ -48,6 +48,7 @@ LLAMA = "689c7f261b9c5514636ecc3c5fefefcbb3e6eed7"  # meta-llama/llama
 LLAMA3 = "a0940f9cf7065d45bb6675660f80d305c041a754"  # meta-llama/llama3
 COURSE = "16af5667532d6966f0fe83f44cc848dd7698a215"  # huggingface/course
 BERT = "eedf5716ce1268e56f0a50264a88cafad334ac61"  # google-research/bert
+TIKTOKEN = "4e71bbe0c078468e00fefbf94b39849389f346e5"  # openai/tiktoken (its Rust is compiled when installed)
 
 # The kit's copy of GPT-2's files (exercises/data/gpt2), which the notebooks read as data/gpt2.
 SHIPPED = [
@@ -327,6 +328,15 @@ CHECKED_BY_READING = [
         "src/encoder.py",
         53,
         r"|\s+(?!\S)|\s+",
+    ),
+    _read(
+        "real_tokenizer.md",
+        "tiktoken, written in Rust",
+        "openai/tiktoken",
+        TIKTOKEN,
+        "src/lib.rs",
+        140,
+        "fn _byte_pair_merge(ranks: &HashMap<Vec<u8>, Rank>, piece: &[u8])",
     ),
 ]
 

@@ -348,6 +348,8 @@ CITATION = re.compile(
     r"|(?P<package>[A-Za-z][\w.-]*) (?P<version>\d+(?:\.\d+)+), )?"
     r"`(?P<path>[^`\s]+)` line (?P<line>\d+)"
 )
+# A commit a lesson names outside that form (no path and line after it) is a citation the test cannot hold.
+NAMED_COMMIT = re.compile(r"\b(?:at|commit) `[0-9a-f]{7,40}`")
 
 
 @dataclass(frozen=True)
@@ -384,6 +386,10 @@ def citations_in(lesson: str, text: str) -> tuple[list[Found], list[str]]:
     found: list[Found] = []
     problems: list[str] = []
     last_full: dict[str, Found] = {}
+    spans = [match.span() for match in CITATION.finditer(text)]
+    for named in NAMED_COMMIT.finditer(text):
+        if not any(start <= named.start() and named.end() <= end for start, end in spans):
+            problems.append(f"{lesson}: {named[0]!r} names a commit with no `path` line N after it")
     for match in CITATION.finditer(text):
         path, line = match["path"], int(match["line"])
         if match["repository"] or match["package"]:
@@ -486,8 +492,11 @@ def test_the_entries_name_each_source_as_their_kind_does():
 
 @pytest.mark.unit
 def test_a_citation_with_no_project_before_it_is_refused():
-    """The finder itself: a bare path outside data/ with nothing to take its project from is a problem."""
+    """The finder itself: a bare path outside data/ with nothing to take its project from is a problem, and so
+    is a commit named in another form."""
     found, problems = citations_in("x.md", "as `src/encoder.py` line 53 says")
+    assert found == [] and len(problems) == 1
+    found, problems = citations_in("x.md", "(openai/gpt-2, `src/encoder.py` at commit `9b63575`)")
     assert found == [] and len(problems) == 1
     found, problems = citations_in(
         "x.md", "openai/gpt-2 at `9b63575`, `src/encoder.py` line 99, and `src/encoder.py` line 53, `data/a.txt` line 1"

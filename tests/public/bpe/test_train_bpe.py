@@ -35,11 +35,9 @@ def training_verdict(bpe, text: str, num_merges: int) -> tuple[str, str]:
         )
     if len(merges) < num_merges and len(set(pairwise(final_tokens))) < len(final_tokens) - 1:
         best = max(Counter(pairwise(final_tokens)).values())
-        stopped = (
-            f"stopped after {len(merges)} merges although a pair of neighbours in the final tokens occurs {best} times"
-        )
         fix, rule = early_stop(best, lambda: bpe.train_bpe("abab", 1)[1] == [("a", "b")])
-        return f"{stopped}: {fix}", rule
+        # early_stop's words say how often the pair is seen: said once, not twice.
+        return f"stopped after {len(merges)} merges although, in the final tokens, {fix}", rule
     replayed = training_problem(
         list(text),
         merges,

@@ -463,4 +463,74 @@ WITNESSES: dict[str, Differs | Costs] = {
     "train_bytes makes no merge where it should refuse a vocab_size too small": Differs(
         {"text": "", "vocab_size": 256, "special_tokens": ["<|endoftext|>"]}, shows="exception"
     ),
+    # The mistakes that each negate one rule of the contract (source "negated-rule").
+    "bpe vocab holds the merged tokens only, not the characters": Differs({"text": "ab", "merges": []}, shows="answer"),
+    # merges: train_bpe("bbbaba", 2)
+    "bpe vocab sorts the merges it is given": Differs(
+        {"text": "bbbaba", "merges": [("b", "b"), ("b", "a")]}, shows="arguments"
+    ),
+    # vocab: build_bpe_vocab(" a", []); ids: encode(" a", [], vocab)
+    "decode strips the whitespace at either end": Differs({"ids": [0, 1], "vocab": {" ": 0, "a": 1}}, shows="answer"),
+    "decode empties the list of ids as it reads it": Differs({"ids": [0], "vocab": {"a": 0}}, shows="arguments"),
+    "pair counts are None for fewer than two tokens": Differs({"tokens": ["a"]}, shows="answer"),
+    "pair counts pop the tokens off the list they are given": Differs({"tokens": ["a", "b"]}, shows="arguments"),
+    "merge_pair merges only the first occurrence": Differs(
+        {"tokens": ["a", "b", "a", "b"], "pair": ("a", "b")}, shows="answer"
+    ),
+    "train_bpe returns the distinct final tokens, sorted": Differs({"text": "abab", "num_merges": 1}, shows="answer"),
+    # ids: encode("e\u0301", {}), an e and a combining acute accent
+    "byte decode normalises the text it decodes (NFC)": Differs({"ids": [101, 204, 129], "merges": {}}, shows="answer"),
+    "byte decode empties the list of ids as it reads it": Differs({"ids": [97], "merges": {}}, shows="arguments"),
+    "special-token decode moves the special tokens out of their dict": Differs(
+        {"ids": [256], "merges": {}, "special_tokens": {"<|endoftext|>": 256}}, shows="arguments"
+    ),
+    # merges: train_bpe("abab", 257)
+    "byte encode pops the merges off the dict it is given": Differs(
+        {"text": "ab", "merges": {(97, 98): 256}}, shows="arguments"
+    ),
+    "special-token encode deletes the special tokens the text lacks": Differs(
+        {"text": "a", "merges": {}, "special_tokens": {"<|endoftext|>": 256}}, shows="arguments"
+    ),
+    "byte pair counts pop the ids off the list they are given": Differs({"ids": [1, 2]}, shows="arguments"),
+    "byte merge_pair also merges the pair's ids the other way round": Differs(
+        {"ids": [2, 1], "pair": (1, 2), "new_id": 256}, shows="answer"
+    ),
+    # (c, c) occurs 3 times, (a, b) twice: no tie
+    "byte train_bpe merges the first pair seen twice, not the most frequent": Differs(
+        {"text": "ababcccc", "vocab_size": 257}, shows="answer"
+    ),
+    "byte train_bpe merges pairs seen once": Differs({"text": "ab", "vocab_size": 257}, shows="answer"),
+    "pieces training merges pairs seen once": Differs({"text": "ab", "vocab_size": 257}, shows="answer"),
+    "load turns the vocabulary around, id to token": Differs(
+        {"folder": FOLDER},
+        files={"vocab.json": '{"a": 0, "b": 1, "ab": 2}', "merges.txt": "#version: 0.2\na b\n"},
+        shows="answer",
+    ),
+    "save writes the vocabulary id to token": Differs(
+        {"folder": FOLDER, "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [("a", "b")]}, shows="files"
+    ),
+    "word vocab splits the texts in the list it is given": Differs({"texts": ["a b"]}, shows="arguments"),
+    # tokens: encode("a,", [])
+    "word decode puts punctuation back against the word before it": Differs(
+        {"tokens": ["a", "</w>", ",", "</w>"]}, shows="answer"
+    ),
+    "word decode empties the list of tokens as it reads it": Differs({"tokens": ["a", "</w>"]}, shows="arguments"),
+    "word encode gives a list of tokens per word": Differs({"text": "a", "merges": []}, shows="answer"),
+    # merges: train_bpe("ab ab", 1)
+    "word encode pops the merges off the list it is given": Differs(
+        {"text": "ab", "merges": [("a", "b")]}, shows="arguments"
+    ),
+    # merges: train_bpe("ab ab", 1); "c" was never seen
+    "word encode makes characters no merge holds [UNK]": Differs({"text": "c", "merges": [("a", "b")]}, shows="answer"),
+    # merges: train_bpe("aaa aaa", 1)
+    "encode_by_rank merges a pair's occurrences from the right": Differs(
+        {"text": "aaa", "merges": [("a", "a")]}, shows="answer"
+    ),
+    "encode_by_rank spells a word without the end-of-word marker": Differs({"text": "a", "merges": []}, shows="answer"),
+    # merges: train_bpe("ab ab", 1)
+    "encode_by_rank pops the merges off the list to rank them": Differs(
+        {"text": "ab", "merges": [("a", "b")]}, shows="arguments"
+    ),
+    "word pair counts pop the words off the table": Differs({"word_freqs": {("a", "</w>"): 1}}, shows="arguments"),
+    "word train_bpe collects the merges in a set": Differs({"text": "aab aab", "num_merges": 2}, shows="answer"),
 }

@@ -201,3 +201,16 @@ def test_a_costly_mistake_gives_the_references_answer_at_a_cost_on_its_witness(n
     assert mistake_cost >= witness.at_least * reference_cost, (
         f"{name}: {mistake_cost} against the reference's {reference_cost}, less than {witness.at_least} times"
     )
+
+
+@pytest.mark.unit
+def test_every_rule_is_the_fix_of_a_corpus_mistake_or_says_why_none_can_break_it():
+    from bug_corpus import RECORDS, UNNEGATABLE
+
+    from autograder.testing.rules import CONTRACTS
+
+    every = {f"{contract.module}.{contract.function}.{rule.id}" for contract in CONTRACTS for rule in contract.rules}
+    fixed = {record.fix for record in RECORDS.values()}
+    assert sorted(every - fixed - set(UNNEGATABLE)) == [], "negate these rules in the bug corpus, or list them"
+    assert sorted(set(UNNEGATABLE) - every) == [], "UNNEGATABLE names rules the contracts do not have"
+    assert sorted(set(UNNEGATABLE) & fixed) == [], "a mistake negates these: they are not unnegatable"

@@ -2428,6 +2428,469 @@ def train_bytes(text, vocab_size, special_tokens=()):
     return vocab, merges
 """,
     ),
+    "bpe vocab holds the merged tokens only, not the characters": (
+        "bpe",
+        "build_bpe_vocab",
+        """
+def build_bpe_vocab(text, merges):
+    tokens = {first + second for first, second in merges}
+    ordered = sorted(tokens, key=lambda token: (len(token), token))
+    return {token: index for index, token in enumerate(ordered)}
+""",
+    ),
+    "bpe vocab sorts the merges it is given": (
+        "bpe",
+        "build_bpe_vocab",
+        """
+def build_bpe_vocab(text, merges):
+    tokens = sorted(set(text))
+    merges.sort(key=lambda pair: (len(pair[0] + pair[1]), pair[0] + pair[1]))
+    for first, second in merges:
+        if first + second not in tokens:
+            tokens.append(first + second)
+    return {token: index for index, token in enumerate(tokens)}
+""",
+    ),
+    "decode strips the whitespace at either end": (
+        "bpe",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {index: token for token, index in vocab.items()}
+    return "".join(token_of[index] for index in ids).strip()
+""",
+    ),
+    "decode empties the list of ids as it reads it": (
+        "bpe",
+        "decode",
+        """
+def decode(ids, vocab):
+    token_of = {index: token for token, index in vocab.items()}
+    text = ""
+    while ids:
+        text += token_of[ids.pop(0)]
+    return text
+""",
+    ),
+    "pair counts are None for fewer than two tokens": (
+        "bpe",
+        "get_pair_counts",
+        """
+def get_pair_counts(tokens):
+    if len(tokens) < 2:
+        return None  # nothing to count
+    pair_counts = Counter()
+    for pair in zip(tokens, tokens[1:]):
+        pair_counts[pair] += 1
+    return pair_counts
+""",
+    ),
+    "pair counts pop the tokens off the list they are given": (
+        "bpe",
+        "get_pair_counts",
+        """
+def get_pair_counts(tokens):
+    pair_counts = Counter()
+    while len(tokens) > 1:
+        first = tokens.pop(0)
+        pair_counts[(first, tokens[0])] += 1
+    return pair_counts
+""",
+    ),
+    "merge_pair merges only the first occurrence": (
+        "bpe",
+        "merge_pair",
+        """
+def merge_pair(tokens, pair):
+    for index in range(len(tokens) - 1):
+        if (tokens[index], tokens[index + 1]) == pair:
+            return tokens[:index] + [pair[0] + pair[1]] + tokens[index + 2 :]
+    return list(tokens)
+""",
+    ),
+    "train_bpe returns the distinct final tokens, sorted": (
+        "bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges=20):
+    tokens = list(text)
+    merges = []
+    for _ in range(num_merges):
+        pair_counts = get_pair_counts(tokens)
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        tokens = merge_pair(tokens, best_pair)
+        merges.append(best_pair)
+    return sorted(set(tokens)), merges
+""",
+    ),
+    "byte decode normalises the text it decodes (NFC)": (
+        "byte_bpe",
+        "decode",
+        """
+import unicodedata
+
+
+def decode(ids, merges):
+    token_bytes = _token_bytes(merges)
+    text = b"".join(token_bytes[value] for value in ids).decode("utf-8", errors="replace")
+    return unicodedata.normalize("NFC", text)
+""",
+    ),
+    "byte decode empties the list of ids as it reads it": (
+        "byte_bpe",
+        "decode",
+        """
+def decode(ids, merges):
+    token_bytes = _token_bytes(merges)
+    data = b""
+    while ids:
+        data += token_bytes[ids.pop(0)]
+    return data.decode("utf-8", errors="replace")
+""",
+    ),
+    "special-token decode moves the special tokens out of their dict": (
+        "byte_bpe",
+        "decode_with_specials",
+        """
+def decode_with_specials(ids, merges, special_tokens):
+    token_bytes = _token_bytes(merges)
+    for token in list(special_tokens):
+        token_bytes[special_tokens.pop(token)] = token.encode("utf-8")
+    return b"".join(token_bytes[value] for value in ids).decode("utf-8", errors="replace")
+""",
+    ),
+    "byte encode pops the merges off the dict it is given": (
+        "byte_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    ids = list(text.encode("utf-8"))
+    while merges:
+        pair = min(merges, key=merges.get)
+        ids = merge_pair(ids, pair, merges.pop(pair))
+    return ids
+""",
+    ),
+    "special-token encode deletes the special tokens the text lacks": (
+        "byte_bpe",
+        "encode_with_specials",
+        """
+def encode_with_specials(text, merges, special_tokens):
+    for token in [token for token in special_tokens if token not in text]:
+        del special_tokens[token]  # only the ones in the text go into the pattern
+    chunks = [text]
+    if special_tokens:
+        by_length = sorted(special_tokens, key=len, reverse=True)
+        chunks = regex.split("(" + "|".join(regex.escape(token) for token in by_length) + ")", text)
+    ids = []
+    for index, chunk in enumerate(chunks):
+        if index % 2:
+            ids.append(special_tokens[chunk])
+            continue
+        for piece in regex.findall(GPT2_SPLIT_PATTERN, chunk):
+            ids.extend(encode(piece, merges))
+    return ids
+""",
+    ),
+    "byte pair counts pop the ids off the list they are given": (
+        "byte_bpe",
+        "get_pair_counts",
+        """
+def get_pair_counts(ids):
+    pair_counts = Counter()
+    while len(ids) > 1:
+        first = ids.pop(0)
+        pair_counts[(first, ids[0])] += 1
+    return pair_counts
+""",
+    ),
+    "byte merge_pair also merges the pair's ids the other way round": (
+        "byte_bpe",
+        "merge_pair",
+        """
+def merge_pair(ids, pair, new_id):
+    merged = []
+    index = 0
+    while index < len(ids):
+        if index + 1 < len(ids) and {ids[index], ids[index + 1]} == set(pair):
+            merged.append(new_id)
+            index += 2
+        else:
+            merged.append(ids[index])
+            index += 1
+    return merged
+""",
+    ),
+    "byte train_bpe merges the first pair seen twice, not the most frequent": (
+        "byte_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size {vocab_size} is below 256: the vocabulary must hold every byte value")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for new_id in range(256, vocab_size):
+        repeated = [pair for pair, count in get_pair_counts(ids).items() if count >= 2]
+        if not repeated:
+            break
+        ids = merge_pair(ids, repeated[0], new_id)
+        merges[repeated[0]] = new_id
+    return merges
+""",
+    ),
+    "byte train_bpe merges pairs seen once": (
+        "byte_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size {vocab_size} is below 256: the vocabulary must hold every byte value")
+    ids = list(text.encode("utf-8"))
+    merges = {}
+    for new_id in range(256, vocab_size):
+        pair_counts = get_pair_counts(ids)
+        if not pair_counts:
+            break
+        best_pair = pair_counts.most_common(1)[0][0]
+        ids = merge_pair(ids, best_pair, new_id)
+        merges[best_pair] = new_id
+    return merges
+""",
+    ),
+    "pieces training merges pairs seen once": (
+        "byte_bpe",
+        "train_on_pieces",
+        """
+def train_on_pieces(text, vocab_size):
+    if vocab_size < 256:
+        raise ValueError(f"vocab_size {vocab_size} is below 256: the vocabulary must hold every byte value")
+    pieces = [list(piece.encode("utf-8")) for piece in regex.findall(GPT2_SPLIT_PATTERN, text)]
+    merges = {}
+    for new_id in range(256, vocab_size):
+        pair_counts = Counter()
+        for piece in pieces:
+            pair_counts.update(get_pair_counts(piece))
+        if not pair_counts:
+            break
+        best_pair = pair_counts.most_common(1)[0][0]
+        pieces = [merge_pair(piece, best_pair, new_id) for piece in pieces]
+        merges[best_pair] = new_id
+    return merges
+""",
+    ),
+    "load turns the vocabulary around, id to token": (
+        "real_tokenizer",
+        "load",
+        """
+def load(folder):
+    root = Path(folder)
+    token_ids = json.loads((root / VOCAB_FILE).read_text(encoding="utf-8"))
+    vocab = {token_id: token for token, token_id in token_ids.items()}  # ids to tokens, to decode with
+    merge_lines = (root / MERGES_FILE).read_text(encoding="utf-8").split("\\n")
+    if merge_lines and merge_lines[0].startswith("#version"):
+        merge_lines = merge_lines[1:]
+    ranked_merges = []
+    for line in merge_lines:
+        if line:
+            first, second = line.split(" ")
+            ranked_merges.append((first, second))
+    return vocab, ranked_merges
+""",
+    ),
+    "save writes the vocabulary id to token": (
+        "real_tokenizer",
+        "save",
+        """
+def save(folder, vocab, merges):
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    by_id = {token_id: token for token, token_id in vocab.items()}  # as a decoder reads it
+    (root / VOCAB_FILE).write_text(json.dumps(by_id, ensure_ascii=False), encoding="utf-8")
+    lines = [MERGES_HEADER, *(f"{first} {second}" for first, second in merges)]
+    (root / MERGES_FILE).write_text("".join(line + "\\n" for line in lines), encoding="utf-8")
+""",
+    ),
+    "word vocab splits the texts in the list it is given": (
+        "simple_tokenizers",
+        "build_word_vocab",
+        """
+def build_word_vocab(texts):
+    for index, text in enumerate(texts):
+        texts[index] = word_tokenize(text)  # each text as its words
+    words = sorted({word for words in texts for word in words})
+    vocab = {word: index for index, word in enumerate(words)}
+    vocab[UNKNOWN] = len(words)
+    return vocab
+""",
+    ),
+    "word decode puts punctuation back against the word before it": (
+        "word_bpe",
+        "decode",
+        """
+def decode(tokens):
+    words = "".join(tokens).split(END_OF_WORD)
+    text = " ".join(word for word in words if word)
+    for mark in ".,;:!?":
+        text = text.replace(" " + mark, mark)  # as written text has it
+    return text
+""",
+    ),
+    "word decode empties the list of tokens as it reads it": (
+        "word_bpe",
+        "decode",
+        """
+def decode(tokens):
+    words, current = [], ""
+    while tokens:
+        current += tokens.pop(0)
+        if current.endswith(END_OF_WORD):
+            words.append(current[: -len(END_OF_WORD)])
+            current = ""
+    return " ".join(word for word in words if word)
+""",
+    ),
+    "word encode gives a list of tokens per word": (
+        "word_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    words = []
+    for word in pre_tokenize(text):
+        symbols = {tuple(word) + (END_OF_WORD,): 1}
+        for pair in merges:
+            symbols = merge_pair(symbols, pair)
+        words.append(list(next(iter(symbols))))
+    return words
+""",
+    ),
+    "word encode pops the merges off the list it is given": (
+        "word_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    words = [(*word, END_OF_WORD) for word in pre_tokenize(text)]
+    while merges:
+        pair = merges.pop(0)  # each merge once, in learned order, over every word
+        words = [next(iter(merge_pair({symbols: 1}, pair))) for symbols in words]
+    return [token for symbols in words for token in symbols]
+""",
+    ),
+    "word encode makes characters no merge holds [UNK]": (
+        "word_bpe",
+        "encode",
+        """
+def encode(text, merges):
+    known = {character for pair in merges for symbol in pair for character in symbol}
+    tokens = []
+    for word in pre_tokenize(text):
+        spelled = tuple(character if character in known else "[UNK]" for character in word)
+        symbols = {spelled + (END_OF_WORD,): 1}
+        for pair in merges:
+            symbols = merge_pair(symbols, pair)
+        tokens.extend(next(iter(symbols)))
+    return tokens
+""",
+    ),
+    "encode_by_rank merges a pair's occurrences from the right": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = [*word, END_OF_WORD]
+        while len(symbols) > 1:
+            best = min(zip(symbols, symbols[1:]), key=lambda pair: ranks.get(pair, len(merges)))
+            if best not in ranks:
+                break
+            index = len(symbols) - 2
+            while index >= 0:  # from the right, so that a merge never moves a place still to visit
+                if (symbols[index], symbols[index + 1]) == best:
+                    symbols[index : index + 2] = [best[0] + best[1]]
+                    index -= 2
+                else:
+                    index -= 1
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "encode_by_rank spells a word without the end-of-word marker": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {pair: rank for rank, pair in enumerate(merges)}
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = tuple(word)
+        while len(symbols) > 1:
+            best = min(zip(symbols, symbols[1:]), key=lambda pair: ranks.get(pair, len(merges)))
+            if best not in ranks:
+                break
+            symbols = next(iter(merge_pair({symbols: 1}, best)))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "encode_by_rank pops the merges off the list to rank them": (
+        "word_bpe",
+        "encode_by_rank",
+        """
+def encode_by_rank(text, merges):
+    ranks = {}
+    while merges:
+        pair = merges.pop()
+        ranks[pair] = len(merges)  # its index, now that the ones after it are gone
+    tokens = []
+    for word in pre_tokenize(text):
+        symbols = (*word, END_OF_WORD)
+        while len(symbols) > 1:
+            best = min(zip(symbols, symbols[1:]), key=lambda pair: ranks.get(pair, len(ranks)))
+            if best not in ranks:
+                break
+            symbols = next(iter(merge_pair({symbols: 1}, best)))
+        tokens.extend(symbols)
+    return tokens
+""",
+    ),
+    "word pair counts pop the words off the table": (
+        "word_bpe",
+        "get_pair_counts",
+        """
+def get_pair_counts(word_freqs):
+    pair_counts = Counter()
+    while word_freqs:
+        word, frequency = word_freqs.popitem()
+        for pair in zip(word, word[1:]):
+            pair_counts[pair] += frequency
+    return pair_counts
+""",
+    ),
+    "word train_bpe collects the merges in a set": (
+        "word_bpe",
+        "train_bpe",
+        """
+def train_bpe(text, num_merges):
+    word_freqs = word_frequencies(text)
+    merges = set()
+    for _ in range(num_merges):
+        pair_counts = get_pair_counts(word_freqs)
+        if not pair_counts:
+            break
+        best_pair, best_count = pair_counts.most_common(1)[0]
+        if best_count < 2:
+            break
+        word_freqs = merge_pair(word_freqs, best_pair)
+        merges.add(best_pair)
+    return merges
+""",
+    ),
 }
 
 
@@ -2642,4 +3105,62 @@ RECORDS: dict[str, Record] = {
     "train_bytes makes no merge where it should refuse a vocab_size too small": Record(
         "real_tokenizer.train_bytes.too_small", "negated-rule"
     ),
+    "bpe vocab holds the merged tokens only, not the characters": Record(
+        "bpe.build_bpe_vocab.every_token", "negated-rule"
+    ),
+    "bpe vocab sorts the merges it is given": Record("bpe.build_bpe_vocab.unchanged", "negated-rule"),
+    "decode strips the whitespace at either end": Record("bpe.decode.round_trip", "negated-rule"),
+    "decode empties the list of ids as it reads it": Record("bpe.decode.unchanged", "negated-rule"),
+    "pair counts are None for fewer than two tokens": Record("bpe.get_pair_counts.short", "negated-rule"),
+    "pair counts pop the tokens off the list they are given": Record("bpe.get_pair_counts.unchanged", "negated-rule"),
+    "merge_pair merges only the first occurrence": Record("bpe.merge_pair.every_occurrence", "negated-rule"),
+    "train_bpe returns the distinct final tokens, sorted": Record("bpe.train_bpe.tokens_join", "negated-rule"),
+    "byte decode normalises the text it decodes (NFC)": Record("byte_bpe.decode.round_trip", "negated-rule"),
+    "byte decode empties the list of ids as it reads it": Record("byte_bpe.decode.unchanged", "negated-rule"),
+    "special-token decode moves the special tokens out of their dict": Record(
+        "byte_bpe.decode_with_specials.unchanged", "negated-rule"
+    ),
+    "byte encode pops the merges off the dict it is given": Record("byte_bpe.encode.unchanged", "negated-rule"),
+    "special-token encode deletes the special tokens the text lacks": Record(
+        "byte_bpe.encode_with_specials.unchanged", "negated-rule"
+    ),
+    "byte pair counts pop the ids off the list they are given": Record(
+        "byte_bpe.get_pair_counts.unchanged", "negated-rule"
+    ),
+    "byte merge_pair also merges the pair's ids the other way round": Record(
+        "byte_bpe.merge_pair.every_occurrence", "negated-rule"
+    ),
+    "byte train_bpe merges the first pair seen twice, not the most frequent": Record(
+        "byte_bpe.train_bpe.most_frequent", "negated-rule"
+    ),
+    "byte train_bpe merges pairs seen once": Record("byte_bpe.train_bpe.stops", "negated-rule"),
+    "pieces training merges pairs seen once": Record("byte_bpe.train_on_pieces.as_train_bpe", "negated-rule"),
+    "load turns the vocabulary around, id to token": Record("real_tokenizer.load.vocab", "negated-rule"),
+    "save writes the vocabulary id to token": Record("real_tokenizer.save.reads_back", "negated-rule"),
+    "word vocab splits the texts in the list it is given": Record(
+        "simple_tokenizers.build_word_vocab.unchanged", "negated-rule"
+    ),
+    "word decode puts punctuation back against the word before it": Record(
+        "word_bpe.decode.round_trip", "negated-rule"
+    ),
+    "word decode empties the list of tokens as it reads it": Record("word_bpe.decode.unchanged", "negated-rule"),
+    "word encode gives a list of tokens per word": Record("word_bpe.encode.concatenated", "negated-rule"),
+    "word encode pops the merges off the list it is given": Record("word_bpe.encode.unchanged", "negated-rule"),
+    "word encode makes characters no merge holds [UNK]": Record("word_bpe.encode.unseen", "negated-rule"),
+    "encode_by_rank merges a pair's occurrences from the right": Record(
+        "word_bpe.encode_by_rank.every_occurrence", "negated-rule"
+    ),
+    "encode_by_rank spells a word without the end-of-word marker": Record(
+        "word_bpe.encode_by_rank.same_as_encode", "negated-rule"
+    ),
+    "encode_by_rank pops the merges off the list to rank them": Record(
+        "word_bpe.encode_by_rank.unchanged", "negated-rule"
+    ),
+    "word pair counts pop the words off the table": Record("word_bpe.get_pair_counts.unchanged", "negated-rule"),
+    "word train_bpe collects the merges in a set": Record("word_bpe.train_bpe.in_order", "negated-rule"),
 }
+
+# The rules no corpus mistake negates, each with why none can: a rule that only allows a choice (any of
+# several answers is right) has no mistake that differs from the reference on an input of its domain and
+# still keeps the rule. Every other rule of autograder.testing.rules has an entry whose Record names it.
+UNNEGATABLE: dict[str, str] = {}

@@ -26,7 +26,14 @@ def test_no_merge_touches_a_special_token(submission):
     record = submission.byte_bpe.encode_with_specials.call("a<|endoftext|>b", merges, END)
     got = record.returned
     assert got == [97, 50256, 98], hint("encode the text between special tokens on its own")
-    assert not record.mutated, hint("leave the merges and the special tokens as they were")
+    assert not record.mutated, hint("leave the merges and the special tokens as they were", fix="unchanged")
+    # A special token the text lacks: code that drops it from the dict shows only here.
+    absent = submission.byte_bpe.encode_with_specials.call("ab", merges, {**END, "<|end|>": 50257})
+    assert absent.returned == [97, 98], hint("with no special token in the text, encode the text as it is")
+    assert not absent.mutated, hint(
+        "leave the special tokens as they were, those the text lacks too: read the dict, never delete from it",
+        fix="unchanged",
+    )
 
 
 @pytest.mark.rules("pieces")

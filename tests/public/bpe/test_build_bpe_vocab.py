@@ -63,6 +63,9 @@ def test_leaves_the_merges_unchanged(submission):
         "number the characters and merged tokens shortest first"
     )
     assert not record.mutated, hint("read merges as they are; put the tokens in a new set instead of editing merges")
+    # Merges out of sorted order, where a sort in place would show.
+    unsorted = submission.bpe.build_bpe_vocab.call("zzzyzy", [("z", "z"), ("z", "y")])
+    assert not unsorted.mutated, hint("keep the merges in their order: sort a copy (sorted(...)), never merges.sort()")
 
 
 PIECES = st.sampled_from(["a", "b", " ", "ab", "ba", "b a"])

@@ -50,7 +50,7 @@ def training_verdict(bpe, text: str, num_merges: int) -> tuple[str, str]:
     if replayed.fault is not None:
         return replayed.problem + FIXES.get(replayed.fault, ""), replayed.rule
     if final_tokens != replayed.state:
-        return "the final tokens are not the text after your merges: return the tokens of the last merge", "returns"
+        return "the final tokens are not the text after your merges: return the tokens of the last merge", "tokens_join"
     return "", ""
 
 

@@ -77,6 +77,9 @@ def test_leaves_its_arguments_as_they_were(submission):
     record = submission.byte_bpe.encode_with_specials.call("hi<|end|>!", MERGES, specials)
     assert record.returned == [256, 1001], hint("the longer special token wins; merges apply to each piece")
     assert not record.mutated, hint("sort a copy of the special tokens (sorted(...)) instead of editing the dict")
+    # Special tokens the text lacks stay in the dict too.
+    absent = submission.byte_bpe.encode_with_specials.call("hi", MERGES, specials)
+    assert not absent.mutated, hint("read the special tokens; never delete one from the dict, even one the text lacks")
 
 
 def expected_ids(submission, parts: list[str]) -> list[int]:

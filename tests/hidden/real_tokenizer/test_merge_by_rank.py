@@ -22,6 +22,27 @@ def test_starts_from_the_pieces_characters(submission):
     )
 
 
+@pytest.mark.rules("until_none")
+@pytest.mark.points(1)
+def test_merges_until_no_pair_is_a_merge(submission):
+    """merge_by_rank repeats until no adjacent pair is in ranks: a merged token pairs again"""
+    ranks = {("u", "g"): 0, ("h", "ug"): 1, ("Ġ", "hug"): 2}
+    assert submission.real_tokenizer.merge_by_rank("Ġhug", ranks) == ["Ġhug"], hint(
+        "after a merge, look at the new adjacent pairs again: stop only when none of them is in ranks"
+    )
+
+
+def _one_place_a_round(piece, ranks):
+    """A merge of the lowest pair at its first place only, each round: what merge_by_rank must not do."""
+    tokens = list(piece)
+    while True:
+        ranked = [(ranks[pair], at) for at, pair in enumerate(itertools.pairwise(tokens)) if pair in ranks]
+        if not ranked:
+            return tokens
+        at = min(ranked)[1]
+        tokens[at : at + 2] = [tokens[at] + tokens[at + 1]]
+
+
 @pytest.mark.rules("lowest_rank")
 @pytest.mark.points(2)
 def test_merges_the_pair_of_lowest_rank_first(submission):
@@ -48,27 +69,6 @@ def test_merges_the_pair_at_every_place_left_to_right(submission):
     assert submission.real_tokenizer.merge_by_rank("abab", ranks) == ["ab", "ab"], hint(
         "merge the pair of lowest rank at every place it occurs in one round, then look at the ranks again"
     )
-
-
-@pytest.mark.rules("until_none")
-@pytest.mark.points(1)
-def test_merges_until_no_pair_is_a_merge(submission):
-    """merge_by_rank repeats until no adjacent pair is in ranks: a merged token pairs again"""
-    ranks = {("u", "g"): 0, ("h", "ug"): 1, ("Ġ", "hug"): 2}
-    assert submission.real_tokenizer.merge_by_rank("Ġhug", ranks) == ["Ġhug"], hint(
-        "after a merge, look at the new adjacent pairs again: stop only when none of them is in ranks"
-    )
-
-
-def _one_place_a_round(piece, ranks):
-    """A merge of the lowest pair at its first place only, each round: what merge_by_rank must not do."""
-    tokens = list(piece)
-    while True:
-        ranked = [(ranks[pair], at) for at, pair in enumerate(itertools.pairwise(tokens)) if pair in ranks]
-        if not ranked:
-            return tokens
-        at = min(ranked)[1]
-        tokens[at : at + 2] = [tokens[at] + tokens[at + 1]]
 
 
 @pytest.mark.rules("characters", "lowest_rank", "everywhere", "until_none")

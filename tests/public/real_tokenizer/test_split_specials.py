@@ -15,7 +15,15 @@ def test_each_special_token_is_a_stretch_of_its_own(submission):
     """split_specials gives each special token as a stretch of its own, at the start, the middle and the end"""
     got = submission.real_tokenizer.split_specials("[X]ok<|end|>ok[X]", SPECIALS)
     assert isinstance(got, list), hint("return a list of str")
-    assert got == ["[X]", "ok", "<|end|>", "ok", "[X]"], hint(
+    expected = ["[X]", "ok", "<|end|>", "ok", "[X]"]
+    if [stretch for stretch in got if stretch] == expected:
+        # Empty strings at the ends are regex.split's, around the tokens it kept: the cut itself was right.
+        assert "" not in got, hint(
+            "regex.split gives an empty string before a special token at the start and after one at the end: "
+            "leave the empty stretches out",
+            fix="no_empty",
+        )
+    assert got == expected, hint(
         "split on the special tokens in one capturing group, so regex.split keeps them; regex.escape each one, "
         'since "|" and "[" mean something in a pattern'
     )

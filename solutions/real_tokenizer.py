@@ -154,9 +154,9 @@ def split_specials(text: str, special_tokens: tuple[str, ...] | list[str]) -> li
     ### TODO (supported): regex.split on the escaped special tokens, sorted longest first and joined with | in
     ### one capturing group (so the tokens are kept); then leave out the empty strings.
     ### BEGIN SOLUTION
-    if not special_tokens:
-        return [text] if text else []
     longest_first = sorted(special_tokens, key=len, reverse=True)
+    if not longest_first:  # an empty alternation would match between every two characters
+        return [text] if text else []
     stretches = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
     return [stretch for stretch in stretches if stretch]
     ### END SOLUTION
@@ -276,19 +276,19 @@ def merges_from_ranks(mergeable_ranks: dict[bytes, int]) -> tuple[dict[str, int]
     for token, limit in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
         if len(token) < 2:
             continue
-        parts = [bytes([byte]) for byte in token]
-        while len(parts) > 2:
+        pieces = [token[at : at + 1] for at in range(len(token))]
+        while len(pieces) > 2:
             lowest, at = limit, -1
-            for index in range(len(parts) - 1):
-                rank = mergeable_ranks.get(parts[index] + parts[index + 1], limit)
+            for index in range(len(pieces) - 1):
+                rank = mergeable_ranks.get(pieces[index] + pieces[index + 1], limit)
                 if rank < lowest:  # the first place of the lowest rank below the token's own
                     lowest, at = rank, index
             if at < 0:
                 break
-            parts[at : at + 2] = [parts[at] + parts[at + 1]]
-        if len(parts) != 2:
+            pieces[at : at + 2] = [pieces[at] + pieces[at + 1]]
+        if len(pieces) > 2:
             raise ValueError(f"no two tokens ranked below {token!r} make it: the table is not a byte-level BPE")
-        merges.append((written(parts[0]), written(parts[1])))
+        merges.append((written(pieces[0]), written(pieces[1])))
     return vocab, merges
     ### END SOLUTION
 

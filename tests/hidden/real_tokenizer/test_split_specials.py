@@ -76,7 +76,7 @@ def test_hyp_same_stretches_as_the_reference(submission, inputs):
     """split_specials gives the reference's stretches on any text, with any few special tokens or none"""
     text, specials = inputs["text"], inputs["specials"]
     got = submission.real_tokenizer.split_specials(text, specials)
-    expected = ref.split_specials(text, specials)
+    reference_stretches = ref.split_specials(text, specials)
     assert isinstance(got, list) and all(isinstance(stretch, str) for stretch in got), hint(
         "return a list of str", fix="as_it_is"
     )
@@ -85,13 +85,13 @@ def test_hyp_same_stretches_as_the_reference(submission, inputs):
         "the stretches joined must be the text: keep the special tokens (a capturing group) and the text between",
         fix="as_it_is",
     )
-    if got != expected:
-        mine, theirs = _special_at(got, specials), _special_at(expected, specials)
+    if got != reference_stretches:
+        mine, theirs = _special_at(got, specials), _special_at(reference_stretches, specials)
         shorter = [at for at in theirs if at in mine and len(mine[at]) < len(theirs[at])]
         assert not shorter, hint(
             "where two special tokens start at one place, cut out the longer: sort them longest first", fix="longest"
         )
-    assert got == expected, hint(
+    assert got == reference_stretches, hint(
         "cut out every special token given, wherever it stands, and only those: regex.escape each one",
         fix="whole",
     )

@@ -23,9 +23,9 @@ def test_no_merge_leaves_the_characters(submission):
 @pytest.mark.rules("until_none")
 @pytest.mark.points(1)
 def test_merging_goes_on_until_no_pair_is_a_merge(submission):
-    """merge_by_rank keeps merging while a pair is in ranks: Ġ h u g becomes Ġhug"""
-    ranks = {("u", "g"): 0, ("h", "ug"): 1, ("Ġ", "hug"): 2}
-    assert submission.real_tokenizer.merge_by_rank("Ġhug", ranks) == ["Ġhug"], hint(
+    """merge_by_rank keeps merging while a pair is in ranks: Ġ b u g becomes Ġbug"""
+    rounds = {("u", "g"): 0, ("b", "ug"): 1, ("Ġ", "bug"): 2}
+    assert submission.real_tokenizer.merge_by_rank("Ġbug", rounds) == ["Ġbug"], hint(
         "after each merge look at the new adjacent pairs: stop only when none is in ranks"
     )
 

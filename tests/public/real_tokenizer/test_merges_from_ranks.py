@@ -63,20 +63,20 @@ SPELLED = {97: "a", 98: "b", 99: "c", 32: "Ġ", 100: "d", 10: "Ċ", 0xC3: "Ã", 
 @given(order=st.permutations(list(SPELLED)))
 def test_hyp_each_merge_joins_two_lower_tokens(submission, order):
     """merges_from_ranks with the single bytes in any order: each token at its rank, each merge of lower tokens"""
-    table = {bytes([byte]): rank for rank, byte in enumerate(order)}
+    ranks_table = {bytes([byte]): rank for rank, byte in enumerate(order)}
     for token in (b"ab", b" a", b" ab", b"\xc3\xa9", b"abc", b"\n\n"):
-        table[token] = len(table)
-    vocab, merges = submission.real_tokenizer.merges_from_ranks(table)
-    spelled = {"".join(SPELLED[byte] for byte in token): rank for token, rank in table.items()}
+        ranks_table[token] = len(ranks_table)
+    vocab, merges = submission.real_tokenizer.merges_from_ranks(ranks_table)
+    spelled = {"".join(SPELLED[byte] for byte in token): rank for token, rank in ranks_table.items()}
     assert vocab == spelled, hint("every token spelled with bytes_to_unicode, its rank its id", fix="vocab")
-    made = [token for token in sorted(table, key=lambda token: table[token]) if len(token) > 1]
+    made = [token for token in sorted(ranks_table, key=lambda token: ranks_table[token]) if len(token) > 1]
     assert len(merges) == len(made), hint(
         "one merge for each token of two bytes or more, in rank order", fix="recovered"
     )
     for (first, second), token in zip(merges, made, strict=True):
-        assert vocab.get(first + second) == table[token], hint(
+        assert vocab.get(first + second) == ranks_table[token], hint(
             "each merge's two tokens, joined, are the token it makes", fix="recovered"
         )
-        assert vocab.get(first, len(table)) < table[token] > vocab.get(second, len(table)), hint(
+        assert vocab.get(first, len(ranks_table)) < ranks_table[token] > vocab.get(second, len(ranks_table)), hint(
             "a merge joins two tokens of lower rank than the one it makes", fix="recovered"
         )

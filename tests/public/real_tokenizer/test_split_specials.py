@@ -15,15 +15,15 @@ def test_each_special_token_is_a_stretch_of_its_own(submission):
     """split_specials gives each special token as a stretch of its own, at the start, the middle and the end"""
     got = submission.real_tokenizer.split_specials("[X]ok<|end|>ok[X]", SPECIALS)
     assert isinstance(got, list), hint("return a list of str")
-    expected = ["[X]", "ok", "<|end|>", "ok", "[X]"]
-    if [stretch for stretch in got if stretch] == expected:
+    wanted = ["[X]", "ok", "<|end|>", "ok", "[X]"]
+    if [stretch for stretch in got if stretch] == wanted:
         # Empty strings at the ends are regex.split's, around the tokens it kept: the cut itself was right.
         assert "" not in got, hint(
             "regex.split gives an empty string before a special token at the start and after one at the end: "
             "leave the empty stretches out",
             fix="no_empty",
         )
-    assert got == expected, hint(
+    assert got == wanted, hint(
         "split on the special tokens in one capturing group, so regex.split keeps them; regex.escape each one, "
         'since "|" and "[" mean something in a pattern'
     )
@@ -62,10 +62,10 @@ def test_no_stretch_is_empty(submission):
 @pytest.mark.rules("whole", "as_it_is", "no_empty")
 @pytest.mark.points(1)
 @examples(30)
-@given(parts=st.lists(st.text(alphabet="ab <|>!\n", max_size=5) | st.sampled_from(SPECIALS), max_size=6))
-def test_hyp_the_stretches_give_the_text_back(submission, parts):
+@given(pieces=st.lists(st.text(alphabet="ab <|>!\n", max_size=5) | st.sampled_from(SPECIALS), max_size=6))
+def test_hyp_the_stretches_give_the_text_back(submission, pieces):
     """split_specials on any text: the stretches joined are the text, none empty, no special token left inside"""
-    text = "".join(parts)
+    text = "".join(pieces)
     got = submission.real_tokenizer.split_specials(text, SPECIALS)
     assert "".join(got) == text, hint("keep every character: the special tokens and the text between", fix="as_it_is")
     assert all(got), hint("leave out the empty stretches", fix="no_empty")

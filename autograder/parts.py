@@ -62,8 +62,20 @@ PARTS: tuple[Part, ...] = (
         6,
         "real_tokenizer",
         "A real tokenizer",
-        # the bonus: GPT-2-style training where its time and memory show
-        ("bytes_to_unicode", "load", "save", "encode", "decode", "train_bytes"),
+        (
+            "bytes_to_unicode",
+            "load",
+            "save",
+            # the two graded steps encode is built from
+            "split_specials",
+            "merge_by_rank",
+            "encode",
+            "decode",
+            # GPT-4's merges, recovered from tiktoken's ranks
+            "merges_from_ranks",
+            # the bonus: GPT-2-style training where its time and memory show
+            "train_bytes",
+        ),
     ),
 )
 

@@ -139,6 +139,62 @@ def save(folder: str | os.PathLike[str], vocab: dict[str, int], merges: list[tup
     ### END SOLUTION
 
 
+def split_specials(text: str, special_tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """The stretches of ``text``, in order: each special token whole, and the text between them as it is.
+
+    A special token is cut out wherever it occurs, and where two start at
+    the same place the longer one is cut. Nothing is dropped or changed, so
+    the stretches joined are ``text`` again, and no stretch is empty: two
+    special tokens side by side are two stretches, and a text with no special
+    token (or no special tokens given) is one stretch, or none when empty.
+
+    >>> split_specials("hi<|endoftext|>ho", ["<|endoftext|>"])
+    ['hi', '<|endoftext|>', 'ho']
+    """
+    ### TODO (supported): regex.split on the escaped special tokens, sorted longest first and joined with | in
+    ### one capturing group (so the tokens are kept); then leave out the empty strings.
+    ### BEGIN SOLUTION
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    if not longest_first:  # an empty alternation would match between every two characters
+        return [text] if text else []
+    stretches = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+    return [stretch for stretch in stretches if stretch]
+    ### END SOLUTION
+
+
+def merge_by_rank(piece: str, ranks: dict[tuple[str, str], int]) -> list[str]:
+    """The tokens of one ``piece``, spelled with ``bytes_to_unicode``, merged by rank: lowest rank first.
+
+    Start from the piece's characters, one token each. Find the adjacent
+    pair of tokens whose rank (``ranks[pair]``) is lowest, and merge it
+    wherever it occurs, left to right: at its first place, then at each later
+    one (in ``a a a`` the first two merge). Repeat until no adjacent pair is
+    in ``ranks``. A piece of one character is that one token.
+
+    >>> merge_by_rank("Ġhi", {("h", "i"): 0, ("Ġ", "hi"): 1})
+    ['Ġhi']
+    """
+    ### TODO (supported): loop: find the adjacent pair of lowest rank (ranks.get with infinity for no rank); stop
+    ### when none has one; else rebuild the list, joining that pair at every place, left to right.
+    ### BEGIN SOLUTION
+    tokens = list(piece)
+    while len(tokens) > 1:
+        lowest, at = NO_RANK, 0
+        for index, pair in enumerate(zip(tokens, tokens[1:], strict=False)):
+            rank = ranks.get(pair, NO_RANK)
+            if rank < lowest:  # the first occurrence of the lowest rank
+                lowest, at = rank, index
+        if lowest == NO_RANK:
+            break
+        first, second = tokens[at], tokens[at + 1]
+        while at + 1 < len(tokens):  # that occurrence, then each later one, left to right
+            if tokens[at] == first and tokens[at + 1] == second:
+                tokens[at : at + 2] = [first + second]
+            at += 1
+    return tokens
+    ### END SOLUTION
+
+
 def encode(
     text: str,
     vocab: dict[str, int],
@@ -149,11 +205,12 @@ def encode(
     """GPT-2's ids for ``text``: special tokens whole, then each piece of the rest merged by rank.
 
     1. Cut the special tokens (strings that ``vocab`` holds) out of the
-       text; where two start at the same place, the longer one wins. Each
-       is its id, ``vocab[token]``, and is never split or merged.
+       text with ``split_specials``; where two start at the same place, the
+       longer one wins. Each is its id, ``vocab[token]``, and is never split
+       or merged.
     2. Split the text between them into pieces: ``regex.findall(pattern, ...)``.
     3. Spell each piece's UTF-8 bytes with ``bytes_to_unicode``, one
-       character a byte, then merge as ``encode_by_rank`` does: take the
+       character a byte, then merge with ``merge_by_rank``: take the
        adjacent pair of lowest rank (its index in ``merges``), merge it
        wherever it occurs in the piece, left to right, and repeat until no
        adjacent pair is a merge.
@@ -162,53 +219,78 @@ def encode(
     >>> encode("hi hi", {"h": 0, "i": 1, "Ġ": 2, "hi": 3, "Ġhi": 4}, [("h", "i"), ("Ġ", "hi")])
     [3, 4]
     """
-    ### TODO (independent): regex.split on the escaped special tokens, longest first, in one capturing group;
-    ### then each piece of the rest spelled with bytes_to_unicode and merged by rank, as encode_by_rank.
+    ### TODO (supported): ranks from merges (a pair's index; the first where one is listed twice); then for each
+    ### stretch of split_specials, a special token's id, or each piece spelled and merged with merge_by_rank.
     ### BEGIN SOLUTION
     ranks: dict[tuple[str, str], int] = {}
     for rank, pair in enumerate(merges):
         ranks.setdefault(pair, rank)  # a pair listed twice keeps its first, lowest, rank
     spelled = bytes_to_unicode()
-    chunks = [text]
-    if special_tokens:
-        longest_first = sorted(special_tokens, key=len, reverse=True)
-        chunks = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+    specials = set(special_tokens)
     ids: list[int] = []
     known: dict[str, list[int]] = {}  # each piece's ids, once: a text repeats its words
-    for index, chunk in enumerate(chunks):
-        if index % 2:  # split() puts the captured special tokens at the odd places
-            ids.append(vocab[chunk])
+    for stretch in split_specials(text, special_tokens):
+        if stretch in specials:  # text between special tokens never equals one: it would have been cut out
+            ids.append(vocab[stretch])
             continue
-        for piece in regex.findall(pattern, chunk):
+        for piece in regex.findall(pattern, stretch):
             if piece not in known:
-                symbols = [spelled[byte] for byte in piece.encode("utf-8")]
-                known[piece] = [vocab[token] for token in _merge_by_rank(symbols, ranks)]
+                characters = "".join(spelled[byte] for byte in piece.encode("utf-8"))
+                known[piece] = [vocab[token] for token in merge_by_rank(characters, ranks)]
             ids.extend(known[piece])
     return ids
     ### END SOLUTION
 
 
-### BEGIN SOLUTION
-def _merge_by_rank(symbols: list[str], ranks: dict[tuple[str, str], int]) -> list[str]:
-    """Merge the adjacent pair of lowest rank, everywhere in ``symbols``, until no adjacent pair has a rank."""
-    symbols = list(symbols)
-    while len(symbols) > 1:
-        lowest, at = NO_RANK, 0
-        for index, pair in enumerate(zip(symbols, symbols[1:], strict=False)):
-            rank = ranks.get(pair, NO_RANK)
-            if rank < lowest:  # the first occurrence of the lowest rank
-                lowest, at = rank, index
-        if lowest == NO_RANK:
-            break
-        first, second = symbols[at], symbols[at + 1]
-        while at + 1 < len(symbols):  # that occurrence, then each later one, left to right
-            if symbols[at] == first and symbols[at + 1] == second:
-                symbols[at : at + 2] = [first + second]
-            at += 1
-    return symbols
+def merges_from_ranks(mergeable_ranks: dict[bytes, int]) -> tuple[dict[str, int], list[tuple[str, str]]]:
+    """GPT-2-style ``(vocab, merges)`` from a table of token bytes to rank, as tiktoken stores GPT-4's.
 
+    tiktoken's ``mergeable_ranks`` (``cl100k_base``'s) lists every token's
+    bytes with its rank: the single bytes first, in the table's own order,
+    which need not be byte order, then each merged token. It stores no
+    merges: each is recovered from the ranks below it.
 
-### END SOLUTION
+    ``vocab``: every token of the table, spelled with ``bytes_to_unicode``,
+    with its rank as its id (a single byte too). ``merges``: one for each
+    token of two or more bytes, in the order of their ranks: the two tokens
+    that the token's own BPE over the lower ranks ends with. That BPE starts
+    from the token's single bytes and merges, one at a time, the adjacent pair
+    (the first on a tie) whose joined bytes have the lowest rank below the
+    token's own, until no adjacent pair joins into such a token: the two
+    tokens left are its merge. With them, ``encode(text, vocab, merges,
+    pattern=GPT4_SPLIT)`` gives tiktoken's ids.
+
+    >>> merges_from_ranks({b"b": 0, b"a": 1, b"ab": 2, b"aab": 3})
+    ({'b': 0, 'a': 1, 'ab': 2, 'aab': 3}, [('a', 'b'), ('a', 'ab')])
+    """
+    ### TODO (independent): for each token of two or more bytes, in rank order, run BPE on its bytes with only
+    ### the tokens ranked below it; the two parts left are its merge. Spell tokens with bytes_to_unicode.
+    ### BEGIN SOLUTION
+    spelled = bytes_to_unicode()
+
+    def written(token: bytes) -> str:
+        return "".join(spelled[byte] for byte in token)
+
+    vocab = {written(token): rank for token, rank in mergeable_ranks.items()}
+    merges: list[tuple[str, str]] = []
+    for token, limit in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
+        if len(token) < 2:
+            continue
+        pieces = [token[at : at + 1] for at in range(len(token))]
+        while len(pieces) > 2:
+            lowest, at = limit, -1
+            for index in range(len(pieces) - 1):
+                rank = mergeable_ranks.get(pieces[index] + pieces[index + 1], limit)
+                if rank < lowest:  # the first place of the lowest rank below the token's own
+                    lowest, at = rank, index
+            if at < 0:
+                break
+            pieces[at : at + 2] = [pieces[at] + pieces[at + 1]]
+        if len(pieces) > 2:
+            raise ValueError(f"no two tokens ranked below {token!r} make it: the table is not a byte-level BPE")
+        merges.append((written(pieces[0]), written(pieces[1])))
+    return vocab, merges
+    ### END SOLUTION
 
 
 def decode(ids: list[int], vocab: dict[str, int]) -> str:

@@ -111,6 +111,40 @@ def save(folder: str | os.PathLike[str], vocab: dict[str, int], merges: list[tup
     raise NotImplementedError
 
 
+def split_specials(text: str, special_tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """The stretches of ``text``, in order: each special token whole, and the text between them as it is.
+
+    A special token is cut out wherever it occurs, and where two start at
+    the same place the longer one is cut. Nothing is dropped or changed, so
+    the stretches joined are ``text`` again, and no stretch is empty: two
+    special tokens side by side are two stretches, and a text with no special
+    token (or no special tokens given) is one stretch, or none when empty.
+
+    >>> split_specials("hi<|endoftext|>ho", ["<|endoftext|>"])
+    ['hi', '<|endoftext|>', 'ho']
+    """
+    # TODO (supported): regex.split on the escaped special tokens, sorted longest first and joined with | in
+    # one capturing group (so the tokens are kept); then leave out the empty strings.
+    raise NotImplementedError
+
+
+def merge_by_rank(piece: str, ranks: dict[tuple[str, str], int]) -> list[str]:
+    """The tokens of one ``piece``, spelled with ``bytes_to_unicode``, merged by rank: lowest rank first.
+
+    Start from the piece's characters, one token each. Find the adjacent
+    pair of tokens whose rank (``ranks[pair]``) is lowest, and merge it
+    wherever it occurs, left to right: at its first place, then at each later
+    one (in ``a a a`` the first two merge). Repeat until no adjacent pair is
+    in ``ranks``. A piece of one character is that one token.
+
+    >>> merge_by_rank("Ġhi", {("h", "i"): 0, ("Ġ", "hi"): 1})
+    ['Ġhi']
+    """
+    # TODO (supported): loop: find the adjacent pair of lowest rank (ranks.get with infinity for no rank); stop
+    # when none has one; else rebuild the list, joining that pair at every place, left to right.
+    raise NotImplementedError
+
+
 def encode(
     text: str,
     vocab: dict[str, int],
@@ -121,11 +155,12 @@ def encode(
     """GPT-2's ids for ``text``: special tokens whole, then each piece of the rest merged by rank.
 
     1. Cut the special tokens (strings that ``vocab`` holds) out of the
-       text; where two start at the same place, the longer one wins. Each
-       is its id, ``vocab[token]``, and is never split or merged.
+       text with ``split_specials``; where two start at the same place, the
+       longer one wins. Each is its id, ``vocab[token]``, and is never split
+       or merged.
     2. Split the text between them into pieces: ``regex.findall(pattern, ...)``.
     3. Spell each piece's UTF-8 bytes with ``bytes_to_unicode``, one
-       character a byte, then merge as ``encode_by_rank`` does: take the
+       character a byte, then merge with ``merge_by_rank``: take the
        adjacent pair of lowest rank (its index in ``merges``), merge it
        wherever it occurs in the piece, left to right, and repeat until no
        adjacent pair is a merge.
@@ -134,11 +169,35 @@ def encode(
     >>> encode("hi hi", {"h": 0, "i": 1, "Ġ": 2, "hi": 3, "Ġhi": 4}, [("h", "i"), ("Ġ", "hi")])
     [3, 4]
     """
-    # TODO (independent): regex.split on the escaped special tokens, longest first, in one capturing group;
-    # then each piece of the rest spelled with bytes_to_unicode and merged by rank, as encode_by_rank.
+    # TODO (supported): ranks from merges (a pair's index; the first where one is listed twice); then for each
+    # stretch of split_specials, a special token's id, or each piece spelled and merged with merge_by_rank.
     raise NotImplementedError
 
 
+def merges_from_ranks(mergeable_ranks: dict[bytes, int]) -> tuple[dict[str, int], list[tuple[str, str]]]:
+    """GPT-2-style ``(vocab, merges)`` from a table of token bytes to rank, as tiktoken stores GPT-4's.
+
+    tiktoken's ``mergeable_ranks`` (``cl100k_base``'s) lists every token's
+    bytes with its rank: the single bytes first, in the table's own order,
+    which need not be byte order, then each merged token. It stores no
+    merges: each is recovered from the ranks below it.
+
+    ``vocab``: every token of the table, spelled with ``bytes_to_unicode``,
+    with its rank as its id (a single byte too). ``merges``: one for each
+    token of two or more bytes, in the order of their ranks: the two tokens
+    that the token's own BPE over the lower ranks ends with. That BPE starts
+    from the token's single bytes and merges, one at a time, the adjacent pair
+    (the first on a tie) whose joined bytes have the lowest rank below the
+    token's own, until no adjacent pair joins into such a token: the two
+    tokens left are its merge. With them, ``encode(text, vocab, merges,
+    pattern=GPT4_SPLIT)`` gives tiktoken's ids.
+
+    >>> merges_from_ranks({b"b": 0, b"a": 1, b"ab": 2, b"aab": 3})
+    ({'b': 0, 'a': 1, 'ab': 2, 'aab': 3}, [('a', 'b'), ('a', 'ab')])
+    """
+    # TODO (independent): for each token of two or more bytes, in rank order, run BPE on its bytes with only
+    # the tokens ranked below it; the two parts left are its merge. Spell tokens with bytes_to_unicode.
+    raise NotImplementedError
 
 
 def decode(ids: list[int], vocab: dict[str, int]) -> str:

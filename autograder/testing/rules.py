@@ -659,6 +659,58 @@ CONTRACTS: tuple[Contract, ...] = (
     ),
     _contract(
         "real_tokenizer",
+        "split_specials",
+        "text_and_special_tokens",
+        (
+            "whole",
+            "Each special token in the text is a stretch of its own, whole, wherever it stands.",
+            "A special token is cut out wherever it occurs",
+        ),
+        (
+            "longest",
+            "Where two special tokens start at the same place, the longer one is cut out.",
+            "where two start at the same place the longer one is cut.",
+        ),
+        (
+            "as_it_is",
+            "The text between special tokens is one stretch, unchanged: the stretches joined give the text back.",
+            "Nothing is dropped or changed, so the stretches joined are ``text`` again",
+        ),
+        (
+            "no_empty",
+            "No stretch is empty: two special tokens side by side are two stretches, the empty text none.",
+            "no stretch is empty",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
+        "merge_by_rank",
+        "piece_and_ranks",
+        (
+            "characters",
+            "Merging starts from the piece's characters, one token each: no pair in ranks leaves them as they are.",
+            "Start from the piece's characters, one token each.",
+        ),
+        (
+            "lowest_rank",
+            "The adjacent pair of lowest rank is merged first, whatever order ranks lists its pairs in and wherever "
+            "the pair stands in the piece.",
+            "pair of tokens whose rank (``ranks[pair]``) is lowest",
+        ),
+        (
+            "everywhere",
+            "That pair is merged at every place it occurs in one round, left to right (a a a gives aa a), before "
+            "any rank is looked at again.",
+            "merge it wherever it occurs, left to right",
+        ),
+        (
+            "until_none",
+            "Rounds repeat until no adjacent pair is in ranks: merged tokens pair again.",
+            "Repeat until no adjacent pair is in ``ranks``.",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
         "encode",
         "text_and_rank_merges",
         (
@@ -704,6 +756,28 @@ CONTRACTS: tuple[Contract, ...] = (
             "The bytes of all ids are decoded together with errors='replace': a character over several ids comes "
             "back whole, and half of one is U+FFFD.",
             'decode the bytes with ``errors="replace"``',
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
+        "merges_from_ranks",
+        "ranks_table",
+        (
+            "vocab",
+            "vocab holds every token of the table spelled with bytes_to_unicode, its rank its id: the single bytes "
+            "keep their ranks, which need not be byte order.",
+            "with its rank as its id (a single byte too)",
+        ),
+        (
+            "recovered",
+            "Each token of two or more bytes has one merge: the two tokens its own BPE over the lower ranks ends "
+            "with (lowest rank first, the first place on a tie), so encode with GPT4_SPLIT gives tiktoken's ids.",
+            "the two tokens that the token's own BPE over the lower ranks ends with",
+        ),
+        (
+            "rank_order",
+            "The merges are listed in the order of their tokens' ranks, whatever order the table lists them in.",
+            "in the order of their ranks",
         ),
     ),
     _contract(

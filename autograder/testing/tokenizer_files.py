@@ -11,6 +11,7 @@ so it never needs the reference solution (which a release lacks).
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from pathlib import Path
 
@@ -98,3 +99,21 @@ def gpt2(merges: int | None = None) -> tuple[dict[str, int], list[tuple[str, str
         return dict(vocab), list(ranked)
     kept = BYTE_TOKENS + merges
     return {token: id_ for token, id_ in vocab.items() if id_ < kept or token == END_OF_TEXT}, list(ranked[:merges])
+
+
+def recovered_merge(ranks: dict[bytes, int], token: bytes) -> tuple[bytes, bytes]:
+    """The two tokens ``token`` was merged from: BPE on its bytes, with only the tokens ranked below it.
+
+    The grader's own copy of what Part 6's ``merges_from_ranks`` does for one token: the domain of its
+    tables is drawn with it, and the notebook helper writes cl100k_base as two files with it."""
+    limit = ranks[token]
+    parts = [bytes([byte]) for byte in token]
+    while len(parts) > 2:
+        ranked = [(ranks.get(left + right, limit), at) for at, (left, right) in enumerate(itertools.pairwise(parts))]
+        rank, at = min(ranked)
+        if rank >= limit:
+            break
+        parts[at : at + 2] = [parts[at] + parts[at + 1]]
+    if len(parts) != 2:
+        raise ValueError(f"{token!r}: no two tokens ranked below it make it; the ranks are not a byte-level BPE")
+    return parts[0], parts[1]

@@ -1497,7 +1497,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
             continue
         for piece in regex.findall(pattern, chunk):
             symbols = [table.get(ord(c), c) for c in piece]
-            ids.extend(vocab.get(s, 0) for s in _merge_by_rank(symbols, ranks))
+            ids.extend(vocab.get(s, 0) for s in merge_by_rank(symbols, ranks))
     return ids
 """,
     ),
@@ -1517,7 +1517,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
             ids.append(vocab[chunk])
             continue
         for piece in regex.findall(GPT2_SPLIT, chunk):
-            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+            ids.extend(vocab[s] for s in merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
     return ids
 """,
     ),
@@ -1537,7 +1537,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
             ids.append(vocab[chunk])
             continue
         for piece in regex.findall(pattern, chunk):
-            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+            ids.extend(vocab[s] for s in merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
     return ids
 """,
     ),
@@ -1556,7 +1556,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
         if index % 2:
             ids.append(vocab[chunk])
         elif chunk:
-            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in chunk.encode("utf-8")], ranks))
+            ids.extend(vocab[s] for s in merge_by_rank([table[b] for b in chunk.encode("utf-8")], ranks))
     return ids
 """,
     ),
@@ -1575,7 +1575,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
             ids.append(vocab[chunk])
             continue
         for piece in regex.findall(pattern, chunk):
-            ids.extend(vocab[s] for s in _merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
+            ids.extend(vocab[s] for s in merge_by_rank([table[b] for b in piece.encode("utf-8")], ranks))
     return ids
 """,
     ),
@@ -1719,6 +1719,242 @@ def train_bytes(text, vocab_size, special_tokens=()):
     return vocab, merges
 """,
     ),
+    # Part 6's steps of encode and GPT-4's merges, one rule of each negated (source "negated-rule"); each a copy
+    # of the reference with one change, and an input inside the graded domain where it differs (above it).
+    # split_specials("a<|e|>b<|e|>c", ["<|e|>"]) gives ['a', '<|e|>', 'b<|e|>c']: only the first is cut out.
+    "split_specials cuts out only the first special token": (
+        "real_tokenizer",
+        "split_specials",
+        """
+def split_specials(text, special_tokens):
+    if not special_tokens:
+        return [text] if text else []
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    stretches = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text, maxsplit=1)
+    return [stretch for stretch in stretches if stretch]
+""",
+    ),
+    # split_specials("<|e|>!", ["<|e|>", "<|e|>!"]) gives ['<|e|>', '!'], not ['<|e|>!'].
+    "split_specials tries the special tokens in the order given": (
+        "real_tokenizer",
+        "split_specials",
+        """
+def split_specials(text, special_tokens):
+    if not special_tokens:
+        return [text] if text else []
+    stretches = regex.split("(" + "|".join(regex.escape(token) for token in special_tokens) + ")", text)
+    return [stretch for stretch in stretches if stretch]
+""",
+    ),
+    # split_specials(" a <|e|>", ["<|e|>"]) gives ['a', '<|e|>'], not [' a ', '<|e|>'].
+    "split_specials strips the text between special tokens": (
+        "real_tokenizer",
+        "split_specials",
+        """
+def split_specials(text, special_tokens):
+    if not special_tokens:
+        return [text.strip()] if text.strip() else []
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    stretches = regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+    return [stretch.strip() for stretch in stretches if stretch.strip()]
+""",
+    ),
+    # split_specials("<|e|><|e|>", ["<|e|>"]) gives ['', '<|e|>', '', '<|e|>', ''].
+    "split_specials keeps the empty strings regex.split gives": (
+        "real_tokenizer",
+        "split_specials",
+        """
+def split_specials(text, special_tokens):
+    if not special_tokens:
+        return [text]
+    longest_first = sorted(special_tokens, key=len, reverse=True)
+    return regex.split("(" + "|".join(regex.escape(token) for token in longest_first) + ")", text)
+""",
+    ),
+    # merge_by_rank("ab", {}) gives ['ab'], not ['a', 'b'].
+    "merge_by_rank gives the piece whole when no pair is a merge": (
+        "real_tokenizer",
+        "merge_by_rank",
+        """
+def merge_by_rank(piece, ranks):
+    tokens = list(piece)
+    if not any(pair in ranks for pair in zip(tokens, tokens[1:])):
+        return [piece]
+    while len(tokens) > 1:
+        lowest, at = NO_RANK, 0
+        for index, pair in enumerate(zip(tokens, tokens[1:])):
+            rank = ranks.get(pair, NO_RANK)
+            if rank < lowest:
+                lowest, at = rank, index
+        if lowest == NO_RANK:
+            break
+        first, second = tokens[at], tokens[at + 1]
+        while at + 1 < len(tokens):
+            if tokens[at] == first and tokens[at + 1] == second:
+                tokens[at : at + 2] = [first + second]
+            at += 1
+    return tokens
+""",
+    ),
+    # merge_by_rank("abc", {("a", "b"): 1, ("b", "c"): 0}) gives ['ab', 'c'], not ['a', 'bc'].
+    "merge_by_rank merges the pair ranks lists first": (
+        "real_tokenizer",
+        "merge_by_rank",
+        """
+def merge_by_rank(piece, ranks):
+    tokens = list(piece)
+    while len(tokens) > 1:
+        present = set(zip(tokens, tokens[1:]))
+        chosen = next((pair for pair in ranks if pair in present), None)
+        if chosen is None:
+            break
+        first, second = chosen
+        at = 0
+        while at + 1 < len(tokens):
+            if tokens[at] == first and tokens[at + 1] == second:
+                tokens[at : at + 2] = [first + second]
+            at += 1
+    return tokens
+""",
+    ),
+    # merge_by_rank("abab", {("ab", "a"): 0, ("a", "b"): 1}) gives ['aba', 'b'], not ['ab', 'ab'].
+    "merge_by_rank merges one place a round": (
+        "real_tokenizer",
+        "merge_by_rank",
+        """
+def merge_by_rank(piece, ranks):
+    tokens = list(piece)
+    while len(tokens) > 1:
+        lowest, at = NO_RANK, 0
+        for index, pair in enumerate(zip(tokens, tokens[1:])):
+            rank = ranks.get(pair, NO_RANK)
+            if rank < lowest:
+                lowest, at = rank, index
+        if lowest == NO_RANK:
+            break
+        tokens[at : at + 2] = [tokens[at] + tokens[at + 1]]
+    return tokens
+""",
+    ),
+    # merge_by_rank("hug", {("u", "g"): 0, ("h", "ug"): 1}) gives ['h', 'ug'], not ['hug'].
+    "merge_by_rank makes one round only": (
+        "real_tokenizer",
+        "merge_by_rank",
+        """
+def merge_by_rank(piece, ranks):
+    tokens = list(piece)
+    if len(tokens) > 1:
+        lowest, at = NO_RANK, 0
+        for index, pair in enumerate(zip(tokens, tokens[1:])):
+            rank = ranks.get(pair, NO_RANK)
+            if rank < lowest:
+                lowest, at = rank, index
+        if lowest == NO_RANK:
+            return tokens
+        first, second = tokens[at], tokens[at + 1]
+        while at + 1 < len(tokens):
+            if tokens[at] == first and tokens[at + 1] == second:
+                tokens[at : at + 2] = [first + second]
+            at += 1
+    return tokens
+""",
+    ),
+    # merges_from_ranks({b"b": 0, b"a": 1, b"ab": 2}) gives vocab {'b': 98, 'a': 97, 'ab': 2}.
+    "merges_from_ranks numbers the single bytes by their byte value": (
+        "real_tokenizer",
+        "merges_from_ranks",
+        """
+def merges_from_ranks(mergeable_ranks):
+    spelled = bytes_to_unicode()
+
+    def written(token):
+        return "".join(spelled[byte] for byte in token)
+
+    vocab = {written(token): token[0] if len(token) == 1 else rank for token, rank in mergeable_ranks.items()}
+    merges = []
+    for token, limit in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
+        if len(token) < 2:
+            continue
+        parts = [bytes([byte]) for byte in token]
+        while len(parts) > 2:
+            lowest, at = limit, -1
+            for index in range(len(parts) - 1):
+                rank = mergeable_ranks.get(parts[index] + parts[index + 1], limit)
+                if rank < lowest:
+                    lowest, at = rank, index
+            if at < 0:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        if len(parts) != 2:
+            raise ValueError(f"no two tokens ranked below {token!r} make it")
+        merges.append((written(parts[0]), written(parts[1])))
+    return vocab, merges
+""",
+    ),
+    # merges_from_ranks({b"a": 0, b"aa": 1, b"aaa": 2}) gives the merge ('a', 'aa'), not ('aa', 'a').
+    "merges_from_ranks merges the last place of a tie": (
+        "real_tokenizer",
+        "merges_from_ranks",
+        """
+def merges_from_ranks(mergeable_ranks):
+    spelled = bytes_to_unicode()
+
+    def written(token):
+        return "".join(spelled[byte] for byte in token)
+
+    vocab = {written(token): rank for token, rank in mergeable_ranks.items()}
+    merges = []
+    for token, limit in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
+        if len(token) < 2:
+            continue
+        parts = [bytes([byte]) for byte in token]
+        while len(parts) > 2:
+            lowest, at = limit, -1
+            for index in range(len(parts) - 1):
+                rank = mergeable_ranks.get(parts[index] + parts[index + 1], limit)
+                if rank <= lowest and rank < limit:
+                    lowest, at = rank, index
+            if at < 0:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        if len(parts) != 2:
+            raise ValueError(f"no two tokens ranked below {token!r} make it")
+        merges.append((written(parts[0]), written(parts[1])))
+    return vocab, merges
+""",
+    ),
+    # merges_from_ranks({b"aab": 3, b"ab": 2, b"a": 0, b"b": 1}) gives [("a", "ab"), ("a", "b")]: the table's order.
+    "merges_from_ranks lists the merges in the table's order": (
+        "real_tokenizer",
+        "merges_from_ranks",
+        """
+def merges_from_ranks(mergeable_ranks):
+    spelled = bytes_to_unicode()
+
+    def written(token):
+        return "".join(spelled[byte] for byte in token)
+
+    vocab = {written(token): rank for token, rank in mergeable_ranks.items()}
+    merges = []
+    for token, limit in mergeable_ranks.items():
+        if len(token) < 2:
+            continue
+        parts = [bytes([byte]) for byte in token]
+        while len(parts) > 2:
+            lowest, at = limit, -1
+            for index in range(len(parts) - 1):
+                rank = mergeable_ranks.get(parts[index] + parts[index + 1], limit)
+                if rank < lowest:
+                    lowest, at = rank, index
+            if at < 0:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        if len(parts) != 2:
+            raise ValueError(f"no two tokens ranked below {token!r} make it")
+        merges.append((written(parts[0]), written(parts[1])))
+    return vocab, merges
+""",
+    ),
     # Issue 50's sample: mistakes from outside the kit's own tests, each with an input inside the graded domain
     # on which it differs from the reference (in the comment above it).
     # encode_words("The cat", {"The": 0, "cat": 1, "[UNK]": 2}) gives [2, 1], not [0, 1].
@@ -1849,7 +2085,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
         for piece in regex.findall(pattern, chunk):
             if piece not in _IDS_OF_PIECE:
                 symbols = [spelled[byte] for byte in piece.encode("utf-8")]
-                _IDS_OF_PIECE[piece] = [vocab[token] for token in _merge_by_rank(symbols, ranks)]
+                _IDS_OF_PIECE[piece] = [vocab[token] for token in merge_by_rank(symbols, ranks)]
             ids.extend(_IDS_OF_PIECE[piece])
     return ids
 """,
@@ -2106,7 +2342,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
     for chunk in chunks:
         for piece in regex.findall(pattern, chunk):
             symbols = [spelled[byte] for byte in piece.encode("utf-8")]
-            ids.extend(vocab[token] for token in _merge_by_rank(symbols, ranks))
+            ids.extend(vocab[token] for token in merge_by_rank(symbols, ranks))
     return ids
 """,
     ),
@@ -2164,7 +2400,7 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
             continue
         for piece in regex.findall(pattern, chunk):
             symbols = [spelled[byte] for byte in piece.encode("utf-8")]
-            ids.extend(vocab[token] for token in _merge_by_rank(symbols, ranks))
+            ids.extend(vocab[token] for token in merge_by_rank(symbols, ranks))
     return ids
 """,
     ),
@@ -3036,6 +3272,35 @@ RECORDS: dict[str, Record] = {
     "train_bytes recounts every pair after each merge": Record("real_tokenizer.train_bytes.time", "kit"),
     "train_bytes keeps every merge's pieces (memory grows with merges times pieces)": Record(
         "real_tokenizer.train_bytes.memory", "kit"
+    ),
+    "split_specials cuts out only the first special token": Record(
+        "real_tokenizer.split_specials.whole", "negated-rule"
+    ),
+    "split_specials tries the special tokens in the order given": Record(
+        "real_tokenizer.split_specials.longest", "negated-rule"
+    ),
+    "split_specials strips the text between special tokens": Record(
+        "real_tokenizer.split_specials.as_it_is", "negated-rule"
+    ),
+    "split_specials keeps the empty strings regex.split gives": Record(
+        "real_tokenizer.split_specials.no_empty", "negated-rule"
+    ),
+    "merge_by_rank gives the piece whole when no pair is a merge": Record(
+        "real_tokenizer.merge_by_rank.characters", "negated-rule"
+    ),
+    "merge_by_rank merges the pair ranks lists first": Record(
+        "real_tokenizer.merge_by_rank.lowest_rank", "negated-rule"
+    ),
+    "merge_by_rank merges one place a round": Record("real_tokenizer.merge_by_rank.everywhere", "negated-rule"),
+    "merge_by_rank makes one round only": Record("real_tokenizer.merge_by_rank.until_none", "negated-rule"),
+    "merges_from_ranks numbers the single bytes by their byte value": Record(
+        "real_tokenizer.merges_from_ranks.vocab", "negated-rule"
+    ),
+    "merges_from_ranks merges the last place of a tie": Record(
+        "real_tokenizer.merges_from_ranks.recovered", "negated-rule"
+    ),
+    "merges_from_ranks lists the merges in the table's order": Record(
+        "real_tokenizer.merges_from_ranks.rank_order", "negated-rule"
     ),
     "encode_words lowercases a word before looking it up": Record("simple_tokenizers.encode_words.word_ids", "outside"),
     "encode_words strips punctuation off a word before looking it up": Record(

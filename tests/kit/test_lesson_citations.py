@@ -146,6 +146,24 @@ def _read(lesson: str, says: str, repository: str, commit: str, path: str, line:
 # with `git show <commit>:<path>` in a snapshot of the repository.
 CHECKED_BY_READING = [
     _read(
+        "relatives.md",
+        "Hugging Face's `WordPieceTrainer` does not use WordPiece's likelihood score",
+        "huggingface/tokenizers",
+        "6aaeb79fd651e064e16a3e86a3b1f779a1b3e571",
+        "tokenizers/src/models/wordpiece/trainer.rs",
+        84,
+        "bpe_trainer: BpeTrainer,",
+    ),
+    _read(
+        "relatives.md",
+        "turns the result into a WordPiece vocabulary",
+        "huggingface/tokenizers",
+        "6aaeb79fd651e064e16a3e86a3b1f779a1b3e571",
+        "tokenizers/src/models/wordpiece/trainer.rs",
+        159,
+        "WordPiece::from_bpe(&bpe)",
+    ),
+    _read(
         "bpe.md",
         "ran it over the bytes of UTF-8 text",
         "openai/gpt-2",

@@ -77,6 +77,7 @@ PARTS: tuple[Part, ...] = (
             "train_bytes",
         ),
     ),
+    Part(7, "relatives", "BPE's relatives: WordPiece and Unigram", ("wordpiece_encode", "unigram_segment")),
 )
 
 MODULES: tuple[str, ...] = tuple(part.module for part in PARTS)

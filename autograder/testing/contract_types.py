@@ -43,4 +43,6 @@ RETURNS: dict[tuple[str, str], Any] = {
     ("real_tokenizer", "decode"): str,
     ("real_tokenizer", "merges_from_ranks"): tuple[dict[str, int], list[tuple[str, str]]],
     ("real_tokenizer", "train_bytes"): tuple[dict[int, bytes], list[tuple[bytes, bytes]]],
+    ("relatives", "wordpiece_encode"): list[str],
+    ("relatives", "unigram_segment"): list[str] | None,
 }

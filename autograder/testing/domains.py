@@ -241,6 +241,53 @@ def _ranks_table() -> Any:
     return draw()
 
 
+def _word() -> Any:
+    from hypothesis import strategies as st
+
+    # Words of any characters, "#" among them, as short as empty and one character.
+    return st.one_of(_text(8), st.text(alphabet="ab#é🙂", max_size=7))
+
+
+def _pieces_of(word: str, draw_: Any, *, most: int) -> list[str]:
+    """Substrings of ``word`` (so that splits exist and compete) and a few pieces of its alphabet's own."""
+    from hypothesis import strategies as st
+
+    spans = st.tuples(st.integers(0, len(word)), st.integers(1, 4)).map(lambda span: word[span[0] : span[0] + span[1]])
+    other = st.text(alphabet=word + "ab" if word else "ab", min_size=1, max_size=3)
+    return [piece for piece in draw_(st.lists(st.one_of(spans, other), max_size=most)) if piece]
+
+
+def _word_and_wordpieces() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        word = draw_(_word())
+        pieces = _pieces_of(word, draw_, most=10)
+        # Each piece as a first piece, a continuation ("##" + piece), or both.
+        forms = draw_(st.lists(st.sampled_from(("first", "continued", "both")), min_size=len(pieces)))
+        vocab: set[str] = set()
+        for piece, form in zip(pieces, forms, strict=False):
+            vocab.update({"first": [piece], "continued": ["##" + piece], "both": [piece, "##" + piece]}[form])
+        return {"word": word, "vocab": vocab}
+
+    return draw()
+
+
+def _word_and_log_probs() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        word = draw_(_word())
+        pieces = _pieces_of(word, draw_, most=12)
+        # Multiples of 1/4 from -6 to 0: every sum is exact, so an equal sum is a true tie, and ties are many.
+        values = draw_(st.lists(st.integers(-24, 0).map(lambda quarters: quarters / 4), min_size=len(pieces)))
+        return {"word": word, "log_probs": dict(zip(pieces, values, strict=False))}
+
+    return draw()
+
+
 DOMAINS: tuple[Domain, ...] = (
     Domain("any_text", "any str: capitals, punctuation, accents, CJK, emoji, every whitespace, empty", _text),
     Domain("any_texts", "a list of any texts, the empty list and empty texts included", _texts),
@@ -315,6 +362,17 @@ DOMAINS: tuple[Domain, ...] = (
         _training_text_with_specials,
     ),
     Domain("large_training_text", "about 200 KB of text to a vocabulary of 1,024", lambda: _large("large")),
+    Domain(
+        "word_and_wordpieces",
+        "a word of any characters, empty and single included, and pieces of it and others, with and without ##",
+        _word_and_wordpieces,
+    ),
+    Domain(
+        "word_and_log_probs",
+        "a word of any characters, empty and single included, and pieces of it and others with log-probabilities "
+        "in quarters from -6 to 0 (exact sums, many ties)",
+        _word_and_log_probs,
+    ),
 )
 
 

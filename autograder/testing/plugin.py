@@ -391,9 +391,10 @@ class GradingPlugin:
         if stopped is not None:
             load_failed = isinstance(error, CannotLoad) and not isinstance(error, FunctionMissing)
             summary = error.summary if isinstance(error, CannotLoad) else ""
-            raised_by = isinstance(error, StudentRaised)
-            said = why_raised(function, error.error_type) if raised_by else ""
-            named = raised_rule(module, function, error.error_type) if raised_by and said else ""
+            said = named = ""
+            if isinstance(error, StudentRaised):
+                said = why_raised(function, error.error_type)
+                named = raised_rule(module, function, error.error_type) if said else ""
             return TestOutcome(
                 outcome=stopped,
                 detail=text,

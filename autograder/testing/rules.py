@@ -823,6 +823,52 @@ CONTRACTS: tuple[Contract, ...] = (
             "large_training_text",
         ),
     ),
+    # -- Part 7 ---------------------------------------------------------------------------------------------
+    _contract(
+        "relatives",
+        "wordpiece_encode",
+        "word_and_wordpieces",
+        (
+            "longest_first",
+            "From the left, each token is the longest piece of vocab that starts where the last one ended, "
+            "never a shorter one to make a later piece fit.",
+            "at each place, the longest piece of ``vocab`` that starts there.",
+        ),
+        (
+            "continuation",
+            'A piece after the first is looked up, and returned, with the prefix "##"; the first piece without it.',
+            'A piece after the first is looked up, and returned, with the prefix ``"##"``',
+        ),
+        (
+            "unknown_whole",
+            'When no piece starts at some place, the whole word is ["[UNK]"]: no piece found before it is kept.',
+            'the whole word is ``["[UNK]"]``, not just that part.',
+        ),
+        ("empty", "The empty word gives [].", "The empty word gives ``[]``."),
+        _unchanged("the vocabulary"),
+    ),
+    _contract(
+        "relatives",
+        "unigram_segment",
+        "word_and_log_probs",
+        (
+            "largest_sum",
+            "The pieces join back to the word, each is a key of log_probs, and their log-probabilities add up to "
+            "the largest sum of any such split.",
+            "whose log-probabilities add up to the largest sum.",
+        ),
+        (
+            "ties",
+            "Of splits with equal sums, the one whose first differing piece is longer wins.",
+            "Of splits with equal sums, the one whose first differing piece is longer wins.",
+        ),
+        (
+            "no_split",
+            "When no split into pieces of log_probs exists the answer is None, and the empty word gives [].",
+            "When no split into pieces of ``log_probs`` exists, the answer is ``None``",
+        ),
+        _unchanged("the log-probabilities"),
+    ),
 )
 
 

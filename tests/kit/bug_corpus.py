@@ -3127,6 +3127,256 @@ def train_bpe(text, num_merges):
     return merges
 """,
     ),
+    "wordpiece takes the shortest piece first": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        prefix = "##" if start else ""
+        for end in range(start + 1, len(word) + 1):
+            if prefix + word[start:end] in vocab:
+                break
+        else:
+            return ["[UNK]"]
+        pieces.append(prefix + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece goes back to a shorter piece when the longest leaves a gap": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    def cut(start):
+        if start == len(word):
+            return []
+        prefix = "##" if start else ""
+        for end in range(len(word), start, -1):
+            if prefix + word[start:end] in vocab:
+                rest = cut(end)
+                if rest is not None:
+                    return [prefix + word[start:end]] + rest
+        return None
+
+    found = cut(0)
+    return ["[UNK]"] if found is None else found
+""",
+    ),
+    "wordpiece looks pieces up without ##": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            if word[start:end] in vocab:
+                break
+        else:
+            return ["[UNK]"]
+        pieces.append(word[start:end] if start == 0 else "##" + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece writes ## before the first piece too": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            if "##" + word[start:end] in vocab:
+                break
+        else:
+            return ["[UNK]"]
+        pieces.append("##" + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece keeps the pieces found before the gap": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        prefix = "##" if start else ""
+        end = len(word)
+        while end > start and prefix + word[start:end] not in vocab:
+            end -= 1
+        if end == start:
+            return pieces + ["[UNK]"]
+        pieces.append(prefix + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece gives [UNK] for the unknown character and goes on": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        prefix = "##" if start else ""
+        end = len(word)
+        while end > start and prefix + word[start:end] not in vocab:
+            end -= 1
+        if end == start:
+            pieces.append("[UNK]")
+            start += 1
+            continue
+        pieces.append(prefix + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece calls the empty word unknown": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    if not word:
+        return ["[UNK]"]
+    pieces, start = [], 0
+    while start < len(word):
+        prefix = "##" if start else ""
+        end = len(word)
+        while end > start and prefix + word[start:end] not in vocab:
+            end -= 1
+        if end == start:
+            return ["[UNK]"]
+        pieces.append(prefix + word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "wordpiece adds the pieces it finds to the vocabulary": (
+        "relatives",
+        "wordpiece_encode",
+        """
+def wordpiece_encode(word, vocab):
+    pieces, start = [], 0
+    while start < len(word):
+        prefix = "##" if start else ""
+        end = len(word)
+        while end > start and prefix + word[start:end] not in vocab:
+            end -= 1
+        if end == start:
+            return ["[UNK]"]
+        pieces.append(prefix + word[start:end])
+        start = end
+    vocab.add(word)  # remembered as a whole for next time
+    return pieces
+""",
+    ),
+    "unigram takes the longest known piece first": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    pieces, start = [], 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            if word[start:end] in log_probs:
+                break
+        else:
+            return None
+        pieces.append(word[start:end])
+        start = end
+    return pieces
+""",
+    ),
+    "unigram multiplies the log-probabilities": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    best = [None] * len(word) + [(1.0, [])]
+    for start in range(len(word) - 1, -1, -1):
+        for end in range(len(word), start, -1):
+            piece, rest = word[start:end], best[end]
+            if piece in log_probs and rest is not None:
+                score = log_probs[piece] * rest[0]
+                if best[start] is None or score > best[start][0]:
+                    best[start] = (score, [piece] + rest[1])
+    return None if best[0] is None else best[0][1]
+""",
+    ),
+    "unigram breaks a tie toward the shorter first piece": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    best = [None] * len(word) + [(0.0, [])]
+    for start in range(len(word) - 1, -1, -1):
+        for end in range(start + 1, len(word) + 1):
+            piece, rest = word[start:end], best[end]
+            if piece in log_probs and rest is not None:
+                score = log_probs[piece] + rest[0]
+                if best[start] is None or score > best[start][0]:
+                    best[start] = (score, [piece] + rest[1])
+    return None if best[0] is None else best[0][1]
+""",
+    ),
+    "unigram fills the table from the start, keeping the longer last piece on a tie": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    best = [(0.0, [])] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        for start in range(end):  # the longest last piece first
+            piece, before = word[start:end], best[start]
+            if piece in log_probs and before is not None:
+                score = before[0] + log_probs[piece]
+                if best[end] is None or score > best[end][0]:
+                    best[end] = (score, before[1] + [piece])
+    return None if best[-1] is None else best[-1][1]
+""",
+    ),
+    "unigram answers [] when no split exists": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    best = [None] * len(word) + [(0.0, [])]
+    for start in range(len(word) - 1, -1, -1):
+        for end in range(len(word), start, -1):
+            piece, rest = word[start:end], best[end]
+            if piece in log_probs and rest is not None:
+                score = log_probs[piece] + rest[0]
+                if best[start] is None or score > best[start][0]:
+                    best[start] = (score, [piece] + rest[1])
+    return [] if best[0] is None else best[0][1]
+""",
+    ),
+    "unigram keeps the word's best sum in log_probs for next time": (
+        "relatives",
+        "unigram_segment",
+        """
+def unigram_segment(word, log_probs):
+    best = [None] * len(word) + [(0.0, [])]
+    for start in range(len(word) - 1, -1, -1):
+        for end in range(len(word), start, -1):
+            piece, rest = word[start:end], best[end]
+            if piece in log_probs and rest is not None:
+                score = log_probs[piece] + rest[0]
+                if best[start] is None or score > best[start][0]:
+                    best[start] = (score, [piece] + rest[1])
+    if best[0] is None:
+        return None
+    if word not in log_probs:
+        log_probs[word] = best[0][0]  # a memo: the next call finds the whole word at once
+    return best[0][1]
+""",
+    ),
 }
 
 
@@ -3423,6 +3673,32 @@ RECORDS: dict[str, Record] = {
     ),
     "word pair counts pop the words off the table": Record("word_bpe.get_pair_counts.unchanged", "negated-rule"),
     "word train_bpe collects the merges in a set": Record("word_bpe.train_bpe.in_order", "negated-rule"),
+    "wordpiece takes the shortest piece first": Record("relatives.wordpiece_encode.longest_first", "negated-rule"),
+    "wordpiece goes back to a shorter piece when the longest leaves a gap": Record(
+        "relatives.wordpiece_encode.longest_first", "kit"
+    ),
+    "wordpiece looks pieces up without ##": Record("relatives.wordpiece_encode.continuation", "negated-rule"),
+    "wordpiece writes ## before the first piece too": Record("relatives.wordpiece_encode.continuation", "kit"),
+    "wordpiece keeps the pieces found before the gap": Record(
+        "relatives.wordpiece_encode.unknown_whole", "negated-rule"
+    ),
+    "wordpiece gives [UNK] for the unknown character and goes on": Record(
+        "relatives.wordpiece_encode.unknown_whole", "kit"
+    ),
+    "wordpiece calls the empty word unknown": Record("relatives.wordpiece_encode.empty", "negated-rule"),
+    "wordpiece adds the pieces it finds to the vocabulary": Record(
+        "relatives.wordpiece_encode.unchanged", "negated-rule"
+    ),
+    "unigram takes the longest known piece first": Record("relatives.unigram_segment.largest_sum", "kit"),
+    "unigram multiplies the log-probabilities": Record("relatives.unigram_segment.largest_sum", "negated-rule"),
+    "unigram breaks a tie toward the shorter first piece": Record("relatives.unigram_segment.ties", "negated-rule"),
+    "unigram fills the table from the start, keeping the longer last piece on a tie": Record(
+        "relatives.unigram_segment.ties", "kit"
+    ),
+    "unigram answers [] when no split exists": Record("relatives.unigram_segment.no_split", "negated-rule"),
+    "unigram keeps the word's best sum in log_probs for next time": Record(
+        "relatives.unigram_segment.unchanged", "negated-rule"
+    ),
 }
 
 # The rules no corpus mistake negates, each with why none can: a rule that only allows a choice (any of

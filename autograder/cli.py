@@ -370,35 +370,13 @@ def batch(
     from autograder.course.batch.selection import SelectionError, choose
 
     try:
-        given = {"--junit": junit, "--nbgrader-db": nbgrader_db}
-        selection = choose(
-            students=students,
-            shard=shard,
-            merge=merge,
-            force=force,
-            class_options=[name for name, value in given.items() if value],
-        )
+        selection = choose(students=students, shard=shard, merge=merge, force=force)
     except SelectionError as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.cage.isolation import CageRequired, require_full_cage
-
-    try:
-        require_full_cage(uncaged_accepted=uncaged)
-    except CageRequired as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.cage.shield import GuardError, guard_for_grading
-
-    try:
-        guarded = guard_for_grading(own=(out,), students=(submissions,))
-    except GuardError as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    for line in guarded:
-        click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.progress import BarProgress
-    from autograder.course.batch.run import BatchOptions, run_batch
+    from autograder.course.batch.request import BatchOptions
+    from autograder.course.batch.run import run_batch
     from autograder.course.batch.store import RESULTS
     from autograder.course.course_file import DEFAULT_NAME
     from autograder.run_errors import RunError
@@ -418,12 +396,13 @@ def batch(
         feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
         return_feedback=return_feedback,
         course=course,
+        uncaged=uncaged,
     )
     progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
         with progress or contextlib.nullcontext():
-            result = run_batch(submissions, out, options, progress, selection=selection)
+            result = run_batch(submissions, out, options, progress, selection=selection, tell=_tell)
     except KeyboardInterrupt:
         kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
         click.echo(
@@ -463,6 +442,10 @@ def batch(
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:
         click.echo(f"wrote {path}")
+
+
+def _tell(line: str) -> None:
+    click.echo(f"grade batch: {line}", err=True)
 
 
 def _first_interrupt(signum: int, frame: object) -> None:

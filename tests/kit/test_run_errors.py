@@ -21,6 +21,8 @@ RUN_LEVEL = (
     ("autograder.course.batch.selection", "SelectionError"),
     ("autograder.course.batch.adjustments", "AdjustmentsError"),
     ("autograder.course.batch.discover", "DiscoveryError"),
+    ("autograder.course.batch.request", "CageRefused"),
+    ("autograder.course.batch.request", "FolderRefused"),
     ("autograder.course.batch.run", "ResultsMissing"),
 )
 

@@ -26,10 +26,11 @@ from autograder.course.batch import (
     gradebook,
     late_work,
     manual_files,
+    request,
     similarity,
     store,
 )
-from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, DiscoveryError, discover
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, discover
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -39,13 +40,13 @@ from autograder.course.batch.gradebook import (
     StudentRecord,
 )
 from autograder.course.batch.pool import grade_all
+from autograder.course.batch.request import BatchOptions
 from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.course.course_file import CourseFile
 from autograder.course.late import Lateness
 from autograder.grading.fingerprints import fingerprint, grading_hash
-from autograder.grading.limits import Limits
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
@@ -95,23 +96,6 @@ class _Silent:
         pass
 
 
-@dataclass(frozen=True)
-class BatchOptions:
-    suite: str | None = None
-    limits: Limits = field(default_factory=Limits)
-    jobs: int = 1
-    force: bool = False
-    roster: Path | None = None
-    assignment: str | None = None
-    title: str = "BPE exercises"
-    junit: Path | None = None
-    nbgrader_db: Path | None = None
-    parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
-    feedback: str = disclosure.DEFAULT  # how much of the hidden tests the feedback shows
-    return_feedback: bool = False  # also write the feedback as the LMSs take it back in bulk (feedback_return)
-    course: CourseFile = field(default_factory=CourseFile)  # points, late rules, exports (the rest is given above)
-
-
 @dataclass
 class BatchResult:
     records: list[StudentRecord]
@@ -129,13 +113,19 @@ def run_batch(
     progress: Progress | None = None,
     *,
     selection: Selection | None = None,
+    tell: Callable[[str], None] | None = None,
 ) -> BatchResult:
     """Grade what ``selection`` chooses of the hand-ins in ``source`` (by default every one without a current
-    result) into ``out``, and write the class's files where it says to, from every result in ``out``."""
+    result) into ``out``, and write the class's files where it says to, from every result in ``out``.
+    ``tell`` hears, before anything is graded, what was changed to keep the grader's folders from student
+    code; without it, those lines lead the result's warnings."""
     progress = progress or _Silent()
     selection = selection or Selection.every()
-    if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
-        raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
+    guarded = request.check(source, out, options, selection)
+    if tell is not None:
+        for line in guarded:
+            tell(line)
+        guarded = []
     roster = read_roster(options.roster) if options.roster else None
     # the roster's ids settle an LMS name that reads as more than one student's
     discovery = discover(source, assignment=options.assignment, roster_ids=set(roster) if roster else None)
@@ -268,7 +258,7 @@ def run_batch(
         results.refresh_feedback(
             student, _feedback(graded_by_hand, [], options.feedback, heading=_heading(student, roster))
         )
-    warnings: list[str] = list(roster.warnings) if roster is not None else []
+    warnings: list[str] = guarded + (list(roster.warnings) if roster is not None else [])
     warnings += manual.notes
     warnings += manual_files.other_sections(changes_path, other_changes or [])
     warnings += manual_files.other_sections(manual.choices, other_choices or [])

@@ -23,7 +23,7 @@ RUN_LEVEL = (
     ("autograder.course.batch.discover", "DiscoveryError"),
     ("autograder.course.batch.request", "CageRefused"),
     ("autograder.course.batch.request", "FolderRefused"),
-    ("autograder.course.batch.run", "ResultsMissing"),
+    ("autograder.course.batch.plan", "ResultsMissing"),
 )
 
 

@@ -11,7 +11,6 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -21,7 +20,6 @@ from autograder.atomic_files import write_atomically
 from autograder.course import nbgrader_export
 from autograder.course.batch import (
     adjustments,
-    choices,
     feedback_return,
     gradebook,
     late_work,
@@ -30,7 +28,8 @@ from autograder.course.batch import (
     similarity,
     store,
 )
-from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery, discover
+from autograder.course.batch import plan as planning
+from autograder.course.batch.discover import NBGRADER_LAYOUT, Discovery
 from autograder.course.batch.gradebook import (
     CANNOT_GRADE,
     GRADED,
@@ -39,28 +38,25 @@ from autograder.course.batch.gradebook import (
     NOT_ON_ROSTER,
     StudentRecord,
 )
+from autograder.course.batch.plan import Outcomes
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.request import BatchOptions
-from autograder.course.batch.roster import RosterError, Student, is_moodle_worksheet, read_roster
+from autograder.course.batch.roster import Student, is_moodle_worksheet
 from autograder.course.batch.selection import Selection
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.course.course_file import CourseFile
 from autograder.course.late import Lateness
-from autograder.grading.fingerprints import fingerprint, grading_hash
+from autograder.grading.fingerprints import fingerprint
 from autograder.handin.bounded import SubmissionError
-from autograder.handin.limits import HandinLimits
 from autograder.handin.loaded import LoadedSubmission
-from autograder.handin.uploads import UploadConflict
 from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, disclosure, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
 from autograder.reports.code_view import Sources
-from autograder.run_errors import RunError
 from autograder.scoring.grade_result import BatchStamp, GradeResult
 from autograder.scoring.scoring import percent
 from autograder.scoring.student_text import fenced, markdown_text, visible
-from autograder.testing import suites
 
 if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
@@ -69,18 +65,6 @@ GRADEBOOK = "gradebook.csv"
 CANVAS = "canvas.csv"
 MOODLE = "moodle.csv"  # the roster's Moodle grading worksheet, graded: written where the roster is one
 SUMMARY = "summary"
-
-
-class ResultsMissing(RunError, ValueError):
-    """The class's files are asked for, and hand-ins this run does not grade have no current result in OUT:
-    ``why`` holds them by reason (no result yet, another kit's, ...)."""
-
-    def __init__(self, why: dict[str, list[str]], fix: str) -> None:
-        self.why = why
-        count = sum(map(len, why.values()))
-        lines = [f"{count} hand-in(s) have no current result in OUT, and the class's files need one for each:"]
-        lines += [f"  {reason}: {', '.join(students)}" for reason, students in why.items()]
-        super().__init__("\n".join([*lines, f"{fix}; nothing was written"]))
 
 
 class Progress(Protocol):
@@ -126,66 +110,17 @@ def run_batch(
         for line in guarded:
             tell(line)
         guarded = []
-    roster = read_roster(options.roster) if options.roster else None
-    # the roster's ids settle an LMS name that reads as more than one student's
-    discovery = discover(source, assignment=options.assignment, roster_ids=set(roster) if roster else None)
-    if roster and discovery.found and not {found.student for found in discovery.found} & set(roster):
-        sample = ", ".join(repr(found.student) for found in discovery.found[:2])
-        raise RosterError(
-            f"{options.roster}: none of its {len(roster)} ids names a hand-in (its ids look like "
-            f"{next(iter(roster))!r}, the hand-ins like {sample}); give the roster whose ids name the hand-ins"
-        )
-    selection.check(_students(discovery), roster=roster or ())
-    selection = selection.within(_students(discovery))
-    assignment = options.assignment or discovery.assignment
-    if options.nbgrader_db is not None and selection.class_files:
-        nbgrader_export.ensure_possible(options.nbgrader_db, assignment)  # before grading, not after
-    course = options.course
-    points = _points(options.suite, course).of_parts(options.parts)
-    students = {found.student for found in discovery.found} | set(discovery.conflicts) | set(roster or {})
-    extensions, unknown_extensions = _extensions(course, students)
-    out.mkdir(parents=True, exist_ok=True)
-    manual = manual_files.locate(course, out)  # beside the course file: the same whatever OUT is
-    changes_path = adjustments.ensure_file(manual.adjustments.parent)
-    other_changes: list[int] | None = [] if manual.shared else None  # a course's file serves every section
-    other_choices: list[int] | None = [] if manual.shared else None
-    changes = adjustments.read(changes_path, students=students, points=points, elsewhere=other_changes)
-    chosen = choices.read(manual.choices, students=set(_students(discovery)), elsewhere=other_choices)
-    discovery, chosen, to_choose = choices.settle(discovery, chosen, manual.choices)
-    suite_dir = suites.resolve(options.suite)
-    grading = grading_hash(
-        suite_dir, KIT_ROOT / "solutions", options.limits, options.parts, course_points=course.points.digest()
+    plan = planning.read(source, out, options, selection)
+    roster, discovery, read_now, selection = plan.roster, plan.discovery, plan.read_now, plan.selection
+    course, points, results, grading, changes = options.course, plan.points, plan.results, plan.grading, plan.changes
+    outcomes, hand_ins, pending, manual, changes_path = (
+        plan.outcomes,
+        plan.hand_ins,
+        plan.pending,
+        plan.manual,
+        plan.changes_path,
     )
-    only = tuple(suite_dir / part for part in options.parts if (suite_dir / part).is_dir())
-    read_now = _within(discovery, selection.reads)  # a shard reads its own hand-ins only
-    results = store.ResultStore(out)
-    if selection.class_files:
-        results.sweep()
-    else:  # shards write into one OUT at once: each sweeps only its own students' folders
-        results.sweep(_students(read_now))
-    plan = _plan(
-        read_now,
-        results,
-        grading,
-        # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
-        regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
-        limits=options.limits.handin,
-        chosen=chosen,
-        choices_path=manual.choices,
-        to_choose=to_choose,
-    )
-    if plan.to_choose:
-        choices.ensure_file(manual.choices.parent)
-    adjustments.refuse_without_grade(
-        changes_path, changes, no_hand_in=set(roster or {}) - set(_students(discovery)), cannot_grade=plan.failures
-    )
-    outcomes, hand_ins = plan.outcomes, plan.hand_ins
-    pending = [(student, loaded) for student, loaded in plan.pending if selection.grades(student)]
-    left = [student for student, _ in plan.pending if not selection.grades(student)]
-    if left and selection.class_files:  # before anything is graded or written
-        raise ResultsMissing(
-            _without_current_result(left, results, grading, course.points.digest()), selection.for_what_is_missing()
-        )
+    other_changes, other_choices, assignment = plan.other_changes, plan.other_choices, plan.assignment
     for student, reason in plan.failures.items():
         _write_failure(results, student, reason, source, heading=_heading(student, roster))
 
@@ -193,7 +128,7 @@ def run_batch(
         course.late,
         {found.student: found for found in read_now.found},  # a shard times its own hand-ins only
         {student: entry.row for student, entry in (roster or {}).items()},
-        extensions,
+        plan.extensions,
     )
 
     def adjusted(student: str, result: GradeResult) -> GradeResult:
@@ -215,10 +150,10 @@ def run_batch(
     first_cpu = selection.shard.index * options.jobs if selection.shard is not None else 0
     grading_now = grade_all(
         pending,
-        suite=suite_dir,
+        suite=plan.suite,
         limits=options.limits.cage,
         jobs=options.jobs,
-        only=only,
+        only=plan.only,
         first_cpu=first_cpu,
         points=course.points,
     )
@@ -270,7 +205,7 @@ def run_batch(
     warnings += plan.to_choose
     warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
     warnings += late_work.doubts(standings)
-    warnings += unknown_extensions
+    warnings += plan.unknown_extensions
     if not selection.class_files:
         records = _records(read_now, None, outcomes, standings, set(by_hand))
         return BatchResult(records, len(pending), plan.reused, [], discovery, warnings)
@@ -291,105 +226,6 @@ def run_batch(
         written += pages
         warnings += missing
     return BatchResult(records, len(pending), plan.reused, written, discovery, warnings)
-
-
-Outcomes = dict[str, tuple[GradeResult | None, str]]  # id -> (result, or the reason there is none)
-
-
-@dataclass
-class _Plan:
-    """What is settled already and what is left to grade, with each hand-in read once."""
-
-    outcomes: Outcomes  # current results, and hand-ins that cannot be graded (with why)
-    pending: list[tuple[str, LoadedSubmission]]  # without a current result, in the order found
-    reused: int  # current results kept
-    hand_ins: dict[str, LoadedSubmission]  # every hand-in read
-    failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
-    to_choose: list[str] = field(default_factory=list)  # uploads to choose between, for the instructor
-
-
-def _within(discovery: Discovery, chosen: Callable[[str], bool]) -> Discovery:
-    """``discovery`` with only the hand-ins of the students ``chosen``."""
-    return replace(
-        discovery,
-        found=[found for found in discovery.found if chosen(found.student)],
-        conflicts={student: same for student, same in discovery.conflicts.items() if chosen(student)},
-    )
-
-
-def _without_current_result(
-    students: list[str], results: store.ResultStore, grading: str, points: str
-) -> dict[str, list[str]]:
-    """``students``, whose results are not current, by why: none, another kit's, grading's or course file's
-    points (``points``, their digest), or a hand-in changed since it was graded."""
-    why: dict[str, list[str]] = {}
-    for student in students:
-        stored = results.read(student)
-        stamp = stored.batch if stored is not None else None
-        if stored is None:
-            reason = "no result yet"
-        elif stamp is None or stamp.grading is None:
-            reason = "a result this kit cannot place (from an older kit, or its hand-in changed since)"
-        elif stamp.kit != __version__:
-            reason = f"graded by kit {stamp.kit} (this is {__version__})"
-        elif (stamp.course or "") != points:
-            reason = "graded under other points than this run's course file gives"
-        elif stamp.grading != grading:
-            reason = "graded with other tests, reference, limits, parts, course secret or cage than this run's"
-        else:
-            reason = "changed since it was graded"
-        why.setdefault(reason, []).append(student)
-    return why
-
-
-def _students(discovery: Discovery) -> list[str]:
-    return [*(found.student for found in discovery.found), *discovery.conflicts]
-
-
-def _plan(
-    discovery: Discovery,
-    results: store.ResultStore,
-    grading: str,
-    *,
-    regrade: Callable[[str], bool],
-    limits: HandinLimits,
-    chosen: dict[str, dict[str, str]],
-    choices_path: Path,
-    to_choose: dict[str, str],
-) -> _Plan:
-    """What is settled already (current results, unreadable hand-ins, conflicts) and what is left to grade;
-    a student ``regrade`` names is left to grade even where their result is current. ``chosen``: the
-    instructor's choices between uploads (``choices_path``), by student; ``to_choose``: the line for the
-    instructor on each conflict between whole hand-ins left (choices.settle).
-
-    Each hand-in is read and parsed here, once: the fingerprint and the grading see the same files.
-    """
-    plan = _Plan({}, [], 0, {}, {})
-    for found in discovery.found:
-        try:
-            loaded = found.load(limits, chosen=chosen.get(found.student))
-        except UploadConflict as conflict:  # the instructor's to settle: the gradebook and the run say how
-            plan.outcomes[found.student] = (None, choices.to_make(conflict, found.student, choices_path))
-            plan.failures[found.student] = conflict.for_student
-            plan.to_choose.append(plan.outcomes[found.student][1])
-            continue
-        except SubmissionError as error:
-            plan.outcomes[found.student] = (None, str(error))
-            plan.failures[found.student] = str(error)
-            continue
-        plan.hand_ins[found.student] = loaded
-        current = None if regrade(found.student) else results.current(found.student, fingerprint(loaded, grading))
-        if current is not None:
-            plan.outcomes[found.student] = (current, "")
-            plan.reused += 1
-        else:
-            plan.pending.append((found.student, loaded))
-    for student, same in discovery.conflicts.items():
-        origins = [found.origin for found in same]
-        plan.outcomes[student] = (None, to_choose[student])  # the instructor's choice to make, with its line
-        plan.failures[student] = f"more than one submission ({'; '.join(origins)}); keep one and hand in again"
-        plan.to_choose.append(f"{student}: {to_choose[student]}")
-    return plan
 
 
 def _stamp(
@@ -449,24 +285,6 @@ def _write_failure(results: store.ResultStore, student: str, reason: str, source
     )
     with contextlib.suppress(OSError):
         results.write(student, None, {store.FEEDBACK_MARKDOWN: text, store.FEEDBACK_PAGE: html})
-
-
-def _points(suite: str | None, course: CourseFile) -> SuitePoints:
-    return course.suite_points(suite or suites.default_suite())
-
-
-def _extensions(course: CourseFile, students: set[str]) -> tuple[dict[str, datetime], list[str]]:
-    """The course's extensions, and a warning naming those for no student of this batch or its roster: one
-    course file serves every section of a course, so they are not an error, but a typo must not go unseen."""
-    extensions = course.extensions()
-    unknown = sorted(set(extensions) - students)
-    if not unknown:
-        return extensions, []
-    named = ", ".join(map(repr, unknown[:5])) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-    return extensions, [
-        f"{course.late.extensions}: {len(unknown)} extension(s) for no student of this batch or its roster, given "
-        f"to no one here: {named}; if one is a typo, fix the id as the gradebook shows it"
-    ]
 
 
 def _graded_by_hand(

@@ -14,16 +14,13 @@ from pathlib import Path
 from typing import Protocol
 
 from autograder import __version__
+from autograder.course.batch import plan as planning
 from autograder.course.batch import (
-    adjustments,
-    late_work,
-    manual_files,
     publishing,
     request,
+    settling,
     similarity,
 )
-from autograder.course.batch import plan as planning
-from autograder.course.batch.plan import Outcomes
 from autograder.course.batch.pool import grade_all
 from autograder.course.batch.publishing import BatchResult
 from autograder.course.batch.request import BatchOptions
@@ -69,33 +66,14 @@ def run_batch(
             tell(line)
         guarded = []
     plan = planning.read(source, out, options, selection)
-    roster, read_now, selection = plan.roster, plan.read_now, plan.selection
-    course, points, results, grading, changes = options.course, plan.points, plan.results, plan.grading, plan.changes
-    outcomes, hand_ins, pending, manual, changes_path = (
-        plan.outcomes,
-        plan.hand_ins,
-        plan.pending,
-        plan.manual,
-        plan.changes_path,
-    )
-    other_changes, other_choices = plan.other_changes, plan.other_choices
+    selection, course, results, grading = plan.selection, options.course, plan.results, plan.grading
+    outcomes, hand_ins, pending = plan.outcomes, plan.hand_ins, plan.pending
     feedback = publishing.Feedback(source, plan, options.feedback)
     for student, reason in plan.failures.items():
         feedback.failure(student, reason)
 
-    standings = late_work.standing(
-        course.late,
-        {found.student: found for found in read_now.found},  # a shard times its own hand-ins only
-        {student: entry.row for student, entry in (roster or {}).items()},
-        plan.extensions,
-    )
-
-    def adjusted(student: str, result: GradeResult) -> GradeResult:
-        """``result`` as the class's files show it: the adjustments, then what lateness costs, applied once."""
-        result = adjustments.apply(result, changes.get(student, []))
-        if student in standings:
-            result = late_work.charged(result, standings[student], course.late, points.full_marks)
-        return result
+    terms = settling.terms(plan, course)
+    adjusted = terms.adjusted
 
     # Hand-ins that could not be read, or that conflict, are settled before grading starts: the bar counts them.
     progress.start(len(pending), plan.reused, unreadable=len(plan.failures))
@@ -140,25 +118,8 @@ def run_batch(
             else:
                 results.refresh_feedback(student, feedback.of(student, kept, code))
             outcomes[student] = (kept, "")
-    by_hand = _graded_by_hand(outcomes, plan.failures, changes, set(roster or {}), points.full_marks, selection.reads)
-    for student, document in by_hand.items():
-        graded_by_hand = adjusted(student, document)
-        outcomes[student] = (graded_by_hand, outcomes.get(student, (None, ""))[1])
-        results.refresh_feedback(student, feedback.by_hand(student, graded_by_hand))
-    warnings: list[str] = guarded + (list(roster.warnings) if roster is not None else [])
-    warnings += manual.notes
-    warnings += manual_files.other_sections(changes_path, other_changes or [])
-    warnings += manual_files.other_sections(manual.choices, other_choices or [])
-    seen = manual_files.digest(manual, course.late.extensions)
-    if selection.shard is not None:
-        manual_files.record_seen(out, str(selection.shard), seen)
-    elif selection.merge:
-        warnings += manual_files.differing_shards(out, seen)
-    warnings += plan.to_choose
-    warnings += adjustments.held(changes_path, changes, {student for student, (got, _) in outcomes.items() if not got})
-    warnings += late_work.doubts(standings)
-    warnings += plan.unknown_extensions
-    return publishing.publish(out, plan, outcomes, set(by_hand), standings, options, warnings)
+    by_hand, warnings = settling.settle(plan, outcomes, terms, feedback, out)
+    return publishing.publish(out, plan, outcomes, by_hand, terms.standings, options, guarded + warnings)
 
 
 def _stamp(
@@ -185,25 +146,3 @@ def _measured_before(result: GradeResult) -> bool:
     """Whether a kept result's code hash and fingerprints were taken by another way of measuring than this
     kit's: compared with this run's, they would find no copy."""
     return result.batch is None or result.batch.similarity_version != similarity.VERSION
-
-
-def _graded_by_hand(
-    outcomes: Outcomes,
-    failures: dict[str, str],
-    changes: dict[str, list[adjustments.Adjustment]],
-    roster: set[str],
-    full_marks: float,
-    chosen: Callable[[str], bool],
-) -> dict[str, GradeResult]:
-    """The students with no grade from the tests (no hand-in, or one that could not be graded) whose total
-    adjustments.csv sets by hand, each with the grade that total gives, and why the tests gave none as the
-    student reads it (``failures``: not the instructor's choice to make)."""
-    found: dict[str, GradeResult] = {}
-    for student, rows in changes.items():
-        total = adjustments.manual_total(rows)
-        document, why = outcomes.get(student, (None, "handed nothing in"))
-        if total is None or document is not None or not (student in outcomes or student in roster):
-            continue
-        if chosen(student):
-            found[student] = adjustments.by_hand(total, failures.get(student, why), full_marks)
-    return found

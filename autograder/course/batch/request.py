@@ -52,14 +52,23 @@ def check(source: Path, out: Path, options: BatchOptions, selection: Selection) 
     folder inside the submissions. Returns what was changed to keep the folders, a line each."""
     given = {"--junit": options.junit, "--nbgrader-db": options.nbgrader_db}
     selection.refuse_class_options([name for name, value in given.items() if value])
-    try:
-        require_full_cage(uncaged_accepted=options.uncaged)
-    except CageRequired as error:
-        raise CageRefused(str(error)) from error
-    try:
-        guarded = guard_for_grading(own=(out,), students=(source,))
-    except GuardError as error:
-        raise FolderRefused(str(error)) from error
+    guarded = secure(uncaged=options.uncaged, own=(out,), students=(source,))
     if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
         raise DiscoveryError(f"{out}: is inside the submissions; choose an output folder outside {source}")
     return guarded
+
+
+def secure(*, uncaged: bool, own: tuple[Path, ...], students: tuple[Path, ...] = ()) -> list[str]:
+    """The preconditions of running other people's code, for every caller that grades it (a batch,
+    Gradescope's runner): refused (``CageRefused``) where its cage would let it read the kit and each other,
+    unless ``uncaged`` accepts the process cage, and (``FolderRefused``) where a folder of the grader's
+    ``own`` cannot be kept from it; the ``students``' folders are closed to others, nothing written in them.
+    Returns what keeping the folders changed, a line each."""
+    try:
+        require_full_cage(uncaged_accepted=uncaged)
+    except CageRequired as error:
+        raise CageRefused(str(error)) from error
+    try:
+        return guard_for_grading(own=own, students=students)
+    except GuardError as error:
+        raise FolderRefused(str(error)) from error

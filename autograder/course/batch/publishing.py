@@ -61,8 +61,9 @@ class BatchResult:
 
 
 class Feedback:
-    """Each student's feedback files, as ``mode`` shows the tests, titled with the roster's name: written
-    into ``results`` beside each result as it is made, so that a result on disk always has its feedback."""
+    """Each student's feedback files, as ``mode`` shows the tests, titled with the roster's name: made for
+    each result as it is written (the grading and the settling write them beside it, so that a result on
+    disk always has its feedback), and written here alone for a hand-in that could not be graded."""
 
     def __init__(self, source: Path, plan: Plan, mode: str) -> None:
         self.source = source  # the class folder, or download, the hand-ins came from

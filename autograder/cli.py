@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -17,10 +18,12 @@ from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, disclosure, renderer
-from autograder.run_errors import CANNOT_GRADE
-from autograder.testing.suites import SUITES
+from autograder.run_errors import CANNOT_GRADE, RunError
+from autograder.testing.suites import SUITES, SuiteMissing
 
 if TYPE_CHECKING:
+    from autograder.course.batch.publishing import BatchResult
+    from autograder.course.batch.selection import Selection
     from autograder.course.course_file import CourseFile
 
 # Hypothesis runs the plugin of every installed package that registers one as it is imported: trio's (there for
@@ -362,84 +365,63 @@ def batch(
     course_path: Path | None,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
-    import contextlib
-    import os
-
     course = load_course(course_path, "grade batch")
-
-    from autograder.course.batch.selection import SelectionError, choose
-
-    try:
-        given = {"--junit": junit, "--nbgrader-db": nbgrader_db}
-        selection = choose(
-            students=students,
-            shard=shard,
-            merge=merge,
-            force=force,
-            class_options=[name for name, value in given.items() if value],
-        )
-    except SelectionError as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.cage.isolation import CageRequired, require_full_cage
-
-    try:
-        require_full_cage(uncaged_accepted=uncaged)
-    except CageRequired as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    from autograder.cage.shield import GuardError, guard_for_grading
-
-    try:
-        guarded = guard_for_grading(own=(out,), students=(submissions,))
-    except GuardError as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    for line in guarded:
-        click.echo(f"grade batch: {line}", err=True)
     from autograder.course.batch.progress import BarProgress
-    from autograder.course.batch.run import BatchOptions, run_batch
-    from autograder.course.batch.store import RESULTS
+    from autograder.course.batch.request import BatchOptions
+    from autograder.course.batch.run import run_batch
+    from autograder.course.batch.selection import choose
     from autograder.course.course_file import DEFAULT_NAME
-    from autograder.run_errors import RunError
-    from autograder.testing.suites import SuiteMissing
 
-    options = BatchOptions(
-        suite=suite,
-        limits=parse_limits(limit_values, course.limits),
-        jobs=jobs or os.cpu_count() or 1,
-        force=force,
-        roster=roster,
-        assignment=assignment,
-        title=title or course.name or DEFAULT_NAME,
-        junit=junit,
-        nbgrader_db=nbgrader_db,
-        parts=parts,
-        feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
-        return_feedback=return_feedback,
-        course=course,
-    )
-    progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
     signal.signal(signal.SIGINT, _first_interrupt)
     try:
-        with progress or contextlib.nullcontext():
-            result = run_batch(submissions, out, options, progress, selection=selection)
-    except KeyboardInterrupt:
-        kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
-        click.echo(
-            f"grade batch: stopped; {kept} graded result(s) are kept in {out}. Run the same command again to "
-            "grade the rest: what is graded is not graded again.",
-            err=True,
+        selection = choose(students=students, shard=shard, merge=merge, force=force)
+        options = BatchOptions(
+            suite=suite,
+            limits=parse_limits(limit_values, course.limits),
+            jobs=jobs or os.cpu_count() or 1,
+            force=force,
+            roster=roster,
+            assignment=assignment,
+            title=title or course.name or DEFAULT_NAME,
+            junit=junit,
+            nbgrader_db=nbgrader_db,
+            parts=parts,
+            feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
+            return_feedback=return_feedback,
+            course=course,
+            uncaged=uncaged,
         )
-        # Out at once, not through Python's exit: that joins the stopped pool's manager thread with no
-        # limit (once seen to hang past 30 s) and races it into an "Exception ignored" traceback. Every
-        # graded result is already on disk, written to survive kill -9, so nothing is lost.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(EXIT_INTERRUPTED)
+        progress = None if quiet or selection.merge else BarProgress()  # the merge grades nothing
+        with progress or contextlib.nullcontext():
+            result = run_batch(submissions, out, options, progress, selection=selection, tell=_tell)
+    except KeyboardInterrupt:
+        _stopped(out)
     except (RunError, SuiteMissing) as error:
         click.echo(f"grade batch: {error}", err=True)
         sys.exit(getattr(error, "exit_code", EXIT_CANNOT_GRADE))
+    _say_batch(result, selection, out)
+
+
+def _stopped(out: Path) -> NoReturn:
+    """A batch stopped by Ctrl-C: say what is kept, and end at once."""
+    from autograder.course.batch.store import RESULTS
+
+    kept = sum(1 for _ in out.glob(f"*/{RESULTS}"))
+    click.echo(
+        f"grade batch: stopped; {kept} graded result(s) are kept in {out}. Run the same command again to "
+        "grade the rest: what is graded is not graded again.",
+        err=True,
+    )
+    # Out at once, not through Python's exit: that joins the stopped pool's manager thread with no
+    # limit (once seen to hang past 30 s) and races it into an "Exception ignored" traceback. Every
+    # graded result is already on disk, written to survive kill -9, so nothing is lost.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _say_batch(result: BatchResult, selection: Selection, out: Path) -> None:
+    """What a finished batch counted, warned of and wrote."""
     counts: dict[str, int] = {}
     for record in result.records:
         counts[record.status] = counts.get(record.status, 0) + 1
@@ -463,6 +445,10 @@ def batch(
         click.echo(f"warning: {warning}", err=True)
     for path in result.written:
         click.echo(f"wrote {path}")
+
+
+def _tell(line: str) -> None:
+    click.echo(f"grade batch: {line}", err=True)
 
 
 def _first_interrupt(signum: int, frame: object) -> None:

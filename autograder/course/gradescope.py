@@ -31,18 +31,16 @@ def root() -> Path:
 def results_for(submission: Path) -> GradeResult:
     """The result for the submission folder, never an exception."""
     try:
-        from autograder.cage.isolation import CageRequired, require_full_cage
-        from autograder.cage.shield import guard_for_grading
+        from autograder.course.batch.request import CageRefused, secure
         from autograder.grading.hand_in import CannotGrade, grade_path
 
         try:
-            require_full_cage(uncaged_accepted=False)  # root in its container: never the process cage
-            # Gradescope's container: the package's folder and the results are root's alone before any
-            # student code runs (the container cage; bubblewrap's view hides them anyway).
+            # Root in its container: never the process cage. The package's folder and the results are root's
+            # alone before any student code runs (the container cage; bubblewrap's view hides them anyway).
             tree = submission.parent
-            for line in guard_for_grading(own=(tree / "source", tree / "results")):
+            for line in secure(uncaged=False, own=(tree / "source", tree / "results")):
                 print(f"run_autograder: {line}", file=sys.stderr)
-        except CageRequired as error:
+        except CageRefused as error:
             print(f"run_autograder: {error}", file=sys.stderr)
             return _without_tests(
                 "The autograder could not build its sandbox in this container, so it did not run "

@@ -21,7 +21,9 @@ RUN_LEVEL = (
     ("autograder.course.batch.selection", "SelectionError"),
     ("autograder.course.batch.adjustments", "AdjustmentsError"),
     ("autograder.course.batch.discover", "DiscoveryError"),
-    ("autograder.course.batch.run", "ResultsMissing"),
+    ("autograder.course.batch.request", "CageRefused"),
+    ("autograder.course.batch.request", "FolderRefused"),
+    ("autograder.course.batch.plan", "ResultsMissing"),
 )
 
 

@@ -25,16 +25,20 @@ class BarProgress:
         self._failures = 0
 
     def __enter__(self) -> BarProgress:
-        self._bar.start()
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self._bar.stop()
+        if self._task is not None:
+            self._bar.stop()
 
     def start(self, total: int, already: int, *, unreadable: int = 0) -> None:
-        """``unreadable``: hand-ins already known not to be gradable (unreadable, or two for one student)."""
+        """``unreadable``: hand-ins already known not to be gradable (unreadable, or two for one student).
+
+        The bar is drawn from here, once the batch knows what it grades: a run refused before then (a
+        request that cannot be, a roster naming no one) says so in its one line, with no bar above it."""
+        self._bar.start()
         if already:
             self._bar.console.print(f"{already} result(s) already up to date: not graded again (--force regrades)")
         self._failures = unreadable

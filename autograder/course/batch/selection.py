@@ -148,6 +148,15 @@ class Selection:
             said.append(f"{student!r} is no hand-in's id" + (f" (did you mean {close[0]!r}?)" if close else ""))
         raise SelectionError(f"--student: {'; '.join(said)}; name students by their id in the gradebook")
 
+    def refuse_class_options(self, given: Iterable[str]) -> None:
+        """Refuse a shard the options ``given`` that write a class's file (``--junit``): it never writes one."""
+        for option in given:
+            if self.shard is not None:
+                raise SelectionError(
+                    f"--shard {self.shard} and {option}: a shard writes results and feedback only; give {option} "
+                    "to the run that builds the class's files once every shard is done"
+                )
+
     def regrades(self, student: str) -> bool:
         """Whether ``student`` is graded even where their result is current."""
         return self.again and self.grades(student)
@@ -168,12 +177,8 @@ def choose(
     shard: str | None = None,
     merge: bool = False,
     force: bool = False,
-    class_options: Iterable[str] = (),
 ) -> Selection:
-    """The selection a command line asks for; SelectionError, in one line, for one that cannot be.
-
-    ``class_options``: the options given that write a class's file (``--junit``), which a shard never writes.
-    """
+    """The selection a command line asks for; SelectionError, in one line, for one that cannot be."""
     named = tuple(students)
     if merge:
         for option, given in (("--shard", shard is not None), ("--student", bool(named)), ("--force", force)):
@@ -190,10 +195,5 @@ def choose(
         raise SelectionError(
             f"--shard {shard} and --student: choose one (a shard grades its share of the class, --student the "
             "students named)"
-        )
-    for option in class_options:
-        raise SelectionError(
-            f"--shard {shard} and {option}: a shard writes results and feedback only; give {option} to the run "
-            "that builds the class's files once every shard is done"
         )
     return Selection.of_shard(parsed)

@@ -37,7 +37,7 @@ def test_a_token_made_twice_gets_one_id(submission):
     record = submission.bpe.build_bpe_vocab.call("abc", [("a", "b"), ("ab", "c"), ("a", "bc")])
     got = record.returned
     assert got == {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4}, hint("collect tokens in a set so ids stay 0..n-1")
-    assert not record.mutated, hint(
+    assert record.mutated is False, hint(
         "leave the merges as they were: build the vocabulary in a dict of your own", fix="unchanged"
     )
     # Merges out of sorted order: a sort in place shows only here.

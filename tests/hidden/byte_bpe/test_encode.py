@@ -33,7 +33,7 @@ def test_applies_merges_in_order_of_their_new_id(submission):
         "merge whose pair is most frequent in the text",
         fix="by_new_id",
     )
-    assert not record.mutated, hint(
+    assert record.mutated is False, hint(
         "leave the merges dict as it was: sort a copy of its items, never pop from it", fix="unchanged"
     )
 

@@ -19,7 +19,7 @@ def test_ends_words_at_the_marker(submission):
     if isinstance(got, str) and got != got.strip(" ") and got.strip(" ") == "low er !":
         assert got == "low er !", hint("the words are right, with a space at an end: strip it", fix="no_outer_space")
     assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space", fix="words")
-    assert not record.mutated, hint(
+    assert record.mutated is False, hint(
         "leave the list of tokens as it was: join a copy, never pop from it", fix="unchanged"
     )
 

@@ -24,7 +24,7 @@ def test_splits_words_from_punctuation(submission):
         assert got == ["Hello", ",", "world", "!"], hint(
             f"{stuck[0]!r} holds a word and punctuation: whitespace is not the only separator, cut with"
             " \\w+|[^\\s\\w]+ so punctuation never sticks to a word",
-            fix="whitespace_separates",
+            fix="whitespace_separates",  # punctuation stuck to a word is this rule's
         )
     assert got == ["Hello", ",", "world", "!"], hint("punctuation is a pre-token of its own: use \\w+|[^\\s\\w]+")
 

@@ -11,13 +11,13 @@ ref = reference("word_bpe")
 @pytest.mark.points(2)
 def test_counts_each_word_spelled_with_the_marker(submission):
     """word_frequencies counts each word, spelled as its characters plus "</w>\""""
-    got = submission.word_bpe.word_frequencies("to be or not to be")
+    counted = submission.word_bpe.word_frequencies("to be or not to be")
     expected = {("t", "o", "</w>"): 2, ("b", "e", "</w>"): 2, ("o", "r", "</w>"): 1, ("n", "o", "t", "</w>"): 1}
-    if isinstance(got, dict) and set(got) == set(expected):
-        assert got == expected, hint(
+    if isinstance(counted, dict) and set(counted) == set(expected):
+        assert counted == expected, hint(
             "the words are spelled right; the value is how many times each occurs", fix="counted"
         )
-    assert got == expected, hint("key: tuple(word) + ('</w>',), the marker a symbol of its own", fix="spelled")
+    assert counted == expected, hint("key: tuple(word) + ('</w>',), the marker a symbol of its own", fix="spelled")
 
 
 @pytest.mark.rules("spelled")

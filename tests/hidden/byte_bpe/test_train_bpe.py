@@ -34,9 +34,12 @@ def trained_problem(text: str, vocab_size: int, merges: object) -> str:
 @pytest.mark.points(2)
 def test_returns_pairs_with_new_ids_from_256(submission):
     """train_bpe returns {(id, id): new_id}, the first merge getting 256"""
-    assert submission.byte_bpe.train_bpe("abab", 300) == {(97, 98): 256}, hint(
-        "key: the pair of ids; value: 256 + the number of merges made before it"
-    )
+    trained = submission.byte_bpe.train_bpe("abab", 300)
+    if isinstance(trained, dict) and trained.get((97, 98)) == 256 and len(trained) > 1:
+        assert trained == {(97, 98): 256}, hint(
+            "after (97, 98) -> 256 the ids are 256 256, a pair seen once: stop there", fix="stops"
+        )
+    assert trained == {(97, 98): 256}, hint("key: the pair of ids; value: 256 + the number of merges made before it")
 
 
 @pytest.mark.rules("most_frequent", "new_ids")

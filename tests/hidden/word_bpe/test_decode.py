@@ -18,6 +18,11 @@ def test_ends_words_at_the_marker(submission):
     got = record.returned
     if isinstance(got, str) and got != got.strip(" ") and got.strip(" ") == "low er !":
         assert got == "low er !", hint("the words are right, with a space at an end: strip it", fix="no_outer_space")
+    if got == "low er!":
+        # Two rules say so (one space between words; the round trip gives pre_tokenize's pieces): no one fix.
+        assert got == "low er !", hint(
+            "the punctuation was glued to the word before it: it is a word of its own, one space before it", fix=""
+        )
     assert got == "low er !", hint("each '</w>' ends a word; words are joined by one space", fix="words")
     assert record.mutated is False, hint(
         "leave the list of tokens as it was: join a copy, never pop from it", fix="unchanged"

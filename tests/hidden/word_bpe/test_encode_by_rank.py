@@ -67,7 +67,12 @@ def test_a_traced_word(submission):
     """encode_by_rank merges the lowest-ranked pair of a word first, step after step"""
     # l o w e r </w>  ->  (l,o) rank 0: lo w e r </w>  ->  (lo,w) rank 1: low e r </w>
     #                 ->  (e,r) rank 2: low er </w>    ->  (er,</w>) rank 3: low er</w>  ->  no pair left is a merge
-    assert submission.word_bpe.encode_by_rank("lower", MERGES) == ["low", "er</w>"], hint(
+    traced = submission.word_bpe.encode_by_rank("lower", MERGES)
+    if isinstance(traced, list) and traced and not any(str(token).endswith("</w>") for token in traced):
+        assert traced == ["low", "er</w>"], hint(
+            "the word does not end in '</w>': spell it as list(word) + ['</w>'], as encode does", fix="same_as_encode"
+        )
+    assert traced == ["low", "er</w>"], hint(
         "in each word, merge the adjacent pair whose index in merges is smallest, then look again"
     )
     # (a,b) rank 0 comes before (c,</w>) rank 2; taken the other way, (b,c</w>) rank 3 would take the b from a

@@ -19,7 +19,7 @@ def test_ends_words_at_the_marker(submission):
     if isinstance(got, str) and got != got.strip(" ") and got.strip(" ") == "low er !":
         assert got == "low er !", hint("the words are right, with a space at an end: strip it", fix="no_outer_space")
     if got == "low er!":
-        # Two rules say so (one space between words; the round trip gives pre_tokenize's pieces): no one fix.
+        # Both the one-space rule and the round trip are broken here: the hint names neither.
         assert got == "low er !", hint(
             "the punctuation was glued to the word before it: it is a word of its own, one space before it", fix=""
         )

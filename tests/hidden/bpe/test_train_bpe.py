@@ -45,6 +45,10 @@ def test_returns_tokens_then_merges(submission):
     assert isinstance(merges, list) and all(isinstance(m, tuple) and len(m) == 2 for m in merges), hint(
         "second the merges, a list of (str, str) tuples in the order made"
     )
+    # The gate an answer of the right shape must pass too: its tokens are the text's, so a constant earns nothing.
+    assert "".join(tokens) == "abab", hint(
+        "the final tokens join back to the text: merge with merge_pair, which only glues neighbours", fix="tokens_join"
+    )
 
 
 @pytest.mark.rules("most_frequent")

@@ -897,16 +897,18 @@ ANSWER_RULES: dict[tuple[str, str], str] = {
 }
 
 
+def _full_id(module: str, function: str, rule: str) -> str:
+    return f"{module}.{function}.{rule}" if rule else ""
+
+
 def answer_rule(module: str, function: str) -> str:
     """The id ("module.function.rule") of the rule that states the type of ``function``'s answer, or ""."""
-    rule = ANSWER_RULES.get((module, function), "")
-    return f"{module}.{function}.{rule}" if rule else ""
+    return _full_id(module, function, ANSWER_RULES.get((module, function), ""))
 
 
 def raised_rule(module: str, function: str, error_type: str) -> str:
     """The id ("module.function.rule") of the one rule whose break raises ``error_type`` in ``function``, or ""."""
-    rule = RAISED_BREAKS.get((module, function, error_type), "")
-    return f"{module}.{function}.{rule}" if rule else ""
+    return _full_id(module, function, RAISED_BREAKS.get((module, function, error_type), ""))
 
 
 def contract_of(module: str, function: str) -> Contract:

@@ -73,6 +73,10 @@ PARTS: tuple[Part, ...] = (
             "decode",
             # GPT-4's merges, recovered from tiktoken's ranks
             "merges_from_ranks",
+            # the tokenizer at scale: a corpus streamed through encode, its ids on disk
+            "chunk_text",
+            "write_ids",
+            "read_ids",
             # the bonus: GPT-2-style training where its time and memory show
             "train_bytes",
         ),

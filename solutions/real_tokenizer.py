@@ -29,7 +29,9 @@ from __future__ import annotations
 import heapq
 import json
 import os
+import struct
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import regex
@@ -49,6 +51,7 @@ MERGES_FILE = "merges.txt"
 MERGES_HEADER = "#version: 0.2"
 NO_RANK = float("inf")  # what a pair that is no merge ranks as: after every merge
 BYTE_VALUES = 256
+UINT16_IDS = 65536  # how many ids 2 bytes hold: 0 to 65535
 
 
 def bytes_to_unicode() -> dict[int, str]:
@@ -444,6 +447,104 @@ def _merge_tokens(tokens: list[bytes], pair: tuple[bytes, bytes]) -> list[bytes]
             merged.append(tokens[at])
             at += 1
     return merged
+
+
+### END SOLUTION
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    """The text of ``pieces`` in chunks of at least ``size`` characters, cut where ``encode`` cannot tell.
+
+    Streaming a corpus through ``encode`` without reading it whole: ``pieces``
+    is any iterable of strings (lines of a file, blocks of ``f.read(4096)``,
+    an endless generator) and ``size`` is at least 1. The chunks joined are
+    exactly ``"".join(pieces)``.
+
+    Each chunk but the last ends right after a ``"\\n"`` whose neighbours on
+    both sides are not whitespace (``not ch.isspace()``), and is the shortest
+    such chunk of at least ``size`` characters; the last chunk is what
+    remains (not yielded if empty). Such a cut never changes the ids:
+    ``encode`` of the chunks, concatenated, equals ``encode`` of the whole
+    text, with GPT-2's pattern and GPT-4's. It is lazy: it reads only as
+    many pieces as it needs before yielding a chunk.
+
+    >>> list(chunk_text(["one\\ntwo\\n", "three \\nfour"], 5))
+    ['one\\ntwo\\n', 'three \\nfour']
+    """
+    ### TODO (independent): keep what is read but not yet yielded; after each piece, look for the first "\n" at
+    ### index size - 1 or later with a non-space on both sides (both must have been read) and yield up to it.
+    ### BEGIN SOLUTION
+    held = ""  # read but not yet yielded
+    looked = 0  # every "\n" before this index in ``held`` is no cut
+    for piece in pieces:
+        held += piece
+        while True:
+            at = held.find("\n", max(looked, size - 1, 1))  # a "\n" at 0 has nothing on its left
+            while at != -1 and at + 1 < len(held) and (held[at - 1].isspace() or held[at + 1].isspace()):
+                at = held.find("\n", at + 1)
+            if at == -1 or at + 1 == len(held):  # no cut yet, or one that waits for the next character
+                looked = len(held) if at == -1 else at
+                break
+            yield held[: at + 1]
+            held, looked = held[at + 1 :], 0
+    if held:
+        yield held
+    ### END SOLUTION
+
+
+def write_ids(path: str | os.PathLike[str], ids: list[int], vocab_size: int) -> None:
+    """Write ``ids`` to the file ``path`` as a training pipeline stores a token array (nanoGPT's ``train.bin``).
+
+    Each id as an unsigned integer, little-endian, 2 bytes (``uint16``)
+    when ``vocab_size <= 65536``, else 4 bytes (``uint32``); no header, so
+    the file is ``len(ids)`` times the width long. ``ValueError`` if an id
+    is not in ``range(vocab_size)``.
+
+    >>> import tempfile
+    >>> path = f"{tempfile.mkdtemp()}/train.bin"
+    >>> write_ids(path, [1, 258], 50257)
+    >>> open(path, "rb").read()
+    b'\\x01\\x00\\x02\\x01'
+    """
+    ### TODO (supported): check each id against range(vocab_size); then struct.pack with "<" (little-endian),
+    ### one "H" (2 bytes) or "I" (4 bytes) an id, written with open(path, "wb").
+    ### BEGIN SOLUTION
+    outside = [token_id for token_id in ids if not 0 <= token_id < vocab_size]
+    if outside:
+        raise ValueError(f"id {outside[0]} is not in range({vocab_size})")
+    with open(path, "wb") as written:
+        written.write(struct.pack(f"<{len(ids)}{_id_format(vocab_size)}", *ids))
+    ### END SOLUTION
+
+
+def read_ids(path: str | os.PathLike[str], vocab_size: int) -> list[int]:
+    """The ids ``write_ids`` wrote to ``path`` for a vocabulary of ``vocab_size`` tokens.
+
+    The file is read as unsigned integers, little-endian, 2 bytes each when
+    ``vocab_size <= 65536``, else 4, with no header. ``ValueError`` when the
+    file's length is not a multiple of that width.
+
+    >>> import tempfile
+    >>> path = f"{tempfile.mkdtemp()}/train.bin"
+    >>> write_ids(path, [1, 258], 50257)
+    >>> read_ids(path, 50257)
+    [1, 258]
+    """
+    ### TODO (supported): read the file's bytes ("rb"); check the length against the width; struct.unpack with
+    ### the format write_ids packs with.
+    ### BEGIN SOLUTION
+    data = Path(path).read_bytes()
+    width = struct.calcsize(f"<{_id_format(vocab_size)}")
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes are not a whole number of {width}-byte ids")
+    return list(struct.unpack(f"<{len(data) // width}{_id_format(vocab_size)}", data))
+    ### END SOLUTION
+
+
+### BEGIN SOLUTION
+def _id_format(vocab_size: int) -> str:
+    """struct's code for one id of a vocabulary of ``vocab_size`` tokens: uint16 while every id fits, else uint32."""
+    return "H" if vocab_size <= UINT16_IDS else "I"
 
 
 ### END SOLUTION

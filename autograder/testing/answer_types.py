@@ -8,6 +8,7 @@ from the worker as exact built-in types (codec); a student's subclass of str, in
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import itertools
 import types
@@ -20,6 +21,12 @@ from autograder.testing.contract_types import RETURNS
 SCALARS = frozenset({int, str, bytes, bool})  # exact types that a set of types can be checked against
 NAMES = {int: "an int", float: "a float", str: "a str", bytes: "bytes", bool: "a bool", type(None): "None"}
 NAMES.update({list: "a list", tuple: "a tuple", dict: "a dict", set: "a set", frozenset: "a frozenset"})
+
+
+def returns_iterator(module: str, function: str) -> bool:
+    """Whether the contract says ``function`` returns an iterator: its calls are streamed (``proxy.Stream``),
+    and what comes back is the list of the items read."""
+    return _parts(RETURNS.get((module, function)))[0] is collections.abc.Iterator
 
 
 def type_problem(module: str, function: str, value: Any) -> tuple[str, str, str] | None:
@@ -59,6 +66,8 @@ def _problem(value: Any, expected: Any, where: str) -> tuple[str, str] | None:
         return None if None in found else found[0]
     if expected is None:
         expected = type(None)
+    if origin is collections.abc.Iterator:  # a streamed answer arrives as the list of the items read
+        origin = list
     wanted = origin or expected
     if type(value) is not wanted and not (wanted is float and type(value) is int):
         return _named(expected), _found(value) + (f" at answer{where}" if where else "")

@@ -13,6 +13,7 @@ in the cage. What they use beside it:
 - ``training_problem``, ``id_training_problem``, ``id_training_fault``, ``early_stop``, ``Fault``: what a
   replayed training did wrong.
 - ``CallFolder``: many calls to the student's function sent as one.
+- ``Stream``: a call that feeds an iterable argument piece by piece and reads an iterator answer.
 - ``gpt2``, ``gpt2_files``, ``read_vocab``, ``read_merges``, ``TokenizerFileError``, ``END_OF_TEXT``,
   ``GPT4_SPLIT``: the GPT-2 files and the tokenizer's words.
 - ``growth_of``, ``byte_recount``: the memory a call grows by, and a recount to measure it on.
@@ -27,7 +28,7 @@ from autograder.kit_root import KIT_ROOT
 from autograder.testing import byte_recount, domains
 from autograder.testing.byte_recount import Pair, recount
 from autograder.testing.memory_growth import growth_of
-from autograder.testing.proxy import CallFolder, StudentRaised
+from autograder.testing.proxy import CallFolder, Stream, StudentRaised
 from autograder.testing.reference import reference
 from autograder.testing.rubric import (
     Fault,
@@ -60,6 +61,7 @@ __all__ = [
     "CallFolder",
     "Fault",
     "Pair",
+    "Stream",
     "StudentRaised",
     "TokenizerFileError",
     "byte_recount",

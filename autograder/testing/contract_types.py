@@ -3,6 +3,7 @@
 Read by autograder.testing.answer_types; edit the solutions' annotations, never this file.
 """
 
+from collections.abc import Iterator
 from typing import Any
 
 RETURNS: dict[tuple[str, str], Any] = {
@@ -42,6 +43,9 @@ RETURNS: dict[tuple[str, str], Any] = {
     ("real_tokenizer", "encode"): list[int],
     ("real_tokenizer", "decode"): str,
     ("real_tokenizer", "merges_from_ranks"): tuple[dict[str, int], list[tuple[str, str]]],
+    ("real_tokenizer", "chunk_text"): Iterator[str],
+    ("real_tokenizer", "write_ids"): None,
+    ("real_tokenizer", "read_ids"): list[int],
     ("real_tokenizer", "train_bytes"): tuple[dict[int, bytes], list[tuple[bytes, bytes]]],
     ("relatives", "wordpiece_encode"): list[str],
     ("relatives", "unigram_segment"): list[str] | None,

@@ -288,6 +288,33 @@ def _word_and_log_probs() -> Any:
     return draw()
 
 
+# What a corpus's text is cut at: newlines, with spaces, tabs and carriage returns beside them or not.
+CUT_CORNERS = "\n\n\n  \t\r"
+
+
+def _pieces_and_size() -> Any:
+    from hypothesis import strategies as st
+
+    character = st.one_of(st.sampled_from(CUT_CORNERS), st.sampled_from(CORNERS), st.sampled_from(WIDE))
+    # Pieces as a file's lines or blocks are: any length, the empty string too, a newline anywhere in them.
+    piece = st.lists(character, max_size=10).map("".join)
+    return st.fixed_dictionaries({"pieces": st.lists(piece, max_size=8), "size": st.integers(1, 16)})
+
+
+def _ids_and_vocab_size() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        # Both widths, and their edges: 65,536 ids is the largest vocabulary 2 bytes hold.
+        size = draw_(st.sampled_from((1, 256, 50257, 65535, 65536, 65537, 100277, 2**32)))
+        ends = st.sampled_from(sorted({0, size - 1, min(size - 1, 255), min(size - 1, 256)}))
+        ids = draw_(st.lists(st.one_of(ends, st.integers(0, size - 1)), max_size=12))
+        return {"ids": ids, "vocab_size": size}
+
+    return draw()
+
+
 DOMAINS: tuple[Domain, ...] = (
     Domain("any_text", "any str: capitals, punctuation, accents, CJK, emoji, every whitespace, empty", _text),
     Domain("any_texts", "a list of any texts, the empty list and empty texts included", _texts),
@@ -355,6 +382,17 @@ DOMAINS: tuple[Domain, ...] = (
         "a byte-level BPE as token bytes to rank: single bytes first in any order, then merged tokens, listed "
         "in any order",
         _ranks_table,
+    ),
+    Domain(
+        "pieces_and_size",
+        "any few pieces of text (empty ones too) with newlines, spaces, tabs and carriage returns anywhere, and "
+        "a size from 1",
+        _pieces_and_size,
+    ),
+    Domain(
+        "ids_and_vocab_size",
+        "ids in range of a vocabulary of 1 to 2**32 tokens, both widths' edges (65,536 and 65,537) included",
+        _ids_and_vocab_size,
     ),
     Domain(
         "training_text_with_specials",

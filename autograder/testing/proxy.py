@@ -28,7 +28,7 @@ from autograder.cage.client import (
 )
 from autograder.cage.inside import codec, protocol
 from autograder.cage.limits import CageLimits
-from autograder.testing.answer_types import type_problem
+from autograder.testing.answer_types import returns_iterator, type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
 from autograder.testing.speed_cut import passing_within
@@ -213,6 +213,10 @@ class CallRecord:
     # Whether the arguments came back as the same bytes as the grader sent: it compares the digest the
     # worker reports of them after the call with its own payload's (``after_digest``).
     same_arguments: bool = False
+    # A streamed call's (Stream): how many pieces the function had read when each item of its answer came,
+    # and whether the answer ended (rather than the test's ``take`` being reached).
+    read: tuple[int, ...] | None = None
+    ended: bool = False
 
     @property
     def text(self) -> str:
@@ -244,6 +248,27 @@ class CallFolder:
 
     def request(self) -> dict[str, Any]:
         return {"name": self.name, "files": dict(self.files), "collect": self.collect}
+
+
+@dataclass(frozen=True)
+class Stream:
+    """How a call to a function that takes an iterable and returns an iterator is made (``streams``): the
+    argument at ``arg`` is fed piece by piece (repeated without end where ``endless``, and then read past
+    ``most`` pieces with no item out is an error raised into the function), and at most ``take`` items of the
+    answer are read (all where None). The record's ``returned`` is the list of items read."""
+
+    arg: int = 0
+    endless: bool = False
+    take: int | None = None
+    most: int = 10_000
+
+    def request(self) -> dict[str, Any]:
+        return {"arg": self.arg, "endless": self.endless, "take": self.take, "most": self.most}
+
+
+# Every call of a function the contract says returns an iterator is streamed, with its first argument fed:
+# a generator cannot cross as plain data either way.
+DEFAULT_STREAM = Stream()
 
 
 @dataclass
@@ -359,7 +384,10 @@ class GradingSession:
         kwargs: dict[str, Any],
         folder: CallFolder | None = None,
         memory_growth: bool = False,
+        stream: Stream | None = None,
     ) -> CallRecord:
+        if stream is None and returns_iterator(module, function):
+            stream = DEFAULT_STREAM
         record = CallRecord(module, function, args, kwargs)
         self.calls.append(record)
         test_left, submission_left = self._time_left()
@@ -377,10 +405,11 @@ class GradingSession:
         trusted = not self.tainted
         self.test_tainted = self.test_tainted or not trusted
         # A call with a folder is never sent ahead: its files are written as it is made.
-        # Nor one whose memory is measured: it runs in a process of its own (Worker.measured_request).
+        # Nor one whose memory is measured: it runs in a process of its own (Worker.measured_request). Nor a
+        # streamed one: its answer is more than the value a key stands for.
         key = (
             call_key(module, function, args, kwargs)
-            if self.ahead.active and folder is None and not memory_growth
+            if self.ahead.active and folder is None and not memory_growth and stream is None
             else None
         )
         payload = _payload(args, kwargs)
@@ -393,6 +422,8 @@ class GradingSession:
                 request["payload"] = payload
                 if folder is not None:
                     request["folder"] = folder.request()
+                if stream is not None:
+                    request["stream"] = stream.request()
                 self.ahead.record(module, function, key, request)
                 asked = time.monotonic()  # a stream given up is the grader's loss, not the student's time
                 if memory_growth:
@@ -430,8 +461,22 @@ class GradingSession:
             except codec.CodecError as error:
                 raise StudentRaised(f"{record.text} sent back something unreadable: {error}") from None
             same = message.get("after_digest") == hashlib.sha256(payload).hexdigest()
+            read, ended = _streamed(message) if stream is not None else (None, False)
             record = CallRecord(
-                module, function, args, kwargs, returned, args_after, kwargs_after, output, True, files, grown, same
+                module,
+                function,
+                args,
+                kwargs,
+                returned,
+                args_after,
+                kwargs_after,
+                output,
+                True,
+                files,
+                grown,
+                same,
+                read,
+                ended,
             )
             self.calls[-1] = record
             wrong = type_problem(module, function, returned)
@@ -442,6 +487,15 @@ class GradingSession:
         if reply.kind == protocol.MISSING_MODULE and trusted:
             self.missing[module] = str(message.get("message", ""))
         raise _failure(reply.kind, message, record)
+
+
+def _streamed(message: dict[str, Any]) -> tuple[tuple[int, ...], bool]:
+    """What the worker told of a streamed call (``streams.taken``): the pieces read at each item, and whether
+    the answer ended. Its own bookkeeping, not the student's: anything else is the worker's fault."""
+    told = message.get("stream")
+    if not isinstance(told, dict) or not all(type(count) is int for count in told.get("read", [None])):
+        raise WorkerCrashed("the worker sent a streamed answer without its counts")
+    return tuple(told["read"]), told.get("ended") is True
 
 
 def _arguments_after(message: dict[str, Any]) -> tuple[tuple[Any, ...] | None, dict[str, Any] | None]:
@@ -506,6 +560,11 @@ class FunctionProxy:
         """Call in a process forked for this call alone and keep the whole record, with how far that
         process's memory grew past what it held at birth (``grown_bytes``, the kernel's figure)."""
         return self._session.call(self._module, self._function, args, kwargs, memory_growth=True)
+
+    def streamed(self, stream: Stream) -> Callable[..., CallRecord]:
+        """The call, its iterable argument fed and its iterator answer read as ``stream`` says, with the whole
+        record: ``submission.real_tokenizer.chunk_text.streamed(Stream(endless=True, take=3))(pieces, 8)``."""
+        return lambda *args, **kwargs: self._session.call(self._module, self._function, args, kwargs, stream=stream)
 
     def in_folder(self, folder: CallFolder) -> Callable[..., CallRecord]:
         """The call, made with ``folder`` ready in the worker (its files written; sent back after when asked):

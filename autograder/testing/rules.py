@@ -782,6 +782,68 @@ CONTRACTS: tuple[Contract, ...] = (
     ),
     _contract(
         "real_tokenizer",
+        "chunk_text",
+        "pieces_and_size",
+        (
+            "joined",
+            "The chunks joined are the pieces joined, exactly: nothing dropped, added or moved, and no chunk empty.",
+            'The chunks joined are exactly ``"".join(pieces)``.',
+        ),
+        (
+            "cut",
+            "Each chunk but the last ends right after a newline with a non-space character on both sides, so that "
+            "encode of the chunks gives the whole text's ids, with GPT-2's pattern and GPT-4's.",
+            'Each chunk but the last ends right after a ``"\\n"`` whose neighbours on both sides are not whitespace',
+        ),
+        (
+            "shortest",
+            "Each chunk is the shortest such chunk of at least size characters; the last is what remains.",
+            "is the shortest such chunk of at least ``size`` characters; the last chunk is what remains",
+        ),
+        (
+            "lazy",
+            "It reads only as many pieces as it needs before yielding a chunk: an endless stream gives chunks.",
+            "It is lazy: it reads only as many pieces as it needs before yielding a chunk.",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
+        "write_ids",
+        "ids_and_vocab_size",
+        (
+            "layout",
+            "Each id is an unsigned integer, little-endian, one after another with no header.",
+            "Each id as an unsigned integer, little-endian,",
+        ),
+        (
+            "width",
+            "Each id takes 2 bytes when vocab_size is at most 65,536, else 4: the file is len(ids) times that long.",
+            "2 bytes (``uint16``) when ``vocab_size <= 65536``, else 4 bytes (``uint32``)",
+        ),
+        (
+            "in_range",
+            "An id outside range(vocab_size), negative or too large, raises ValueError.",
+            "``ValueError`` if an id is not in ``range(vocab_size)``.",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
+        "read_ids",
+        "ids_and_vocab_size",
+        (
+            "reads_back",
+            "It gives back the ids of a file write_ids wrote, read 2 or 4 bytes each, little-endian, as "
+            "vocab_size says.",
+            "unsigned integers, little-endian, 2 bytes each when ``vocab_size <= 65536``, else 4",
+        ),
+        (
+            "whole_ids",
+            "A file whose length is not a multiple of the width raises ValueError.",
+            "``ValueError`` when the file's length is not a multiple of that width.",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
         "train_bytes",
         "training_text_with_specials",
         (

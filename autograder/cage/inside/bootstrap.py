@@ -34,11 +34,12 @@ import codec  # noqa: E402
 import forks  # noqa: E402
 import protocol  # noqa: E402
 import spawns  # noqa: E402
+import streams  # noqa: E402
 import tripwire  # noqa: E402
 
 sys.path.remove(_RUNTIME)
 # Keep our helpers out of the student's way; this file holds its own references.
-for _helper in ("call_folders", "codec", "forks", "protocol", "spawns", "tripwire"):
+for _helper in ("call_folders", "codec", "forks", "protocol", "spawns", "streams", "tripwire"):
     del sys.modules[_helper]
 
 import time  # noqa: E402
@@ -444,8 +445,13 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
             }
         )
         return False
+    stream = request.get("stream")  # an iterable argument fed piece by piece, an iterator answer (streams)
     try:
-        value = function(*args, **kwargs)
+        if stream is None:
+            value = function(*args, **kwargs)
+        else:  # the answer's items are read here, where the student's code runs as they are
+            given, feed = streams.prepared(args, stream)
+            value, told = streams.taken(function(*given, **kwargs), feed, stream)
     except NotImplementedError as error:
         send(
             {
@@ -472,6 +478,8 @@ def handle_call(submission: Submission, request: dict[str, Any], output: Bounded
             reply["after_digest"] = after
         if after != _digest(payload):
             reply.update(_arguments_after(args, kwargs))
+        if stream is not None:
+            reply["stream"] = told
         if folder is not None and folder["collect"]:
             reply["files"] = codec.to_plain(call_folders.collect(folder["name"]))
     except call_folders.FolderError as error:

@@ -512,8 +512,9 @@ def write_ids(path: str | os.PathLike[str], ids: list[int], vocab_size: int) -> 
     outside = [token_id for token_id in ids if not 0 <= token_id < vocab_size]
     if outside:
         raise ValueError(f"id {outside[0]} is not in range({vocab_size})")
+    code = "H" if vocab_size <= UINT16_IDS else "I"  # struct's unsigned 2 and 4 bytes
     with open(path, "wb") as written:
-        written.write(struct.pack(f"<{len(ids)}{_id_format(vocab_size)}", *ids))
+        written.write(struct.pack(f"<{len(ids)}{code}", *ids))
     ### END SOLUTION
 
 
@@ -533,18 +534,10 @@ def read_ids(path: str | os.PathLike[str], vocab_size: int) -> list[int]:
     ### TODO (supported): read the file's bytes ("rb"); check the length against the width; struct.unpack with
     ### the format write_ids packs with.
     ### BEGIN SOLUTION
+    code = "H" if vocab_size <= UINT16_IDS else "I"  # as write_ids packs them
     data = Path(path).read_bytes()
-    width = struct.calcsize(f"<{_id_format(vocab_size)}")
+    width = struct.calcsize(f"<{code}")
     if len(data) % width:
         raise ValueError(f"{len(data)} bytes are not a whole number of {width}-byte ids")
-    return list(struct.unpack(f"<{len(data) // width}{_id_format(vocab_size)}", data))
+    return list(struct.unpack(f"<{len(data) // width}{code}", data))
     ### END SOLUTION
-
-
-### BEGIN SOLUTION
-def _id_format(vocab_size: int) -> str:
-    """struct's code for one id of a vocabulary of ``vocab_size`` tokens: uint16 while every id fits, else uint32."""
-    return "H" if vocab_size <= UINT16_IDS else "I"
-
-
-### END SOLUTION

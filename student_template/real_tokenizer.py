@@ -318,5 +318,3 @@ def read_ids(path: str | os.PathLike[str], vocab_size: int) -> list[int]:
     # TODO (supported): read the file's bytes ("rb"); check the length against the width; struct.unpack with
     # the format write_ids packs with.
     raise NotImplementedError
-
-

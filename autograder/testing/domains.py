@@ -288,16 +288,19 @@ def _word_and_log_probs() -> Any:
     return draw()
 
 
-# What a corpus's text is cut at: newlines, with spaces, tabs and carriage returns beside them or not.
-CUT_CORNERS = "\n\n\n  \t\r"
+# What a corpus's text is cut at: newlines, with spaces, tabs and carriage returns beside them or not, and
+# the whitespace that str.isspace() and regex's \s judge apart (the separators \x1c to \x1f), or alike
+# (the next-line \x85, the no-break and the line-separator spaces).
+CUT_CORNERS = "\n\n\n  \t\r\x1c\x1f\x85\xa0\u2028"
 
 
 def _pieces_and_size() -> Any:
     from hypothesis import strategies as st
 
     character = st.one_of(st.sampled_from(CUT_CORNERS), st.sampled_from(CORNERS), st.sampled_from(WIDE))
-    # Pieces as a file's lines or blocks are: any length, the empty string too, a newline anywhere in them.
-    piece = st.lists(character, max_size=10).map("".join)
+    # Pieces as a file's lines or blocks are: any length, the empty string too, a newline anywhere in them,
+    # and now and then one long enough to hold several chunks.
+    piece = st.one_of(st.lists(character, max_size=10), st.lists(character, min_size=10, max_size=40)).map("".join)
     return st.fixed_dictionaries({"pieces": st.lists(piece, max_size=8), "size": st.integers(1, 16)})
 
 

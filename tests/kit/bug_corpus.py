@@ -3377,6 +3377,974 @@ def unigram_segment(word, log_probs):
     return best[0][1]
 """,
     ),
+    # Part 6's tokenizer at scale: one rule of each of chunk_text, write_ids and read_ids negated (or the kit's
+    # own guess at a student's slip), each the reference with one change.
+    "chunk_text loses the text after the last cut": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+def chunk_text(pieces, size):
+    held, looked = "", 0
+    for piece in pieces:
+        held += piece
+        while True:
+            at = held.find("\\n", max(looked, size - 1, 1))
+            while at != -1 and at + 1 < len(held) and (held[at - 1].isspace() or held[at + 1].isspace()):
+                at = held.find("\\n", at + 1)
+            if at == -1 or at + 1 == len(held):
+                looked = len(held) if at == -1 else at
+                break
+            yield held[: at + 1]
+            held, looked = held[at + 1 :], 0
+""",
+    ),
+    "chunk_text cuts after any newline": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+def chunk_text(pieces, size):
+    held = ""
+    for piece in pieces:
+        held += piece
+        while True:
+            at = held.find("\\n", size - 1)
+            if at == -1:
+                break
+            yield held[: at + 1]
+            held = held[at + 1 :]
+    if held:
+        yield held
+""",
+    ),
+    "chunk_text looks for the newline from index size": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+def chunk_text(pieces, size):
+    held, looked = "", 0
+    for piece in pieces:
+        held += piece
+        while True:
+            at = held.find("\\n", max(looked, size, 1))
+            while at != -1 and at + 1 < len(held) and (held[at - 1].isspace() or held[at + 1].isspace()):
+                at = held.find("\\n", at + 1)
+            if at == -1 or at + 1 == len(held):
+                looked = len(held) if at == -1 else at
+                break
+            yield held[: at + 1]
+            held, looked = held[at + 1 :], 0
+    if held:
+        yield held
+""",
+    ),
+    "chunk_text joins every piece before it cuts": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+def chunk_text(pieces, size):
+    text = "".join(pieces)
+    start = 0
+    while True:
+        at = text.find("\\n", max(start + size - 1, start + 1))
+        while at != -1 and at + 1 < len(text) and (text[at - 1].isspace() or text[at + 1].isspace()):
+            at = text.find("\\n", at + 1)
+        if at == -1 or at + 1 == len(text):
+            break
+        yield text[start : at + 1]
+        start = at + 1
+    if text[start:]:
+        yield text[start:]
+""",
+    ),
+    "write_ids packs the ids big-endian": (
+        "real_tokenizer",
+        "write_ids",
+        """
+def write_ids(path, ids, vocab_size):
+    outside = [token_id for token_id in ids if not 0 <= token_id < vocab_size]
+    if outside:
+        raise ValueError(f"id {outside[0]} is not in range({vocab_size})")
+    with open(path, "wb") as written:
+        written.write(struct.pack(f">{len(ids)}{'H' if vocab_size <= UINT16_IDS else 'I'}", *ids))
+""",
+    ),
+    "write_ids takes 4 bytes an id from 65,536 tokens on": (
+        "real_tokenizer",
+        "write_ids",
+        """
+def write_ids(path, ids, vocab_size):
+    outside = [token_id for token_id in ids if not 0 <= token_id < vocab_size]
+    if outside:
+        raise ValueError(f"id {outside[0]} is not in range({vocab_size})")
+    with open(path, "wb") as written:
+        written.write(struct.pack(f"<{len(ids)}{'H' if vocab_size < 65536 else 'I'}", *ids))
+""",
+    ),
+    "write_ids checks only that an id is below vocab_size": (
+        "real_tokenizer",
+        "write_ids",
+        """
+def write_ids(path, ids, vocab_size):
+    outside = [token_id for token_id in ids if token_id >= vocab_size]
+    if outside:
+        raise ValueError(f"id {outside[0]} is not in range({vocab_size})")
+    with open(path, "wb") as written:
+        written.write(struct.pack(f"<{len(ids)}{'H' if vocab_size <= UINT16_IDS else 'I'}", *ids))
+""",
+    ),
+    "read_ids reads signed ids": (
+        "real_tokenizer",
+        "read_ids",
+        """
+def read_ids(path, vocab_size):
+    code = "h" if vocab_size <= UINT16_IDS else "i"
+    data = Path(path).read_bytes()
+    width = struct.calcsize(f"<{code}")
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes are not a whole number of {width}-byte ids")
+    return list(struct.unpack(f"<{len(data) // width}{code}", data))
+""",
+    ),
+    "read_ids drops the bytes of a last part id": (
+        "real_tokenizer",
+        "read_ids",
+        """
+def read_ids(path, vocab_size):
+    code = "H" if vocab_size <= UINT16_IDS else "I"
+    data = Path(path).read_bytes()
+    width = struct.calcsize(f"<{code}")
+    return list(struct.unpack(f"<{len(data) // width}{code}", data[: len(data) // width * width]))
+""",
+    ),
+    # The blind helper's mistakes (issue 51), written from the students' spec alone before the tests existed,
+    # each as written; where a file got both write_ids and read_ids wrong, an entry for each.
+    "chunk_text, blind 01: any newline": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        while True:
+            cut = buffer.find("\\n", size - 1)
+            if cut == -1:
+                break
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 02: cut before newline": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = size
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            # Cuts in front of the "\\n", so the next chunk starts with it.
+            yield buffer[:cut]
+            buffer = buffer[cut:]
+            start = size
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 03: blank line cut": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        while True:
+            # Cut at paragraph breaks: after a blank line.
+            cut = buffer.find("\\n\\n", max(size - 2, 0))
+            if cut == -1:
+                break
+            yield buffer[: cut + 2]
+            buffer = buffer[cut + 2 :]
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 04: left neighbour only": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1:
+                break
+            if buffer[cut - 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 05: not lazy": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    text = "".join(pieces)
+    start = 0
+    position = start + max(size - 1, 1)
+    while True:
+        cut = text.find("\\n", position)
+        if cut == -1 or cut + 1 >= len(text):
+            break
+        if text[cut - 1].isspace() or text[cut + 1].isspace():
+            position = cut + 1
+            continue
+        yield text[start : cut + 1]
+        start = cut + 1
+        position = start + max(size - 1, 1)
+    if start < len(text):
+        yield text[start:]
+""",
+    ),
+    "chunk_text, blind 06: loses tail": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+""",
+    ),
+    "chunk_text, blind 07: yields empty tail": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+    yield buffer
+""",
+    ),
+    "chunk_text, blind 08: size in pieces": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    taken = 0
+    for piece in pieces:
+        buffer += piece
+        taken += 1
+        if taken < size:
+            continue
+        # At least `size` pieces are in: cut at the first good "\\n".
+        for cut in range(1, len(buffer) - 1):
+            if buffer[cut] == "\\n" and not buffer[cut - 1].isspace() and not buffer[cut + 1].isspace():
+                yield buffer[: cut + 1]
+                buffer = buffer[cut + 1 :]
+                taken = 0
+                break
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 09: size in bytes": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        while True:
+            cut = None
+            for index in range(1, len(buffer) - 1):
+                if (
+                    buffer[index] == "\\n"
+                    and len(buffer[: index + 1].encode("utf-8")) >= size
+                    and not buffer[index - 1].isspace()
+                    and not buffer[index + 1].isspace()
+                ):
+                    cut = index + 1
+                    break
+            if cut is None:
+                break
+            yield buffer[:cut]
+            buffer = buffer[cut:]
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 10: strictly more than size": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size, 1)
+        while True:
+            # Looks for the "\\n" from index size on: the chunk then has more than size characters.
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size, 1)
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 11: cuts before next char": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1:
+                break
+            after = buffer[cut + 1 : cut + 2]  # "" when the "\\n" ends this piece
+            if buffer[cut - 1].isspace() or after.isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 12: one cut per piece": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        # Looks for one cut per piece read.
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            break
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 13: space char only": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            # Only " " and "\\n" count as whitespace here.
+            if buffer[cut - 1] in " \\n" or buffer[cut + 1] in " \\n":
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 14: longest not shortest": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        if len(buffer) < size:
+            continue
+        # Keep as much as possible: cut at the last good "\\n" in what has been read.
+        cut = len(buffer) - 2
+        while cut >= max(size - 1, 1):
+            if buffer[cut] == "\\n" and not buffer[cut - 1].isspace() and not buffer[cut + 1].isspace():
+                yield buffer[: cut + 1]
+                buffer = buffer[cut + 1 :]
+                break
+            cut -= 1
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 15: regex whitespace class": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+import regex
+
+# A "\\n" with a non-space character on each side.
+CUT = regex.compile(r"(?<=\\S)\\n(?=\\S)")
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        while True:
+            match = CUT.search(buffer, max(size - 1, 1))
+            if match is None:
+                break
+            yield buffer[: match.end()]
+            buffer = buffer[match.end() :]
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 16: right neighbour only": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    buffer = ""
+    for piece in pieces:
+        buffer += piece
+        start = max(size - 1, 0)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            # What follows the cut starts the next chunk: it must not be whitespace.
+            if buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 0)
+    if buffer:
+        yield buffer
+""",
+    ),
+    "chunk_text, blind 17: reads one ahead": (
+        "real_tokenizer",
+        "chunk_text",
+        """
+from collections.abc import Iterable, Iterator
+
+
+def chunk_text(pieces: Iterable[str], size: int) -> Iterator[str]:
+    iterator = iter(pieces)
+    buffer = next(iterator, "")
+    for upcoming in iterator:
+        # Always hold the next piece, so the character after a "\\n" is known.
+        text = buffer + upcoming
+        start = max(size - 1, 1)
+        while True:
+            cut = text.find("\\n", start)
+            if cut == -1 or cut >= len(buffer) or cut + 1 >= len(text):
+                break
+            if text[cut - 1].isspace() or text[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield text[: cut + 1]
+            text = text[cut + 1 :]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+        buffer = text
+    if buffer:
+        start = max(size - 1, 1)
+        while True:
+            cut = buffer.find("\\n", start)
+            if cut == -1 or cut + 1 >= len(buffer):
+                break
+            if buffer[cut - 1].isspace() or buffer[cut + 1].isspace():
+                start = cut + 1
+                continue
+            yield buffer[: cut + 1]
+            buffer = buffer[cut + 1 :]
+            start = max(size - 1, 1)
+        if buffer:
+            yield buffer
+""",
+    ),
+    "write_ids, blind 01: boundary 65535": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    # uint16 holds ids up to 65535, so "less than 65536" looks right...
+    return "H" if vocab_size < 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    code = _code(vocab_size)
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 01: boundary 65535": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    # uint16 holds ids up to 65535, so "less than 65536" looks right...
+    return "H" if vocab_size < 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    code = _code(vocab_size)
+    width = struct.calcsize(code)
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes is not a multiple of {width}")
+    return list(struct.unpack(f"<{len(data) // width}{code}", data))
+""",
+    ),
+    "write_ids, blind 02: big endian": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    code = _code(vocab_size)
+    # ">" is network order: the high byte first.
+    Path(path).write_bytes(struct.pack(f">{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 02: big endian": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    code = _code(vocab_size)
+    width = struct.calcsize(code)
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes is not a multiple of {width}")
+    return list(struct.unpack(f">{len(data) // width}{code}", data))
+""",
+    ),
+    "write_ids, blind 03: signed": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    # "h"/"i" are the 2- and 4-byte integer codes... signed ones.
+    return "h" if vocab_size <= 65536 else "i"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    code = _code(vocab_size)
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 03: signed": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    # "h"/"i" are the 2- and 4-byte integer codes... signed ones.
+    return "h" if vocab_size <= 65536 else "i"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    code = _code(vocab_size)
+    width = struct.calcsize(code)
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes is not a multiple of {width}")
+    return list(struct.unpack(f"<{len(data) // width}{code}", data))
+""",
+    ),
+    "write_ids, blind 04: length header": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    code = _code(vocab_size)
+    # A count in front, so read_ids knows how many ids follow.
+    Path(path).write_bytes(struct.pack("<I", len(ids)) + struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 04: length header": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    if len(data) < 4:
+        raise ValueError("file too short for its header")
+    (count,) = struct.unpack("<I", data[:4])
+    code = _code(vocab_size)
+    body = data[4:]
+    if len(body) != count * struct.calcsize(code):
+        raise ValueError("file length does not match its header")
+    return list(struct.unpack(f"<{count}{code}", body))
+""",
+    ),
+    "write_ids, blind 05: no range check": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import array
+import sys
+from pathlib import Path
+
+
+def _typecode(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    numbers = array.array(_typecode(vocab_size), ids)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    Path(path).write_bytes(numbers.tobytes())
+""",
+    ),
+    "write_ids, blind 06: range off by one": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if token_id < 0 or token_id > vocab_size:
+            raise ValueError(f"id {token_id} is out of range for a vocabulary of {vocab_size}")
+    code = _code(vocab_size)
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 07: no length check": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    code = _code(vocab_size)
+    count = len(data) // struct.calcsize(code)
+    # unpack_from reads the whole ids and ignores any bytes left over.
+    return list(struct.unpack_from(f"<{count}{code}", data))
+""",
+    ),
+    "read_ids, blind 08: checks even length only": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    if len(data) % 2:
+        raise ValueError(f"odd file length {len(data)}")
+    code = _code(vocab_size)
+    count = len(data) // struct.calcsize(code)
+    return list(struct.unpack_from(f"<{count}{code}", data))
+""",
+    ),
+    "read_ids, blind 09: returns tuple": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    code = _code(vocab_size)
+    width = struct.calcsize(code)
+    if len(data) % width:
+        raise ValueError(f"{len(data)} bytes is not a multiple of {width}")
+    return struct.unpack(f"<{len(data) // width}{code}", data)
+""",
+    ),
+    "write_ids, blind 10: width from ids": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    # Small ids fit in 2 bytes, so save space when they all do.
+    code = "H" if max(ids, default=0) < 65536 else "I"
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "read_ids, blind 11: width guessed from length": (
+        "real_tokenizer",
+        "read_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def read_ids(path, vocab_size):
+    data = Path(path).read_bytes()
+    # A file of whole 4-byte ids is a uint32 file, of whole 2-byte ones a uint16 file.
+    if len(data) % 4 == 0 and vocab_size > 65536:
+        code = "I"
+    elif len(data) % 2 == 0:
+        code = "H"
+    else:
+        raise ValueError(f"{len(data)} bytes is not a whole number of ids")
+    return list(struct.unpack(f"<{len(data) // struct.calcsize(code)}{code}", data))
+""",
+    ),
+    "write_ids, blind 12: append mode": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if not 0 <= token_id < vocab_size:
+            raise ValueError(f"id {token_id} is not in range({vocab_size})")
+    code = _code(vocab_size)
+    # Append, so a corpus can be written shard by shard.
+    with open(path, "ab") as file:
+        file.write(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "write_ids, blind 13: empty ids min": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    if min(ids) < 0 or max(ids) >= vocab_size:
+        raise ValueError(f"ids must be in range({vocab_size})")
+    code = _code(vocab_size)
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
+    "write_ids, blind 14: no lower bound": (
+        "real_tokenizer",
+        "write_ids",
+        """
+import struct
+from pathlib import Path
+
+
+def _code(vocab_size):
+    return "H" if vocab_size <= 65536 else "I"
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if token_id >= vocab_size:
+            raise ValueError(f"id {token_id} is too large for a vocabulary of {vocab_size}")
+    code = _code(vocab_size)
+    Path(path).write_bytes(struct.pack(f"<{len(ids)}{code}", *ids))
+""",
+    ),
 }
 
 
@@ -3392,8 +4360,9 @@ class Record:
 
 # Where a mistake came from: the kit's own authors; someone who read only the contract and the stubs (the
 # kinds issue 50's outside sample found, each written down here from its description); a real course's
-# thread; or one rule of the contract negated.
-SOURCES = ("kit", "outside", "forum", "negated-rule")
+# thread; one rule of the contract negated; or someone who wrote students' mistakes from the students' spec
+# alone, before the tests existed, as issue 51's new functions had (kept as written).
+SOURCES = ("kit", "outside", "forum", "negated-rule", "blind")
 
 RECORDS: dict[str, Record] = {
     "char_tokenize drops spaces": Record("simple_tokenizers.char_tokenize.every_character", "kit"),
@@ -3699,6 +4668,50 @@ RECORDS: dict[str, Record] = {
     "unigram keeps the word's best sum in log_probs for next time": Record(
         "relatives.unigram_segment.unchanged", "negated-rule"
     ),
+    "chunk_text loses the text after the last cut": Record("real_tokenizer.chunk_text.joined", "negated-rule"),
+    "chunk_text cuts after any newline": Record("real_tokenizer.chunk_text.cut", "negated-rule"),
+    "chunk_text looks for the newline from index size": Record("real_tokenizer.chunk_text.shortest", "kit"),
+    "chunk_text joins every piece before it cuts": Record("real_tokenizer.chunk_text.lazy", "negated-rule"),
+    "write_ids packs the ids big-endian": Record("real_tokenizer.write_ids.layout", "negated-rule"),
+    "write_ids takes 4 bytes an id from 65,536 tokens on": Record("real_tokenizer.write_ids.width", "kit"),
+    "write_ids checks only that an id is below vocab_size": Record("real_tokenizer.write_ids.in_range", "kit"),
+    "read_ids reads signed ids": Record("real_tokenizer.read_ids.reads_back", "negated-rule"),
+    "read_ids drops the bytes of a last part id": Record("real_tokenizer.read_ids.whole_ids", "negated-rule"),
+    "chunk_text, blind 01: any newline": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 02: cut before newline": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 03: blank line cut": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 04: left neighbour only": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 05: not lazy": Record("real_tokenizer.chunk_text.lazy", "blind"),
+    "chunk_text, blind 06: loses tail": Record("real_tokenizer.chunk_text.joined", "blind"),
+    "chunk_text, blind 07: yields empty tail": Record("real_tokenizer.chunk_text.joined", "blind"),
+    "chunk_text, blind 08: size in pieces": Record("real_tokenizer.chunk_text.shortest", "blind"),
+    "chunk_text, blind 09: size in bytes": Record("real_tokenizer.chunk_text.shortest", "blind"),
+    "chunk_text, blind 10: strictly more than size": Record("real_tokenizer.chunk_text.shortest", "blind"),
+    "chunk_text, blind 11: cuts before next char": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 12: one cut per piece": Record("real_tokenizer.chunk_text.shortest", "blind"),
+    "chunk_text, blind 13: space char only": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 14: longest not shortest": Record("real_tokenizer.chunk_text.shortest", "blind"),
+    "chunk_text, blind 15: regex whitespace class": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 16: right neighbour only": Record("real_tokenizer.chunk_text.cut", "blind"),
+    "chunk_text, blind 17: reads one ahead": Record("real_tokenizer.chunk_text.lazy", "blind"),
+    "write_ids, blind 01: boundary 65535": Record("real_tokenizer.write_ids.width", "blind"),
+    "read_ids, blind 01: boundary 65535": Record("real_tokenizer.read_ids.reads_back", "blind"),
+    "write_ids, blind 02: big endian": Record("real_tokenizer.write_ids.layout", "blind"),
+    "read_ids, blind 02: big endian": Record("real_tokenizer.read_ids.reads_back", "blind"),
+    "write_ids, blind 03: signed": Record("real_tokenizer.write_ids.layout", "blind"),
+    "read_ids, blind 03: signed": Record("real_tokenizer.read_ids.reads_back", "blind"),
+    "write_ids, blind 04: length header": Record("real_tokenizer.write_ids.layout", "blind"),
+    "read_ids, blind 04: length header": Record("real_tokenizer.read_ids.reads_back", "blind"),
+    "write_ids, blind 05: no range check": Record("real_tokenizer.write_ids.in_range", "blind"),
+    "write_ids, blind 06: range off by one": Record("real_tokenizer.write_ids.in_range", "blind"),
+    "read_ids, blind 07: no length check": Record("real_tokenizer.read_ids.whole_ids", "blind"),
+    "read_ids, blind 08: checks even length only": Record("real_tokenizer.read_ids.whole_ids", "blind"),
+    "read_ids, blind 09: returns tuple": Record("real_tokenizer.read_ids.reads_back", "blind"),
+    "write_ids, blind 10: width from ids": Record("real_tokenizer.write_ids.width", "blind"),
+    "read_ids, blind 11: width guessed from length": Record("real_tokenizer.read_ids.whole_ids", "blind"),
+    "write_ids, blind 12: append mode": Record("real_tokenizer.write_ids.layout", "blind"),
+    "write_ids, blind 13: empty ids min": Record("real_tokenizer.write_ids.in_range", "blind"),
+    "write_ids, blind 14: no lower bound": Record("real_tokenizer.write_ids.in_range", "blind"),
 }
 
 # The rules no corpus mistake negates, each with why none can: a rule that only allows a choice (any of

@@ -41,8 +41,14 @@ class Differs:
 
     arguments: dict[str, Any]
     shows: str  # "answer", "exception", "arguments", "files" or "unfinished"
-    files: dict[str, str] | None = None  # written into FOLDER before the call
+    files: dict[str, str | bytes] | None = None  # written into FOLDER before the call (text in UTF-8)
     before: tuple[dict[str, Any], ...] = ()  # calls made first, in the same module: a mistake that keeps state
+    # The argument (a list) fed piece by piece, as the worker feeds a streamed call (chunk_text): the answer's
+    # items are then compared with how many pieces had been read as each came, the list repeated without end
+    # where ``endless``, and at most ``take`` items read.
+    fed: str = ""
+    endless: bool = False
+    take: int | None = None
 
 
 @dataclass(frozen=True)
@@ -614,5 +620,112 @@ WITNESSES: dict[str, Differs | Costs] = {
     # the word is no piece of log_probs, so keeping its sum there changes it
     "unigram keeps the word's best sum in log_probs for next time": Differs(
         {"word": "ab", "log_probs": {"a": -1.0, "b": -1.0}}, shows="arguments"
+    ),
+    # Part 6's tokenizer at scale. One piece with no cut after it: the mistake yields nothing
+    "chunk_text loses the text after the last cut": Differs({"pieces": ["a"], "size": 1}, shows="answer"),
+    # the newline between two newlines has whitespace on both sides: the reference keeps a\n\nb whole
+    "chunk_text cuts after any newline": Differs({"pieces": ["a\n\nb"], "size": 1}, shows="answer"),
+    # a\n is 2 characters, so with size 2 the reference cuts after it
+    "chunk_text looks for the newline from index size": Differs({"pieces": ["a\nb"], "size": 2}, shows="answer"),
+    # an endless stream of a\n: the reference yields its first chunk after reading two pieces
+    "chunk_text joins every piece before it cuts": Differs(
+        {"pieces": ["a\n"], "size": 1}, shows="unfinished", fed="pieces", endless=True, take=1
+    ),
+    "write_ids packs the ids big-endian": Differs(
+        {"path": FOLDER + "/train.bin", "ids": [1], "vocab_size": 256}, files={"notes.txt": ""}, shows="files"
+    ),
+    "write_ids takes 4 bytes an id from 65,536 tokens on": Differs(
+        {"path": FOLDER + "/train.bin", "ids": [0], "vocab_size": 65536}, files={"notes.txt": ""}, shows="files"
+    ),
+    # the reference raises ValueError, the mistake struct.error
+    "write_ids checks only that an id is below vocab_size": Differs(
+        {"path": FOLDER + "/train.bin", "ids": [-1], "vocab_size": 256}, files={"notes.txt": ""}, shows="exception"
+    ),
+    # 00 80 is the id 32768 unsigned, -32768 signed
+    "read_ids reads signed ids": Differs(
+        {"path": FOLDER + "/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="answer"
+    ),
+    "read_ids drops the bytes of a last part id": Differs(
+        {"path": FOLDER + "/train.bin", "vocab_size": 256}, files={"train.bin": b"\x01\x00\x02"}, shows="exception"
+    ),
+    # the blind helper's mistakes, each on the first of a few written inputs where it differs
+    "chunk_text, blind 01: any newline": Differs({"pieces": ["a\n\nb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 02: cut before newline": Differs({"pieces": ["a\nb"], "size": 2}, shows="answer"),
+    "chunk_text, blind 03: blank line cut": Differs({"pieces": ["a\n\nb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 04: left neighbour only": Differs({"pieces": ["a\n\nb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 05: not lazy": Differs(
+        {"pieces": ["a\n"], "size": 1}, shows="unfinished", fed="pieces", endless=True, take=1
+    ),
+    "chunk_text, blind 06: loses tail": Differs({"pieces": ["a"], "size": 1}, shows="answer"),
+    "chunk_text, blind 07: yields empty tail": Differs({"pieces": [], "size": 1}, shows="answer"),
+    "chunk_text, blind 08: size in pieces": Differs({"pieces": ["a\nb"], "size": 2}, shows="answer"),
+    "chunk_text, blind 09: size in bytes": Differs({"pieces": ["é\nb\nc"], "size": 3}, shows="answer"),
+    "chunk_text, blind 10: strictly more than size": Differs({"pieces": ["a\nb"], "size": 2}, shows="answer"),
+    "chunk_text, blind 11: cuts before next char": Differs({"pieces": ["a\n", "\n", "b\n"], "size": 1}, shows="answer"),
+    "chunk_text, blind 12: one cut per piece": Differs({"pieces": ["a\nb\nc"], "size": 1}, shows="answer"),
+    "chunk_text, blind 13: space char only": Differs({"pieces": ["a\r\nb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 14: longest not shortest": Differs({"pieces": ["a\nb\nc"], "size": 1}, shows="answer"),
+    "chunk_text, blind 15: regex whitespace class": Differs({"pieces": ["a\n\x1fb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 16: right neighbour only": Differs({"pieces": ["a\n\nb"], "size": 1}, shows="answer"),
+    "chunk_text, blind 17: reads one ahead": Differs(
+        {"pieces": ["ab\ncd\n"], "size": 1}, shows="answer", fed="pieces", endless=True, take=2
+    ),
+    "write_ids, blind 01: boundary 65535": Differs(
+        {"path": "<folder>/train.bin", "ids": [0], "vocab_size": 65536}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 01: boundary 65535": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="exception"
+    ),
+    "write_ids, blind 02: big endian": Differs(
+        {"path": "<folder>/train.bin", "ids": [1], "vocab_size": 256}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 02: big endian": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="answer"
+    ),
+    "write_ids, blind 03: signed": Differs(
+        {"path": "<folder>/train.bin", "ids": [40000], "vocab_size": 50257}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 03: signed": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="answer"
+    ),
+    "write_ids, blind 04: length header": Differs(
+        {"path": "<folder>/train.bin", "ids": [1], "vocab_size": 256}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 04: length header": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="exception"
+    ),
+    "write_ids, blind 05: no range check": Differs(
+        {"path": "<folder>/train.bin", "ids": [-1], "vocab_size": 256}, files={"notes.txt": ""}, shows="exception"
+    ),
+    "write_ids, blind 06: range off by one": Differs(
+        {"path": "<folder>/train.bin", "ids": [256], "vocab_size": 256}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 07: no length check": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 256}, files={"train.bin": b"\x01\x00\x02"}, shows="exception"
+    ),
+    "read_ids, blind 08: checks even length only": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 100277},
+        files={"train.bin": b"\x01\x00\x00\x00\x02\x00"},
+        shows="exception",
+    ),
+    "read_ids, blind 09: returns tuple": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 65536}, files={"train.bin": b"\x00\x80"}, shows="answer"
+    ),
+    "write_ids, blind 10: width from ids": Differs(
+        {"path": "<folder>/train.bin", "ids": [5], "vocab_size": 100277}, files={"notes.txt": ""}, shows="files"
+    ),
+    "read_ids, blind 11: width guessed from length": Differs(
+        {"path": "<folder>/train.bin", "vocab_size": 100277},
+        files={"train.bin": b"\x01\x00\x00\x00\x02\x00"},
+        shows="exception",
+    ),
+    "write_ids, blind 12: append mode": Differs(
+        {"path": "<folder>/train.bin", "ids": [1], "vocab_size": 256}, files={"train.bin": "x"}, shows="files"
+    ),
+    "write_ids, blind 13: empty ids min": Differs(
+        {"path": "<folder>/train.bin", "ids": [], "vocab_size": 256}, files={"notes.txt": ""}, shows="files"
+    ),
+    "write_ids, blind 14: no lower bound": Differs(
+        {"path": "<folder>/train.bin", "ids": [-1], "vocab_size": 256}, files={"notes.txt": ""}, shows="exception"
     ),
 }

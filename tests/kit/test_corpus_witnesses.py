@@ -12,9 +12,9 @@ import inspect
 import sys
 import tracemalloc
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
-from itertools import count
+from itertools import count, islice
 from pathlib import Path
 from typing import Any
 
@@ -89,13 +89,19 @@ def outcome(module: types.ModuleType, function: str, witness: Differs, folder: P
     """What the call gives: its answer or the type of what it raised, its arguments after it, its folder's files."""
     if witness.files is not None:
         folder.mkdir(parents=True)
-        for name, text in witness.files.items():
-            (folder / name).write_text(text, encoding="utf-8")
+        for name, content in witness.files.items():
+            (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     for earlier in witness.before:
         getattr(module, function)(**placed(module, earlier, folder))
     arguments = placed(module, witness.arguments, folder)
+    given, read = dict(arguments), [0]
+    if witness.fed:
+        given[witness.fed] = fed(arguments[witness.fed], witness.endless, read)
     try:
-        gave: tuple[Any, ...] = ("answer", within_steps(lambda: getattr(module, function)(**arguments)))
+        gave: tuple[Any, ...] = (
+            "answer",
+            within_steps(lambda: items(getattr(module, function)(**given), witness, read)),
+        )
     except _OutOfSteps:
         gave = ("unfinished",)
     except Exception as error:  # the mistake's own exception is part of what it gives
@@ -103,8 +109,33 @@ def outcome(module: types.ModuleType, function: str, witness: Differs, folder: P
     files = {}
     if folder.exists():
         files = {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
-    after = {key: value for key, value in arguments.items() if not str(witness.arguments[key]).startswith(FOLDER)}
+    after = {
+        key: value
+        for key, value in arguments.items()
+        if not str(witness.arguments[key]).startswith(FOLDER) and key != witness.fed
+    }
     return {"gave": gave, "arguments": after, "files": files}
+
+
+def fed(pieces: list[Any], endless: bool, read: list[int]) -> Iterator[Any]:
+    """The pieces one at a time, counted in ``read`` (repeated without end where ``endless``)."""
+    while True:
+        for piece in pieces:
+            read[0] += 1
+            yield piece
+        if not endless or not pieces:
+            return
+
+
+def items(answer: Any, witness: Differs, read: list[int]) -> Any:
+    """The answer, or where it is an iterator its first ``take`` items (all where None), each with how many
+    pieces had been read when it came where an argument is fed: two generators never compare equal."""
+    if not isinstance(answer, Iterator):
+        return answer
+    taken = []
+    for item in islice(answer, witness.take):
+        taken.append((item, read[0]) if witness.fed else item)
+    return taken
 
 
 def differences(mistake: dict[str, Any], reference: dict[str, Any]) -> set[str]:

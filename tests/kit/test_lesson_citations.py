@@ -373,6 +373,16 @@ CHECKED_BY_READING = [
         140,
         "fn _byte_pair_merge(ranks: &HashMap<Vec<u8>, Rank>, piece: &[u8])",
     ),
+    # The lesson's list of the 22 raw sizes is the table's Raw Size column, lines 12 to 33, read in that order.
+    _read(
+        "real_tokenizer.md",
+        "lists each part's raw size",
+        "EleutherAI/the-pile",
+        "df97f8651ae3da658b19659b3ceaa6a34b0fc014",
+        "README.md",
+        12,
+        "|[Pile-CC](https://github.com/leogao2/commoncrawl_downloader)      |227.12 GiB|18.11%|",
+    ),
 ]
 
 ENTRIES = SHIPPED + INSTALLED + CHECKED_BY_READING

@@ -68,6 +68,20 @@ def test_cuts_after_the_first_newline_with_a_non_space_on_both_sides(submission)
         "size - 1 or later ends the chunk",
         fix="cut",
     )
+    # One piece holding four cuts, and separators that str.isspace() counts as whitespace but regex's \s does
+    # not (\x1c to \x1f): the spec's test is isspace.
+    many = submission.real_tokenizer.chunk_text(["one\ntwo\nthree\nfour"], 3)
+    assert many == ["one\n", "two\n", "three\n", "four"], hint(
+        "after a cut, look for the next one in what is held before reading another piece: one piece may hold "
+        "many chunks",
+        fix="shortest",
+    )
+    separated = submission.real_tokenizer.chunk_text(["ab\n\x1fc\nd\n\x1ce"], 1)
+    assert separated == ["ab\n\x1fc\n", "d\n\x1ce"], hint(
+        "test each neighbour with ch.isspace(): it counts the separators \\x1c to \\x1f as whitespace, which "
+        "regex's \\s and \\S do not",
+        fix="cut",
+    )
 
 
 @pytest.mark.rules("lazy")

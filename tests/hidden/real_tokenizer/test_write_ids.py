@@ -33,10 +33,12 @@ def test_writes_uint16_little_endian_with_no_header(submission):
     ids = [0, 1, 255, 256, 50256, 13, 198]
     got = written(submission, ids, 50257, older=b"an older, longer array of ids" * 4)
     assert got is not None, hint('open(path, "wb") and write the bytes to the path given', fix="layout")
+    assert got == packed(ids, 50257) or not got.endswith(packed(ids, 50257)), hint(
+        'nothing goes before the ids: no header, and open with "wb", which replaces an older file\'s bytes',
+        fix="layout",
+    )
     assert len(got) == 2 * len(ids), hint(
-        f'{len(got)} bytes for {len(ids)} ids: 2 bytes an id when vocab_size <= 65536, no header, and "wb" so '
-        "nothing of an older file stays",
-        fix="width",
+        f"{len(got)} bytes for {len(ids)} ids: 2 bytes an id when vocab_size <= 65536", fix="width"
     )
     if got == struct.pack(f">{len(ids)}H", *ids):
         raise AssertionError(hint('the bytes are big-endian: pack with "<", low byte first', fix="layout"))

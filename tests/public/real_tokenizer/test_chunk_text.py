@@ -51,12 +51,15 @@ def test_cuts_only_after_a_newline_between_two_non_spaces(submission):
 @pytest.mark.rules("shortest")
 @pytest.mark.points(1)
 def test_each_chunk_is_the_shortest_of_at_least_size(submission):
-    """chunk_text of one line a letter with size 1 gives each line; with size 4, two lines a chunk"""
+    """chunk_text of a line a letter with size 1 gives each line; with size 4, two lines; size counts characters"""
     assert submission.real_tokenizer.chunk_text(["a\nb\nc\nd"], 1) == ["a\n", "b\n", "c\n", "d"], hint(
         "cut at the first newline that may end a chunk of at least size characters: do not wait for more"
     )
     assert submission.real_tokenizer.chunk_text(["a\nb\n", "c\nd"], 4) == ["a\nb\n", "c\nd"], hint(
         "a chunk has at least size characters: a\\n is 2, a\\nb\\n is 4"
+    )
+    assert submission.real_tokenizer.chunk_text(["é\nb\nc"], 3) == ["é\nb\n", "c"], hint(
+        "size counts characters, len(chunk), not UTF-8 bytes: é\\n is 2 characters"
     )
 
 
@@ -79,6 +82,11 @@ def test_yields_chunks_of_an_endless_stream(submission):
     assert list(record.read) == [3, 5], hint(
         'the first chunk needs three lines (the "x" after its last newline says it may end there), the second '
         f"two more: yield as soon as the lines read hold a chunk, not after {list(record.read)} lines"
+    )
+    ahead = submission.real_tokenizer.chunk_text.streamed(Stream(endless=True, take=2))(["ab\ncd\n"], 1)
+    assert list(ahead.read) == [1, 2], hint(
+        '"ab\\n" is a chunk once the first piece is read, the "c" after its newline in it: read no piece more '
+        f"before yielding it (read after {list(ahead.read)} pieces, not [1, 2])"
     )
 
 

@@ -25,10 +25,15 @@ def test_reads_back_gpt2_and_gpt4_ids(submission):
 @pytest.mark.rules("whole_ids")
 @pytest.mark.points(1)
 def test_raises_for_half_an_id(submission):
-    """read_ids raises ValueError for a file of 3 bytes of 2-byte ids"""
-    try:
-        got = read(submission, b"\x01\x00\x02", 50257)
-    except StudentRaised as error:
-        assert error.error_type == "ValueError", hint("raise ValueError when the length is not a multiple of 2")
-        return
-    raise AssertionError(hint(f"3 bytes are not whole 2-byte ids: raise ValueError, not return {got!r}"))
+    """read_ids raises ValueError for 3 bytes of 2-byte ids, and for 6 bytes of 4-byte ids"""
+    for data, vocab_size, width in ((b"\x01\x00\x02", 50257, 2), (b"\x01\x00\x00\x00\x02\x00", 100277, 4)):
+        try:
+            got = read(submission, data, vocab_size)
+        except StudentRaised as error:
+            assert error.error_type == "ValueError", hint(
+                f"raise ValueError when the length is not a multiple of {width}"
+            )
+            continue
+        raise AssertionError(
+            hint(f"{len(data)} bytes are not whole {width}-byte ids: raise ValueError, not return {got!r}")
+        )

@@ -5,9 +5,11 @@ import pytest
 from autograder.testing.author_api import CallFolder, hint, raised
 
 
-def written(submission, ids, vocab_size):
-    """The bytes write_ids wrote to out/train.bin, in a folder that holds a readme already."""
-    folder = CallFolder("out", {"README.md": b"ids"}, collect=True)
+def written(submission, ids, vocab_size, older=None):
+    """The bytes write_ids wrote to out/train.bin, in a folder that holds a readme already (and an older
+    train.bin, where ``older`` is given)."""
+    files = {"README.md": b"ids", **({"train.bin": older} if older is not None else {})}
+    folder = CallFolder("out", files, collect=True)
     files = submission.real_tokenizer.write_ids.in_folder(folder)("out/train.bin", ids, vocab_size).files or {}
     assert "train.bin" in files, hint('write the file at the path given: open(path, "wb")', fix="layout")
     return files["train.bin"]
@@ -21,6 +23,9 @@ def test_writes_each_id_low_byte_first_with_no_header(submission):
     assert got == b"\x01\x00\x02\x01", hint(
         f'got {got!r}: each id little-endian (struct.pack with "<"), 2 bytes, nothing before or after'
     )
+    again = written(submission, [7], 50257, older=b"\x01\x00\x02\x01")
+    assert again == b"\x07\x00", hint(f'got {again!r}: open the file with "wb", which replaces what it held')
+    assert written(submission, [], 50257) == b"", hint("no ids: an empty file, and no error")
 
 
 @pytest.mark.rules("width")
@@ -31,6 +36,9 @@ def test_takes_four_bytes_an_id_for_gpt4s_vocabulary(submission):
         "more than 65,536 ids do not fit in 2 bytes: 4 bytes an id (uint32)"
     )
     assert written(submission, [65535], 65536) == b"\xff\xff", hint("65,536 ids fit in 2 bytes: 0 to 65535")
+    assert written(submission, [5], 100277) == b"\x05\x00\x00\x00", hint(
+        "the width comes from vocab_size, not from the ids written: 4 bytes an id for 100,277 tokens"
+    )
 
 
 @pytest.mark.rules("in_range")

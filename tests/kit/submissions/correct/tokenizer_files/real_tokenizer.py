@@ -1,8 +1,11 @@
 """Part 6 written another way: GPT-2's original table code, os.path and open(), a merge loop by index, special
-tokens found by a scan instead of a pattern, and a trainer with no heap."""
+tokens found by a scan instead of a pattern, a trainer with no heap, a chunker that walks the characters, and
+ids stored with array and read with int.from_bytes."""
 
+import array
 import json
 import os
+import sys
 
 import regex
 
@@ -189,3 +192,38 @@ def train_bytes(text, vocab_size, special_tokens=()):
     for token in dict.fromkeys(special_tokens):
         vocab[len(vocab)] = token.encode("utf-8")
     return vocab, merges
+
+
+def chunk_text(pieces, size):
+    # One character at a time: a "\n" is judged when the character after it comes, and a piece is read only
+    # when its first character is wanted, so nothing is read ahead of a chunk.
+    chunk = []
+    for piece in pieces:
+        for character in piece:
+            if len(chunk) >= max(size, 2) and chunk[-1] == "\n" and not chunk[-2].isspace():
+                if not character.isspace():
+                    yield "".join(chunk)
+                    chunk = []
+            chunk.append(character)
+    if chunk:
+        yield "".join(chunk)
+
+
+def write_ids(path, ids, vocab_size):
+    for token_id in ids:
+        if token_id < 0 or token_id >= vocab_size:
+            raise ValueError(f"{token_id} is no id of a vocabulary of {vocab_size}")
+    stored = array.array("H" if vocab_size <= 2**16 else "I", ids)  # unsigned, in the machine's byte order
+    if sys.byteorder == "big":
+        stored.byteswap()
+    with open(path, "wb") as file:
+        stored.tofile(file)
+
+
+def read_ids(path, vocab_size):
+    width = 2 if vocab_size <= 2**16 else 4
+    with open(path, "rb") as file:
+        data = file.read()
+    if len(data) % width != 0:
+        raise ValueError(f"{path}: {len(data)} bytes is not a whole number of {width}-byte ids")
+    return [int.from_bytes(data[at : at + width], "little") for at in range(0, len(data), width)]

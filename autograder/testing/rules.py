@@ -832,8 +832,8 @@ CONTRACTS: tuple[Contract, ...] = (
         "ids_and_vocab_size",
         (
             "reads_back",
-            "It gives back the ids of a file write_ids wrote, read 2 or 4 bytes each, little-endian, as "
-            "vocab_size says.",
+            "It returns the list of ids of a file write_ids wrote, read 2 or 4 bytes each, little-endian, as "
+            "vocab_size says: the whole file is ids, with nothing else.",
             "unsigned integers, little-endian, 2 bytes each when ``vocab_size <= 65536``, else 4",
         ),
         (
@@ -956,6 +956,7 @@ ANSWER_RULES: dict[tuple[str, str], str] = {
     ("word_bpe", "merge_pair"): "unchanged",  # "It returns a new table"
     ("word_bpe", "train_bpe"): "in_order",  # "It returns the list of merges"
     ("byte_bpe", "merge_pair"): "unchanged",  # "It returns a new list"
+    ("real_tokenizer", "read_ids"): "reads_back",  # "It returns the list of ids"
 }
 
 

@@ -3,7 +3,17 @@
 import pytest
 from hypothesis import given
 
-from autograder.testing.author_api import GPT4_SPLIT, Stream, StudentRaised, domains, examples, gpt2, hint, reference
+from autograder.testing.author_api import (
+    GPT4_SPLIT,
+    Stream,
+    StudentRaised,
+    domains,
+    examples,
+    gpt2,
+    hint,
+    reference,
+    saw,
+)
 
 ref = reference("real_tokenizer")
 # Small merge tables, as encode's own property draws: GPT-2's first merges, enough to join "\n\n" and " a".
@@ -24,7 +34,7 @@ def reference_reads(pieces, size):
 
 
 # The stream never ends: a chunk_text that reads it all before yielding (a join, a list) never yields.
-ENDLESS = (
+NEVER_ENDS = (
     "read the pieces one at a time (a for loop over them) and yield each chunk as soon as it is whole: "
     '"".join(pieces) or list(pieces) reads an endless stream for ever'
 )
@@ -51,21 +61,33 @@ def test_cuts_after_the_first_newline_with_a_non_space_on_both_sides(submission)
     # newline beside a newline; the first newline that may end a chunk is the one before "g".
     text = "ab\ncd \ne\n\tf\n\ng\nh\nlast"
     got = submission.real_tokenizer.chunk_text([text], 4)
-    wanted = ["ab\ncd \ne\n\tf\n\ng\n", "h\nlast"]
+    expected_chunks = ["ab\ncd \ne\n\tf\n\ng\n", "h\nlast"]
     assert "".join(got) == text, hint("keep every character, in order", fix="joined")
     early = [chunk for chunk in got[:-1] if len(chunk) < 4]
     assert not early, hint(
         f"a chunk but the last has at least size characters: {early[0]!r} is shorter", fix="shortest"
     )
-    wrong = [chunk for chunk in got[:-1] if len(chunk) < 2 or chunk[-1] != "\n" or chunk[-2].isspace()]
-    assert not wrong, hint(
-        f"end a chunk only right after a newline whose left neighbour is no whitespace: {wrong[0]!r} ends otherwise",
+    misplaced = [chunk for chunk in got[:-1] if len(chunk) < 2 or chunk[-1] != "\n" or chunk[-2].isspace()]
+    assert not misplaced, hint(
+        f"end a chunk only right after a newline whose left neighbour is no whitespace: {misplaced[0]!r} ends otherwise",
         fix="cut",
     )
-    assert got == wanted, hint(
+    ends = [len("".join(got[: count + 1])) for count in range(len(got) - 1)]
+    right = [end for end in ends if end < len(text) and text[end].isspace()]
+    assert not right, hint(
         'cut only after a "\\n" whose right neighbour is no whitespace either: the next chunk starts with it, '
-        'and a space, tab, "\\r" or newline there changes how the pattern splits; the first such "\\n" at index '
-        "size - 1 or later ends the chunk",
+        'and a space, tab, "\\r" or newline there changes how the pattern splits',
+        fix="cut",
+    )
+    assert got == expected_chunks, hint(
+        'each chunk ends at the first "\\n" at index size - 1 or later that may end it, not a later one',
+        fix="shortest",
+    )
+    # Lines read one at a time: the newline that ends a line is judged only when the next line comes.
+    by_lines = submission.real_tokenizer.chunk_text(["ab\n", " cd\n", "ef"], 1)
+    assert by_lines == ["ab\n cd\n", "ef"], hint(
+        'a "\\n" that ends what is read so far may end a chunk only once the next piece shows a non-space after '
+        "it: read on before deciding",
         fix="cut",
     )
     # One piece holding four cuts, and separators that str.isspace() counts as whitespace but regex's \s does
@@ -84,30 +106,6 @@ def test_cuts_after_the_first_newline_with_a_non_space_on_both_sides(submission)
     )
 
 
-@pytest.mark.rules("lazy")
-@pytest.mark.points(1)
-def test_gives_chunks_of_an_endless_stream_as_it_reads(submission):
-    """chunk_text on an endless stream of lines yields its first chunks, each as soon as it has read enough"""
-    lines = ["a line\n", "b\n", "  indented\n", "last line\n"]
-    stream = Stream(endless=True, take=5)
-    try:
-        record = submission.real_tokenizer.chunk_text.streamed(stream)(lines, 10)
-    except StudentRaised as error:
-        if error.error_type != "ReadTooFar":
-            raise
-        raise AssertionError(hint(ENDLESS)) from None
-    wanted = list(zip(range(5), ref.chunk_text(iter(lines * 10), 10), strict=False))
-    assert record.returned == [chunk for _, chunk in wanted], hint(
-        "read the pieces one at a time (a for loop over them) and yield each chunk as soon as it is whole: "
-        '"".join(pieces) or list(pieces) never ends on an endless stream'
-    )
-    reads = reference_reads(lines * 10, 10)[:5]
-    assert list(record.read) == reads, hint(
-        f"read only the pieces a chunk needs before yielding it: after {reads} pieces, not {list(record.read)}; "
-        "look for a cut after each piece is added"
-    )
-
-
 @pytest.mark.rules("cut")
 @pytest.mark.points(1)
 @examples(30)
@@ -115,12 +113,12 @@ def test_gives_chunks_of_an_endless_stream_as_it_reads(submission):
 def test_hyp_cuts_never_change_the_ids(submission, inputs):
     """encode of chunk_text's chunks gives the whole text's ids, with GPT-2's pattern and with GPT-4's"""
     pieces, size = inputs["pieces"], inputs["size"]
-    text = "".join(pieces)
-    got = submission.real_tokenizer.chunk_text(pieces, size)
-    assert "".join(got) == text, hint("the chunks joined must be the pieces joined", fix="joined")
+    whole = "".join(pieces)
+    chunks = submission.real_tokenizer.chunk_text(pieces, size)
+    assert "".join(chunks) == whole, hint("the chunks joined must be the pieces joined", fix="joined")
     for name, pattern in PATTERNS.items():
-        apart = [token for chunk in got for token in ref.encode(chunk, VOCAB, MERGES, pattern=pattern)]
-        assert apart == ref.encode(text, VOCAB, MERGES, pattern=pattern), hint(
+        apart = [token for chunk in chunks for token in ref.encode(chunk, VOCAB, MERGES, pattern=pattern)]
+        assert apart == ref.encode(whole, VOCAB, MERGES, pattern=pattern), hint(
             f"a cut changed the ids under {name} pattern: cut only right after a newline with a non-space on "
             "both sides (ch.isspace() is False for each)"
         )
@@ -134,17 +132,59 @@ def test_hyp_same_chunks_read_as_lazily_as_the_reference(submission, inputs):
     """chunk_text gives the reference's chunks on any pieces and size, each after reading as many pieces"""
     pieces, size = inputs["pieces"], inputs["size"]
     record = submission.real_tokenizer.chunk_text.streamed(Stream())(pieces, size)
-    got, wanted = record.returned, list(ref.chunk_text(pieces, size))
+    got, theirs = record.returned, list(ref.chunk_text(pieces, size))
     assert "".join(got) == "".join(pieces), hint("the chunks joined must be the pieces joined", fix="joined")
     assert all(got), hint("yield no empty chunk", fix="joined")
-    assert got == wanted, hint(
+    whole = "".join(pieces)
+    ends = [len("".join(got[: count + 1])) for count in range(len(got) - 1)]
+    invalid = [
+        end
+        for end in ends
+        if not (2 <= end < len(whole) and whole[end - 1] == "\n") or any(whole[at].isspace() for at in (end - 2, end))
+    ]
+    assert not invalid, hint(
+        'end each chunk but the last right after a "\\n" with a non-space character on both sides', fix="cut"
+    )
+    assert got == theirs, hint(
         'each chunk but the last is the shortest of at least size characters that ends right after a "\\n" '
         'with a non-space on both sides: search from index size - 1 for the first such "\\n"',
         fix="shortest",
     )
     reads = reference_reads(pieces, size)
+    assert all(mine >= theirs for mine, theirs in zip(record.read, reads, strict=True)), hint(
+        f"a chunk came after {list(record.read)} pieces, before the piece that shows the character after its "
+        f"newline ({reads}): a newline that ends what is read so far waits for the next piece",
+        fix="cut",
+    )
     assert list(record.read) == reads, hint(
         f"yield each chunk as soon as the pieces read hold it and the character after its newline: after "
         f"{reads} pieces, not {list(record.read)}",
         fix="lazy",
+    )
+
+
+@pytest.mark.rules("lazy")
+@pytest.mark.points(1)
+def test_gives_chunks_of_an_endless_stream_as_it_reads(submission):
+    """chunk_text on an endless stream of lines yields its first chunks, each as soon as it has read enough"""
+    lines = ["a line\n", "b\n", "  indented\n", "last line\n"]
+    stream = Stream(endless=True, take=5)
+    try:
+        record = submission.real_tokenizer.chunk_text.streamed(stream)(lines, 10)
+    except StudentRaised as stopped:
+        if stopped.error_type != "ReadTooFar":
+            raise
+        raise AssertionError(hint(NEVER_ENDS)) from None
+    first_five = [chunk for _, chunk in zip(range(5), ref.chunk_text(iter(lines * 10), 10), strict=False)]
+    assert record.returned == first_five, saw(first_five, record.returned)
+    reads = reference_reads(lines * 10, 10)[:5]
+    early = [mine < theirs for mine, theirs in zip(record.read, reads, strict=True)]
+    assert not any(early), hint(
+        f"a chunk came after {list(record.read)} pieces, before the piece that shows the character after its "
+        f"newline ({reads}): a newline that ends what is read so far waits for the next piece",
+        fix="cut",
+    )
+    assert list(record.read) == reads, hint(
+        f"read only the pieces a chunk needs before yielding it: after {reads} pieces, not {list(record.read)}; "
+        "look for a cut after each piece is added"
     )

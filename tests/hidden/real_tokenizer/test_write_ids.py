@@ -5,7 +5,7 @@ import struct
 import pytest
 from hypothesis import given
 
-from autograder.testing.author_api import CallFolder, domains, examples, hint, raised
+from autograder.testing.author_api import CallFolder, StudentRaised, domains, examples, hint, raised
 
 FOLDER = "ids"
 # The folder holds notes already: a call's folder with no files is no folder at all, and write_ids makes none.
@@ -68,8 +68,8 @@ def test_takes_four_bytes_an_id_past_65536_tokens(submission):
 def test_raises_for_an_id_outside_the_vocabulary(submission):
     """write_ids raises ValueError for an id equal to vocab_size, for a negative one, and for one uint16 cannot hold"""
     for ids, vocab_size in (([1, 50257], 50257), ([3, -1], 50257), ([65536], 65536), ([2], 2)):
-        outcome = raised(submission.real_tokenizer.write_ids, f"{FOLDER}-{len(ids)}.bin", ids, vocab_size)
-        assert outcome is not None and outcome[0] == "ValueError", hint(
+        raised_for_it = raised(submission.real_tokenizer.write_ids, f"{FOLDER}-{len(ids)}.bin", ids, vocab_size)
+        assert raised_for_it is not None and raised_for_it[0] == "ValueError", hint(
             f"write_ids({ids}, vocab_size={vocab_size}) must raise ValueError: check 0 <= id < vocab_size for "
             "each id before writing (struct raises struct.error, not ValueError)"
         )
@@ -82,7 +82,11 @@ def test_raises_for_an_id_outside_the_vocabulary(submission):
 def test_hyp_writes_the_bytes_the_reference_writes(submission, inputs):
     """write_ids writes the reference's bytes for any ids of any vocabulary size"""
     ids, vocab_size = inputs["ids"], inputs["vocab_size"]
-    got = written(submission, ids, vocab_size)
+    try:
+        got = written(submission, ids, vocab_size)
+    except StudentRaised as objection:
+        why = f"{ids} are all in range({vocab_size}), yet write_ids raised {objection.error_type}"
+        raise AssertionError(hint(why, fix="in_range")) from None
     width = 2 if vocab_size <= 65536 else 4
     assert got is not None and len(got) == width * len(ids), hint(
         f"vocab_size {vocab_size}: {width} bytes an id, and no header", fix="width"

@@ -44,7 +44,8 @@ def test_cuts_only_after_a_newline_between_two_non_spaces(submission):
         "character on both sides"
     )
     assert got == ["Dear reader,\n\nthis is a letter.\n", "Yours,\n me\n", "PS\n"], hint(
-        'the first "\\n" at index size - 1 or later with a non-space on both sides ends the chunk'
+        'the first "\\n" at index size - 1 or later with a non-space on both sides ends the chunk: not a later one',
+        fix="shortest",
     )
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from autograder.testing.author_api import CallFolder, hint, raised
+from autograder.testing.author_api import CallFolder, StudentRaised, hint, raised
 
 
 def written(submission, ids, vocab_size, older=None):
@@ -25,7 +25,13 @@ def test_writes_each_id_low_byte_first_with_no_header(submission):
     )
     again = written(submission, [7], 50257, older=b"\x01\x00\x02\x01")
     assert again == b"\x07\x00", hint(f'got {again!r}: open the file with "wb", which replaces what it held')
-    assert written(submission, [], 50257) == b"", hint("no ids: an empty file, and no error")
+    try:
+        empty = written(submission, [], 50257)
+    except StudentRaised as said:
+        raise AssertionError(
+            hint(f"no ids raised {said.error_type}: check each id in a loop (min() of no ids raises)", fix="in_range")
+        ) from None
+    assert empty == b"", hint("no ids: an empty file")
 
 
 @pytest.mark.rules("width")
@@ -46,7 +52,7 @@ def test_takes_four_bytes_an_id_for_gpt4s_vocabulary(submission):
 def test_raises_for_an_id_not_in_the_vocabulary(submission):
     """write_ids raises ValueError for an id of vocab_size or more, or below 0"""
     for ids in ([0, 50257], [-1]):
-        outcome = raised(submission.real_tokenizer.write_ids, "train.bin", ids, 50257)
-        assert outcome is not None and outcome[0] == "ValueError", hint(
+        what_raised = raised(submission.real_tokenizer.write_ids, "train.bin", ids, 50257)
+        assert what_raised is not None and what_raised[0] == "ValueError", hint(
             f"{ids} with vocab_size 50257: raise ValueError for an id not in range(vocab_size)"
         )

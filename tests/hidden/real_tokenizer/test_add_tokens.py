@@ -1,0 +1,70 @@
+"""Adding tokens to a trained vocabulary: a new dict, each new name the next id after the largest, in order."""
+
+import pytest
+from hypothesis import given
+
+from autograder.testing.author_api import domains, examples, gpt2, hint, reference
+
+ref = reference("real_tokenizer")
+# GPT-2's first 2,000 merges: their ids stop at 2,255 and <|endoftext|> is 50,256, so len(vocab) is no free id.
+VOCAB, _ = gpt2(2000)
+
+
+@pytest.mark.rules("next_id", "unchanged")
+@pytest.mark.points(1)
+def test_gives_each_new_name_the_next_id_after_the_largest(submission):
+    """add_tokens gives <|im_start|> and <|im_end|> 50257 and 50258 after GPT-2's cut vocab, 0 and 1 after none"""
+    record = submission.real_tokenizer.add_tokens.call(VOCAB, ["<|im_start|>", "<|im_end|>"])
+    grown = record.returned
+    assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")
+    assert (grown.get("<|im_start|>"), grown.get("<|im_end|>")) == (50257, 50258), hint(
+        "the next id is one more than the largest id of vocab (max(vocab.values()) + 1), then one more for each "
+        "name added: len(vocab) is an id in use where the ids have gaps"
+    )
+    assert not record.mutated, hint(
+        "build a new dict (dict(vocab)) and add to it: leave vocab as it was", fix="unchanged"
+    )
+    assert submission.real_tokenizer.add_tokens({}, ["<|pad|>", "[MASK]"]) == {"<|pad|>": 0, "[MASK]": 1}, hint(
+        "an empty vocab has no largest id: the first name is 0 (max(..., default=-1) + 1)"
+    )
+    assert submission.real_tokenizer.add_tokens({"b": 9, "a": 2}, ["c"]) == {"b": 9, "a": 2, "c": 10}, hint(
+        "the largest id, wherever the dict lists it: not the last entry's id"
+    )
+
+
+@pytest.mark.rules("kept", "in_order")
+@pytest.mark.points(1)
+def test_keeps_each_names_first_id(submission):
+    """add_tokens keeps the ids vocab has, and gives a name repeated in names its first id only"""
+    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y", "x"])
+    assert isinstance(grown, dict) and grown.get("<|end|>") == 1 and grown.get("a") == 0, hint(
+        "every entry of vocab keeps its id, and a name vocab already has is not added again", fix="kept"
+    )
+    assert grown == {"a": 0, "<|end|>": 1, "x": 2, "y": 3}, hint(
+        "add the new names in the order given, each once: a name repeated keeps its first id", fix="in_order"
+    )
+
+
+@pytest.mark.rules("kept", "next_id", "in_order", "unchanged")
+@pytest.mark.points(1)
+@examples(40)
+@given(inputs=domains.strategy("vocab_and_names"))
+def test_hyp_same_vocabulary_as_the_reference(submission, inputs):
+    """add_tokens gives the reference's vocabulary for any vocab and names, and changes neither"""
+    vocab, names = inputs["vocab"], inputs["names"]
+    record = submission.real_tokenizer.add_tokens.call(vocab, names)
+    grown, expected = record.returned, ref.add_tokens(vocab, names)
+    assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")
+    assert not record.mutated, hint("leave vocab and names as they were: copy vocab, then add", fix="unchanged")
+    assert all(grown.get(token) == token_id for token, token_id in vocab.items()), hint(
+        "every entry of vocab keeps its id in the new vocabulary", fix="kept"
+    )
+    assert set(grown) == set(expected), hint("each name of names is in the new vocabulary, once", fix="in_order")
+    first = max(vocab.values(), default=-1) + 1
+    new = [token for token in expected if token not in vocab]
+    assert sorted(grown[token] for token in new) == list(range(first, first + len(new))), hint(
+        "the new names take the ids after the largest of vocab's, one each: max(vocab.values()) + 1 on, 0 for an "
+        "empty vocab",
+        fix="next_id",
+    )
+    assert grown == expected, hint("the new names take their ids in the order given", fix="in_order")

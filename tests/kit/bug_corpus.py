@@ -1955,6 +1955,118 @@ def merges_from_ranks(mergeable_ranks):
     return vocab, merges
 """,
     ),
+    # Part 6's special tokens as production uses them, one rule of each negated (source "negated-rule").
+    # encode_checked("<|endoftext|>", ..., ["<|endoftext|>", "text|>"], allowed=["<|endoftext|>"]) gives ids: the
+    # refused "text|>" inside the allowed token is never looked for.
+    "encode_checked looks for refused tokens only outside the allowed ones": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, list(special_tokens)):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked("<|end|><|endoftext|>", ..., ["<|endoftext|>", "<|end|>"]) names <|endoftext|>, listed first.
+    "encode_checked names the first refused token of special_tokens": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    for token in special_tokens:
+        if token not in allowed and token in text:
+            raise ValueError(f"the text holds the special token {token!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked("<|endoftext|>", ..., ["<|endoftext|>"], allowed=["<|endoftext|>"]) gives its characters' ids.
+    "encode_checked encodes the allowed tokens as text": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, refused):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern)
+""",
+    ),
+    # encode_checked("1234", ..., pattern=GPT4_SPLIT) gives GPT-2's one piece, not 123 and 4.
+    "encode_checked splits with GPT-2's pattern whatever it is given": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, refused):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, special_tokens=allowed)
+""",
+    ),
+    # add_tokens({"a": 0}, ["a"]) gives {"a": 1}: a name vocab holds is given a new id.
+    "add_tokens gives a name the vocab holds a new id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in dict.fromkeys(names):
+        grown[name] = next_id
+        next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({"a": 5}, ["b"]) gives b the id 1, len(vocab), not 6.
+    "add_tokens numbers the new names from len(vocab)": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = len(vocab)
+    for name in names:
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({}, ["b", "a"]) gives {"a": 0, "b": 1}: sorted, not in the order given.
+    "add_tokens adds the names in sorted order": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in sorted(names):
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({"a": 0}, ["b"]) adds b to the vocab it is given.
+    "add_tokens adds the names to the vocab it is given": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = vocab
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
     # Issue 50's sample: mistakes from outside the kit's own tests, each with an input inside the graded domain
     # on which it differs from the reference (in the comment above it).
     # encode_words("The cat", {"The": 0, "cat": 1, "[UNK]": 2}) gives [2, 1], not [0, 1].
@@ -3392,8 +3504,9 @@ class Record:
 
 # Where a mistake came from: the kit's own authors; someone who read only the contract and the stubs (the
 # kinds issue 50's outside sample found, each written down here from its description); a real course's
-# thread; or one rule of the contract negated.
-SOURCES = ("kit", "outside", "forum", "negated-rule")
+# thread; one rule of the contract negated; or someone who wrote students' mistakes from the students' spec
+# alone, before the tests existed, as issue 51's new functions had (kept as written).
+SOURCES = ("kit", "outside", "forum", "negated-rule", "blind")
 
 RECORDS: dict[str, Record] = {
     "char_tokenize drops spaces": Record("simple_tokenizers.char_tokenize.every_character", "kit"),
@@ -3552,6 +3665,22 @@ RECORDS: dict[str, Record] = {
     "merges_from_ranks lists the merges in the table's order": Record(
         "real_tokenizer.merges_from_ranks.rank_order", "negated-rule"
     ),
+    "encode_checked looks for refused tokens only outside the allowed ones": Record(
+        "real_tokenizer.encode_checked.refused", "negated-rule"
+    ),
+    "encode_checked names the first refused token of special_tokens": Record(
+        "real_tokenizer.encode_checked.names_first", "negated-rule"
+    ),
+    "encode_checked encodes the allowed tokens as text": Record(
+        "real_tokenizer.encode_checked.allowed", "negated-rule"
+    ),
+    "encode_checked splits with GPT-2's pattern whatever it is given": Record(
+        "real_tokenizer.encode_checked.pattern", "negated-rule"
+    ),
+    "add_tokens gives a name the vocab holds a new id": Record("real_tokenizer.add_tokens.kept", "negated-rule"),
+    "add_tokens numbers the new names from len(vocab)": Record("real_tokenizer.add_tokens.next_id", "negated-rule"),
+    "add_tokens adds the names in sorted order": Record("real_tokenizer.add_tokens.in_order", "negated-rule"),
+    "add_tokens adds the names to the vocab it is given": Record("real_tokenizer.add_tokens.unchanged", "negated-rule"),
     "encode_words lowercases a word before looking it up": Record("simple_tokenizers.encode_words.word_ids", "outside"),
     "encode_words strips punctuation off a word before looking it up": Record(
         "simple_tokenizers.encode_words.word_ids", "outside"

@@ -8,7 +8,8 @@ function (the merges a training gives), the comment above says which call made t
 
 The mistake's call (the reference's module with the entry's source run over it, as ``corpus_grading``
 builds the hand-in) and the reference's then differ in what ``shows`` names: the answer, the type of the
-exception raised (or one raises and the other returns), the arguments after the call (the "unchanged"
+exception raised (or one raises and the other returns), the message of the exception both raise (the
+reference's words naming another token), the arguments after the call (the "unchanged"
 rules), the files the call leaves in its folder (``save``), or "unfinished": the mistake never returns,
 where the reference does.
 
@@ -40,7 +41,7 @@ class Differs:
     """A call on which the mistake and the reference differ, in the way ``shows`` names."""
 
     arguments: dict[str, Any]
-    shows: str  # "answer", "exception", "arguments", "files" or "unfinished"
+    shows: str  # "answer", "exception", "message", "arguments", "files" or "unfinished"
     files: dict[str, str] | None = None  # written into FOLDER before the call
     before: tuple[dict[str, Any], ...] = ()  # calls made first, in the same module: a mistake that keeps state
 
@@ -574,6 +575,65 @@ WITNESSES: dict[str, Differs | Costs] = {
     # the table lists aab (rank 3) before ab (rank 2)
     "merges_from_ranks lists the merges in the table's order": Differs(
         {"mergeable_ranks": {b"aab": 3, b"ab": 2, b"a": 0, b"b": 1}}, shows="answer"
+    ),
+    # Part 6's special tokens as production uses them: the domain's special tokens, a vocab of the characters
+    # the text needs (no merge but where the pattern shows), ids any order.
+    # "text|>" ends the allowed <|endoftext|>: the reference raises, the mistake gives [10]
+    "encode_checked looks for refused tokens only outside the allowed ones": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "text|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "text|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    # both raise ValueError: the reference names <|end|>, which comes first in the text
+    "encode_checked names the first refused token of special_tokens": Differs(
+        {
+            "text": "<|end|><|endoftext|>",
+            "vocab": {"<|endoftext|>": 0, "<|end|>": 1},
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "<|end|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked encodes the allowed tokens as text": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {**{character: at for at, character in enumerate("<|endoftx>")}, "<|endoftext|>": 10},
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="answer",
+    ),
+    # GPT-2's pattern keeps 1234 one piece, GPT-4's cuts it after three digits
+    "encode_checked splits with GPT-2's pattern whatever it is given": Differs(
+        {
+            "text": "1234",
+            "vocab": {"1": 0, "2": 1, "3": 2, "4": 3, "12": 4, "123": 5, "1234": 6, "<|endoftext|>": 7},
+            "merges": [("1", "2"), ("12", "3"), ("123", "4")],
+            "special_tokens": ["<|endoftext|>"],
+            "pattern": Named("GPT4_SPLIT"),
+        },
+        shows="answer",
+    ),
+    "add_tokens gives a name the vocab holds a new id": Differs({"vocab": {"a": 0}, "names": ["a"]}, shows="answer"),
+    # the id 5 leaves gaps below it: len(vocab), 1, is no id after the largest
+    "add_tokens numbers the new names from len(vocab)": Differs(
+        {"vocab": {"a": 5}, "names": ["<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens adds the names in sorted order": Differs(
+        {"vocab": {}, "names": ["<|pad|>", "<|im_end|>"]}, shows="answer"
+    ),
+    "add_tokens adds the names to the vocab it is given": Differs(
+        {"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="arguments"
     ),
     # Part 7's relatives: a word and pieces of it, the log-probabilities in quarters as the domain draws them.
     # "ab" whole is the longest piece at the start

@@ -28,7 +28,7 @@ from autograder.kit_root import KIT_ROOT
 # Far more steps (traced calls and lines) than any witness takes on the reference: a mistake that loops
 # forever is stopped here and counts as unfinished, and a broken witness fails instead of hanging the run.
 STEPS = 200_000
-SHOWS = ("answer", "exception", "arguments", "files", "unfinished")
+SHOWS = ("answer", "exception", "message", "arguments", "files", "unfinished")
 
 _built = count()
 
@@ -94,21 +94,25 @@ def outcome(module: types.ModuleType, function: str, witness: Differs, folder: P
     for earlier in witness.before:
         getattr(module, function)(**placed(module, earlier, folder))
     arguments = placed(module, witness.arguments, folder)
+    message = ""
     try:
         gave: tuple[Any, ...] = ("answer", within_steps(lambda: getattr(module, function)(**arguments)))
     except _OutOfSteps:
         gave = ("unfinished",)
     except Exception as error:  # the mistake's own exception is part of what it gives
         gave = ("exception", type(error))
+        message = str(error)  # a rule may say what the message names (encode_checked's refused token)
     files = {}
     if folder.exists():
         files = {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
     after = {key: value for key, value in arguments.items() if not str(witness.arguments[key]).startswith(FOLDER)}
-    return {"gave": gave, "arguments": after, "files": files}
+    return {"gave": gave, "message": message, "arguments": after, "files": files}
 
 
 def differences(mistake: dict[str, Any], reference: dict[str, Any]) -> set[str]:
     found = {key for key in ("arguments", "files") if mistake[key] != reference[key]}
+    if mistake["gave"] == reference["gave"] and mistake["message"] != reference["message"]:
+        found.add("message")  # the same type raised, saying another thing
     if mistake["gave"] != reference["gave"]:
         kinds = {mistake["gave"][0], reference["gave"][0]}
         found.add("unfinished" if "unfinished" in kinds else "exception" if "exception" in kinds else "answer")

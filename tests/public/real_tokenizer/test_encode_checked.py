@@ -10,6 +10,8 @@ VOCAB = {"h": 0, "i": 1, "Ġ": 2, "hi": 3, "Ġhi": 4, "1": 5, "2": 6, "3": 7, "4
 MERGES = [("h", "i"), ("Ġ", "hi"), ("1", "2"), ("12", "3"), ("123", "4")]
 SPECIALS = {END_OF_TEXT: 12, "<|end": 13, "text|>": 14, "<|im_start|>": 15}
 VOCAB |= SPECIALS
+# The characters of the special tokens too: spelled as ordinary text, they have ids, as in GPT-2's vocab.
+VOCAB |= {character: 16 + at for at, character in enumerate("<|endoftx>im_sar")}
 
 
 @pytest.mark.rules("refused")

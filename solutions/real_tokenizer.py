@@ -292,7 +292,7 @@ def add_tokens(vocab: dict[str, int], names: tuple[str, ...] | list[str]) -> dic
 
     Adding tokens to a trained model's vocabulary, as ``tokenizer.add_tokens``
     does before the model's embedding is resized. The dict returned is a new
-    one (``vocab`` is not changed): every entry of ``vocab``, and each name of
+    one (``vocab`` is not changed): every entry of ``vocab``, then each name of
     ``names`` not already in it, in the order given, with the next unused id:
     one more than the largest id so far (0 for an empty vocab). A name already
     in ``vocab``, or repeated in ``names``, keeps its first id.

@@ -770,6 +770,7 @@ CONTRACTS: tuple[Contract, ...] = (
             "The pattern given is the one the text is split with (GPT-2's by default, GPT-4's when passed).",
             "pattern=pattern",
         ),
+        _unchanged("the special tokens, the allowed ones, the vocab and the merges"),
     ),
     _contract(
         "real_tokenizer",
@@ -788,7 +789,8 @@ CONTRACTS: tuple[Contract, ...] = (
         ),
         (
             "in_order",
-            "The new names take their ids in the order given, each once: a repeated name keeps its first id.",
+            "The new names, as written, take their ids in the order given, each once (a repeated name keeps its "
+            "first id), and the new dict lists them after vocab's entries.",
             "each name of ``names`` not already in it, in the order given",
         ),
         (

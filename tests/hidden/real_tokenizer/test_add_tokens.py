@@ -3,20 +3,23 @@
 import pytest
 from hypothesis import given
 
-from autograder.testing.author_api import domains, examples, gpt2, hint, reference
+from autograder.testing.author_api import StudentRaised, domains, examples, gpt2, hint, reference
 
 ref = reference("real_tokenizer")
 # GPT-2's first 2,000 merges: their ids stop at 2,255 and <|endoftext|> is 50,256, so len(vocab) is no free id.
 VOCAB, _ = gpt2(2000)
 
 
-@pytest.mark.rules("next_id", "in_order", "unchanged")
+@pytest.mark.rules("next_id", "kept", "in_order", "unchanged")
 @pytest.mark.points(1)
 def test_gives_each_new_name_the_next_id_after_the_largest(submission):
     """add_tokens gives <|im_start|> and <|im_end|> 50257 and 50258 after GPT-2's cut vocab, 0 and 1 after none"""
     record = submission.real_tokenizer.add_tokens.call(VOCAB, ["<|im_start|>", "<|im_end|>"])
     grown = record.returned
     assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")
+    assert all(grown.get(token) == token_id for token, token_id in VOCAB.items()), hint(
+        "every entry of vocab is in the new vocabulary with its id: start from a copy of vocab", fix="kept"
+    )
     added = [grown.get("<|im_start|>"), grown.get("<|im_end|>")]
     assert sorted(added, key=str) == [50257, 50258], hint(
         "the next id is one more than the largest id of vocab (max(vocab.values()) + 1), then one more for each "
@@ -27,7 +30,16 @@ def test_gives_each_new_name_the_next_id_after_the_largest(submission):
     assert not record.mutated, hint(
         "build a new dict (dict(vocab)) and add to it: leave vocab as it was", fix="unchanged"
     )
-    empty = submission.real_tokenizer.add_tokens({}, ["<|pad|>", "[MASK]"])
+    try:
+        empty = submission.real_tokenizer.add_tokens({}, ["<|pad|>", "[MASK]"])
+    except StudentRaised as error:
+        raise AssertionError(
+            hint(
+                f"an empty vocab raised {error.error_type}: it has no largest id, so the first name is 0 "
+                "(max(vocab.values(), default=-1) + 1)",
+                fix="next_id",
+            )
+        ) from None
     assert isinstance(empty, dict) and sorted(empty.values()) == [0, 1], hint(
         "an empty vocab has no largest id: the first name is 0 (max(..., default=-1) + 1)", fix="next_id"
     )
@@ -36,14 +48,18 @@ def test_gives_each_new_name_the_next_id_after_the_largest(submission):
     )
 
 
-@pytest.mark.rules("kept", "in_order")
+@pytest.mark.rules("kept", "next_id", "in_order")
 @pytest.mark.points(1)
 def test_keeps_each_names_first_id(submission):
     """add_tokens keeps the ids vocab has, and gives a name repeated in names its first id only"""
-    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y", "x"])
-    assert isinstance(grown, dict) and grown.get("<|end|>") == 1 and grown.get("a") == 0, hint(
+    once = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y"])
+    assert isinstance(once, dict) and once.get("<|end|>") == 1 and once.get("a") == 0, hint(
         "every entry of vocab keeps its id, and a name vocab already has is not added again", fix="kept"
     )
+    assert (once.get("x"), once.get("y")) == (2, 3), hint(
+        "a name vocab already holds takes no id: count the next id up only when a name is added", fix="next_id"
+    )
+    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y", "x"])
     assert grown == {"a": 0, "<|end|>": 1, "x": 2, "y": 3}, hint(
         "add the new names in the order given, each once: a name repeated keeps its first id", fix="in_order"
     )
@@ -72,3 +88,7 @@ def test_hyp_same_vocabulary_as_the_reference(submission, inputs):
         fix="next_id",
     )
     assert grown == expected, hint("the new names take their ids in the order given", fix="in_order")
+    assert list(grown) == list(expected), hint(
+        "list vocab's entries first, then the new names in the order given: dict(vocab), then add to it",
+        fix="in_order",
+    )

@@ -35,6 +35,20 @@ def drawn(cases, count, example_seed):
     return random.Random(example_seed).sample(cases, count)
 
 
+def encoded(check, *arguments, **keywords):
+    """The call's record where nothing in the text is refused: a refusal there fails with the hint that says so."""
+    try:
+        return check.call(*arguments, **keywords)
+    except StudentRaised as error:
+        raise AssertionError(
+            hint(
+                f"raised {error.error_type} though no special token that allowed lacks is in the text: look for exactly "
+                "those tokens, each as it is written (regex.escape it in a pattern); an allowed one is encoded",
+                fix="allowed",
+            )
+        ) from None
+
+
 @pytest.mark.rules("refused")
 @pytest.mark.points(1)
 def test_refuses_a_special_token_it_does_not_allow(submission):
@@ -49,10 +63,47 @@ def test_refuses_a_special_token_it_does_not_allow(submission):
         "<|im_start|> is no piece of GPT-2's split (<|, im, _start, |>): look for each refused token in the text "
         "itself, not in its pieces or ids"
     )
+    for text in ("<|im_start|>", "hi<|im_start|>"):
+        outcome = raised(check, text, VOCAB, MERGES, (END_OF_TEXT, "<|im_start|>"))
+        assert outcome is not None and outcome[0] == "ValueError", hint(
+            f"{text!r} ends with the refused <|im_start|>: a token may start as late as len(text) - len(token)"
+        )
     outcome = raised(check, "one<|endoftext|>two", VOCAB, MERGES, [END_OF_TEXT, "text|>"], allowed=[END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint(
         '"text|>", known and not allowed, ends the allowed <|endoftext|>: a refused token counts anywhere in the '
         "text, inside an allowed one too, as tiktoken's search does"
+    )
+
+
+@pytest.mark.rules("allowed", "unchanged")
+@pytest.mark.points(1)
+def test_gives_encodes_ids_with_the_allowed_tokens(submission, example_seed):
+    """encode_checked gives tiktoken's ids, each allowed special token its one id, on held-out text"""
+    check = submission.real_tokenizer.encode_checked
+    for case in [SPECIAL[-1], *drawn(SPECIAL[:-1], 2, example_seed)]:
+        got = encoded(check, case["text"], VOCAB, MERGES, case["specials"], allowed=case["specials"]).returned
+        assert got == case["cut"], hint(
+            "with every special token the text holds allowed, the ids are encode's with special_tokens=allowed",
+            fix="allowed",
+        )
+    for case in drawn(PLAIN, 3, example_seed):
+        got = encoded(check, case["text"], VOCAB, MERGES, KNOWN).returned
+        assert got == case["cut"], hint(
+            "text with no special token in it gives encode's ids: nothing raises", fix="allowed"
+        )
+    text = "end<|endoftext|>"
+    record = encoded(check, text, VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
+    assert record.returned == ref.encode(text, VOCAB, MERGES, special_tokens=[END_OF_TEXT]), hint(
+        "an allowed special token is its one id (vocab[token]): pass allowed to encode as its special_tokens",
+        fix="allowed",
+    )
+    assert not record.mutated, hint(
+        "leave special_tokens and allowed as they were: the refused ones are a new list", fix="unchanged"
+    )
+    got = encoded(check, text, VOCAB, MERGES, (END_OF_TEXT, "<|im_start|>"), allowed=(END_OF_TEXT,)).returned
+    assert got == record.returned, hint(
+        "special_tokens and allowed may be tuples: build a new list of the refused ones, remove nothing from them",
+        fix="unchanged",
     )
 
 
@@ -69,32 +120,17 @@ def test_names_the_refused_token_that_comes_first(submission):
         "name the refused token the text holds first (<|im_start|> here), not the first of special_tokens that the "
         "text holds, and only that one"
     )
-    outcome = raised(check, "x<|endoftext|>", VOCAB, MERGES, ["<|end", END_OF_TEXT])
+    outcome = raised(check, "one <|endoftext|> two", VOCAB, MERGES, ["<|im_start|>", END_OF_TEXT])
+    assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
+    assert END_OF_TEXT in outcome[1] and "<|im_start|>" not in outcome[1], hint(
+        "name a token the text holds: <|im_start|> is not in it (text.find gives -1 for a token not found)"
+    )
+    outcome = raised(check, "x<|endoftext|>!", VOCAB, MERGES, ["<|end", END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint(
         "a special token that is not allowed raises ValueError", fix="refused"
     )
     assert END_OF_TEXT in outcome[1], hint(
         "<|end and <|endoftext|> start at the same place: name the longer, <|endoftext|>, as split_specials cuts it"
-    )
-
-
-@pytest.mark.rules("allowed")
-@pytest.mark.points(1)
-def test_gives_encodes_ids_with_the_allowed_tokens(submission, example_seed):
-    """encode_checked gives tiktoken's ids, each allowed special token its one id, on held-out text"""
-    check = submission.real_tokenizer.encode_checked
-    for case in [SPECIAL[-1], *drawn(SPECIAL[:-1], 2, example_seed)]:
-        got = check(case["text"], VOCAB, MERGES, case["specials"], allowed=case["specials"])
-        assert got == case["cut"], hint(
-            "with every special token the text holds allowed, the ids are encode's with special_tokens=allowed"
-        )
-    for case in drawn(PLAIN, 3, example_seed):
-        got = check(case["text"], VOCAB, MERGES, KNOWN)
-        assert got == case["cut"], hint("text with no special token in it gives encode's ids: nothing raises")
-    text = "end<|endoftext|>"
-    got = check(text, VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
-    assert got == ref.encode(text, VOCAB, MERGES, special_tokens=[END_OF_TEXT]), hint(
-        "an allowed special token is its one id (vocab[token]): pass allowed to encode as its special_tokens"
     )
 
 
@@ -107,7 +143,7 @@ def test_splits_with_the_pattern_it_is_given(submission, example_seed):
         assert got == case["cut, GPT-4's split"], hint("pass the pattern argument on to encode: pattern=pattern")
 
 
-@pytest.mark.rules("refused", "names_first", "allowed", "pattern")
+@pytest.mark.rules("refused", "names_first", "allowed", "pattern", "unchanged")
 @pytest.mark.points(1)
 @examples(40)
 @given(inputs=domains.strategy("text_specials_and_allowed"))
@@ -122,7 +158,9 @@ def test_hyp_same_as_the_reference_on_any_text(submission, inputs):
     except ValueError as error:
         named = next(token for token in sorted(known, key=len, reverse=True) if repr(token) in str(error))
     try:
-        got = submission.real_tokenizer.encode_checked(text, vocab, MERGES, known, allowed=allowed, pattern=pattern)
+        record = submission.real_tokenizer.encode_checked.call(
+            text, vocab, MERGES, known, allowed=allowed, pattern=pattern
+        )
     except StudentRaised as error:
         assert named, hint(
             f"raised {error.error_type} though every special token the text holds is allowed or unknown: encode it",
@@ -139,4 +177,7 @@ def test_hyp_same_as_the_reference_on_any_text(submission, inputs):
         f"{named!r} is in the text, known and not allowed: raise ValueError (it may stand inside an allowed one)",
         fix="refused",
     )
-    assert got == expected, hint("the ids are encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)")
+    assert record.returned == expected, hint(
+        "the ids are encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)", fix="allowed"
+    )
+    assert not record.mutated, hint("leave the arguments as they were", fix="unchanged")

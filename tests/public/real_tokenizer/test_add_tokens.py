@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder.testing.author_api import examples, hint
+from autograder.testing.author_api import StudentRaised, examples, hint
 
 
 @pytest.mark.rules("next_id", "in_order", "unchanged")
@@ -20,21 +20,33 @@ def test_new_names_take_the_ids_after_the_largest(submission):
         "the next id is one more than the largest so far (7 + 1), not len(vocab)", fix="next_id"
     )
     assert added == [8, 9], hint("the names take their ids in the order given", fix="in_order")
-    assert submission.real_tokenizer.add_tokens({}, ["<|pad|>"]) == {"<|pad|>": 0}, hint(
-        "an empty vocab gives the first name 0", fix="next_id"
-    )
+    try:
+        empty = submission.real_tokenizer.add_tokens({}, ["<|pad|>"])
+    except StudentRaised as error:
+        raise AssertionError(
+            hint(
+                f"an empty vocab raised {error.error_type}: with no largest id the first name is 0 (max's default=-1)",
+                fix="next_id",
+            )
+        ) from None
+    assert empty == {"<|pad|>": 0}, hint("an empty vocab gives the first name 0", fix="next_id")
 
 
-@pytest.mark.rules("kept", "in_order")
+@pytest.mark.rules("kept", "next_id", "in_order")
 @pytest.mark.points(1)
 def test_a_name_already_there_or_repeated_keeps_its_first_id(submission):
     """add_tokens adds no name twice: one vocab holds keeps its id, one repeated in names its first"""
-    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "x", "y"])
-    assert isinstance(grown, dict) and (grown.get("a"), grown.get("<|end|>")) == (0, 1), hint(
+    once = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "z"])
+    assert isinstance(once, dict) and (once.get("a"), once.get("<|end|>")) == (0, 1), hint(
         "every entry of vocab keeps its id; a name it holds is not added again", fix="kept"
     )
-    assert grown == {"a": 0, "<|end|>": 1, "x": 2, "y": 3}, hint(
-        "the new names in the order given, each once: x is 2, y is 3", fix="in_order"
+    assert once.get("z") == 2, hint("<|end|> is in vocab already and takes no id: z is the next, 2", fix="next_id")
+    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", " x", " x", "y\n"])
+    assert grown == {"a": 0, "<|end|>": 1, " x": 2, "y\n": 3}, hint(
+        'the new names as written, in the order given, each once: " x" is 2, "y\\n" is 3', fix="in_order"
+    )
+    assert list(grown) == ["a", "<|end|>", " x", "y\n"], hint(
+        "list vocab's entries first, then the new names: copy vocab, then add to the copy", fix="in_order"
     )
 
 
@@ -43,7 +55,7 @@ def test_a_name_already_there_or_repeated_keeps_its_first_id(submission):
 @examples(30)
 @given(
     ids=st.lists(st.integers(0, 30), unique=True, max_size=5),
-    names=st.lists(st.sampled_from(["t0", "t1", "<|a|>", "<|b|>", "<|c|>"]), max_size=6),
+    names=st.lists(st.sampled_from(["t0", "t1", "<|a|>", " <|b|>", "\n\n"]), max_size=6),
 )
 def test_hyp_the_new_ids_follow_the_largest_in_order(submission, ids, names):
     """add_tokens on any ids: vocab's kept, each new name once, numbered on from the largest id in order"""

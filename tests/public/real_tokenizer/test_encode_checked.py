@@ -2,7 +2,7 @@
 
 import pytest
 
-from autograder.testing.author_api import END_OF_TEXT, GPT4_SPLIT, hint, raised
+from autograder.testing.author_api import END_OF_TEXT, GPT4_SPLIT, StudentRaised, hint, raised
 
 # A tiny model: "hi", " hi", a few digits, and its special tokens. "text|>" ends "<|endoftext|>" and "<|end"
 # starts it: tokens a model may know side by side.
@@ -14,24 +14,64 @@ VOCAB |= SPECIALS
 VOCAB |= {character: 16 + at for at, character in enumerate("<|endoftx>im_sar")}
 
 
+def encoded(check, *arguments, **keywords):
+    """The call's record where nothing in the text is refused: a refusal there fails with the hint that says so."""
+    try:
+        return check.call(*arguments, **keywords)
+    except StudentRaised as error:
+        raise AssertionError(
+            hint(
+                f"raised {error.error_type} though no special token that allowed lacks is in the text: look for exactly "
+                "those tokens, each as written (regex.escape it in a pattern); an allowed one is its id",
+                fix="allowed",
+            )
+        ) from None
+
+
 @pytest.mark.rules("refused")
 @pytest.mark.points(1)
 def test_a_special_token_not_allowed_raises(submission):
     """encode_checked raises ValueError where the text holds a special token that is not allowed"""
     check = submission.real_tokenizer.encode_checked
-    outcome = raised(check, "hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT])
+    outcome = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, [END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint(
         "allowed is empty by default: <|endoftext|> in the text raises ValueError, and no ids come back"
     )
-    outcome = raised(check, "hi <|im_start|>", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
+    outcome = raised(check, "hi <|im_start|>hi", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint(
         "look for every special token that allowed lacks, in the whole text: <|im_start|> is not allowed here"
+    )
+    outcome = raised(check, "<|endoftext|>", VOCAB, MERGES, (END_OF_TEXT,))
+    assert outcome is not None and outcome[0] == "ValueError", hint(
+        "the text that is the refused token alone raises too: a token may start as late as len(text) - len(token)"
     )
     outcome = raised(check, "hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "text|>"], allowed=[END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint(
         '"text|>" is not allowed and occurs in the text, at the end of the allowed <|endoftext|>: a refused token '
         "counts anywhere, as a substring"
     )
+
+
+@pytest.mark.rules("allowed", "unchanged")
+@pytest.mark.points(1)
+def test_allowed_special_tokens_are_their_ids(submission):
+    """encode_checked encodes each allowed special token as its id, and text without any as encode does"""
+    check = submission.real_tokenizer.encode_checked
+    known, allowed = [END_OF_TEXT, "<|im_start|>"], [END_OF_TEXT]
+    record = encoded(check, "hi<|endoftext|> hi", VOCAB, MERGES, known, allowed=allowed)
+    assert record.returned == [3, 12, 4], hint(
+        "an allowed special token is its one id: encode(text, vocab, merges, special_tokens=allowed)", fix="allowed"
+    )
+    assert not record.mutated, hint(
+        "leave special_tokens and allowed as they were: make a new list of the refused ones", fix="unchanged"
+    )
+    assert encoded(check, "hi hi", VOCAB, MERGES, list(SPECIALS)).returned == [3, 4], hint(
+        "with no special token in the text nothing is refused: give encode's ids", fix="allowed"
+    )
+    assert encoded(check, "hi<|endoftext|>", VOCAB, MERGES, tuple(known), allowed=(END_OF_TEXT,)).returned == [
+        3,
+        12,
+    ], hint("special_tokens and allowed may be tuples: remove nothing from them", fix="unchanged")
 
 
 @pytest.mark.rules("names_first")
@@ -44,24 +84,15 @@ def test_the_error_names_the_first_refused_token(submission):
     assert "<|im_start|>" in outcome[1] and END_OF_TEXT not in outcome[1], hint(
         "name the refused token that occurs first in the text, <|im_start|>, and only that one"
     )
-    outcome = raised(check, "hi<|endoftext|>", VOCAB, MERGES, ["<|end", END_OF_TEXT])
+    outcome = raised(check, "hi<|endoftext|>hi", VOCAB, MERGES, ["<|im_start|>", END_OF_TEXT])
+    assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
+    assert END_OF_TEXT in outcome[1] and "<|im_start|>" not in outcome[1], hint(
+        "name a token the text holds: <|im_start|> is not in it (text.find gives -1 for a token not found)"
+    )
+    outcome = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, ["<|end", END_OF_TEXT])
     assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
     assert END_OF_TEXT in outcome[1], hint(
         "<|end and <|endoftext|> start at the same place: name the longer, as split_specials would cut it"
-    )
-
-
-@pytest.mark.rules("allowed")
-@pytest.mark.points(1)
-def test_allowed_special_tokens_are_their_ids(submission):
-    """encode_checked encodes each allowed special token as its id, and text without any as encode does"""
-    check = submission.real_tokenizer.encode_checked
-    got = check("hi<|endoftext|> hi", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
-    assert got == [3, 12, 4], hint(
-        "an allowed special token is its one id: encode(text, vocab, merges, special_tokens=allowed)"
-    )
-    assert check("hi hi", VOCAB, MERGES, list(SPECIALS)) == [3, 4], hint(
-        "with no special token in the text nothing is refused: give encode's ids"
     )
 
 

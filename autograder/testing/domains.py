@@ -204,8 +204,9 @@ def _text_specials_and_allowed() -> Any:
     return draw()
 
 
-# Names a chat model adds, for add_tokens: drawn beside the vocab's own tokens, so some are there already.
-ADDED_NAMES = ("<|im_start|>", "<|im_end|>", "<|pad|>", "[MASK]")
+# Names a chat model adds, for add_tokens: drawn beside the vocab's own tokens, so some are there already;
+# eight, so that names in a set's order are rarely in the order given.
+ADDED_NAMES = ("<|im_start|>", "<|im_end|>", "<|pad|>", "[MASK]", "<|user|>", "<|assistant|>", "<|system|>", "<|tool|>")
 
 
 def _vocab_and_names() -> Any:

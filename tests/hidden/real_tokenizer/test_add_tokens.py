@@ -14,8 +14,8 @@ VOCAB, _ = gpt2(2000)
 @pytest.mark.points(1)
 def test_gives_each_new_name_the_next_id_after_the_largest(submission):
     """add_tokens gives <|im_start|> and <|im_end|> 50257 and 50258 after GPT-2's cut vocab, 0 and 1 after none"""
-    record = submission.real_tokenizer.add_tokens.call(VOCAB, ["<|im_start|>", "<|im_end|>"])
-    grown = record.returned
+    made = submission.real_tokenizer.add_tokens.call(VOCAB, ["<|im_start|>", "<|im_end|>"])
+    grown = made.returned
     assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")
     assert all(grown.get(token) == token_id for token, token_id in VOCAB.items()), hint(
         "every entry of vocab is in the new vocabulary with its id: start from a copy of vocab", fix="kept"
@@ -27,19 +27,18 @@ def test_gives_each_new_name_the_next_id_after_the_largest(submission):
         fix="next_id",
     )
     assert added == [50257, 50258], hint("give the new names their ids in the order given", fix="in_order")
-    assert not record.mutated, hint(
+    assert not made.mutated, hint(
         "build a new dict (dict(vocab)) and add to it: leave vocab as it was", fix="unchanged"
     )
     try:
         empty = submission.real_tokenizer.add_tokens({}, ["<|pad|>", "[MASK]"])
-    except StudentRaised as error:
-        raise AssertionError(
-            hint(
-                f"an empty vocab raised {error.error_type}: it has no largest id, so the first name is 0 "
-                "(max(vocab.values(), default=-1) + 1)",
-                fix="next_id",
-            )
-        ) from None
+    except StudentRaised as refused:
+        said = hint(
+            f"an empty vocab raised {refused.error_type}: it has no largest id, so the first name is 0 "
+            "(max(vocab.values(), default=-1) + 1)",
+            fix="next_id",
+        )
+        raise AssertionError(said) from None
     assert isinstance(empty, dict) and sorted(empty.values()) == [0, 1], hint(
         "an empty vocab has no largest id: the first name is 0 (max(..., default=-1) + 1)", fix="next_id"
     )
@@ -72,11 +71,11 @@ def test_keeps_each_names_first_id(submission):
 def test_hyp_same_vocabulary_as_the_reference(submission, inputs):
     """add_tokens gives the reference's vocabulary for any vocab and names, and changes neither"""
     vocab, names = inputs["vocab"], inputs["names"]
-    record = submission.real_tokenizer.add_tokens.call(vocab, names)
-    grown, expected = record.returned, ref.add_tokens(vocab, names)
+    made = submission.real_tokenizer.add_tokens.call(vocab, names)
+    grown, expected = made.returned, ref.add_tokens(vocab, names)
     assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")
-    assert not record.mutated, hint("leave vocab and names as they were: copy vocab, then add", fix="unchanged")
-    assert all(grown.get(token) == token_id for token, token_id in vocab.items()), hint(
+    assert not made.mutated, hint("leave vocab and names as they were: copy vocab, then add", fix="unchanged")
+    assert all(grown.get(key) == value for key, value in vocab.items()), hint(
         "every entry of vocab keeps its id in the new vocabulary", fix="kept"
     )
     assert set(grown) == set(expected), hint("each name of names is in the new vocabulary, once", fix="in_order")

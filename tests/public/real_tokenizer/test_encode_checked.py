@@ -33,20 +33,20 @@ def encoded(check, *arguments, **keywords):
 def test_a_special_token_not_allowed_raises(submission):
     """encode_checked raises ValueError where the text holds a special token that is not allowed"""
     check = submission.real_tokenizer.encode_checked
-    outcome = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, [END_OF_TEXT])
-    assert outcome is not None and outcome[0] == "ValueError", hint(
+    raising = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, [END_OF_TEXT])
+    assert raising is not None and raising[0] == "ValueError", hint(
         "allowed is empty by default: <|endoftext|> in the text raises ValueError, and no ids come back"
     )
-    outcome = raised(check, "hi <|im_start|>hi", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
-    assert outcome is not None and outcome[0] == "ValueError", hint(
+    raising = raised(check, "hi <|im_start|>hi", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"], allowed=[END_OF_TEXT])
+    assert raising is not None and raising[0] == "ValueError", hint(
         "look for every special token that allowed lacks, in the whole text: <|im_start|> is not allowed here"
     )
-    outcome = raised(check, "<|endoftext|>", VOCAB, MERGES, (END_OF_TEXT,))
-    assert outcome is not None and outcome[0] == "ValueError", hint(
+    raising = raised(check, "<|endoftext|>", VOCAB, MERGES, (END_OF_TEXT,))
+    assert raising is not None and raising[0] == "ValueError", hint(
         "the text that is the refused token alone raises too: a token may start as late as len(text) - len(token)"
     )
-    outcome = raised(check, "hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "text|>"], allowed=[END_OF_TEXT])
-    assert outcome is not None and outcome[0] == "ValueError", hint(
+    raising = raised(check, "hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "text|>"], allowed=[END_OF_TEXT])
+    assert raising is not None and raising[0] == "ValueError", hint(
         '"text|>" is not allowed and occurs in the text, at the end of the allowed <|endoftext|>: a refused token '
         "counts anywhere, as a substring"
     )
@@ -79,19 +79,19 @@ def test_allowed_special_tokens_are_their_ids(submission):
 def test_the_error_names_the_first_refused_token(submission):
     """encode_checked's ValueError names the refused token the text holds first, the longer at one place"""
     check = submission.real_tokenizer.encode_checked
-    outcome = raised(check, "hi<|im_start|>hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"])
-    assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
-    assert "<|im_start|>" in outcome[1] and END_OF_TEXT not in outcome[1], hint(
+    raising = raised(check, "hi<|im_start|>hi<|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"])
+    assert raising is not None and raising[0] == "ValueError", hint("raise ValueError", fix="refused")
+    assert "<|im_start|>" in raising[1] and END_OF_TEXT not in raising[1], hint(
         "name the refused token that occurs first in the text, <|im_start|>, and only that one"
     )
-    outcome = raised(check, "hi<|endoftext|>hi", VOCAB, MERGES, ["<|im_start|>", END_OF_TEXT])
-    assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
-    assert END_OF_TEXT in outcome[1] and "<|im_start|>" not in outcome[1], hint(
+    raising = raised(check, "hi<|endoftext|>hi", VOCAB, MERGES, ["<|im_start|>", END_OF_TEXT])
+    assert raising is not None and raising[0] == "ValueError", hint("raise ValueError", fix="refused")
+    assert END_OF_TEXT in raising[1] and "<|im_start|>" not in raising[1], hint(
         "name a token the text holds: <|im_start|> is not in it (text.find gives -1 for a token not found)"
     )
-    outcome = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, ["<|end", END_OF_TEXT])
-    assert outcome is not None and outcome[0] == "ValueError", hint("raise ValueError", fix="refused")
-    assert END_OF_TEXT in outcome[1], hint(
+    raising = raised(check, "hi<|endoftext|> hi", VOCAB, MERGES, ["<|end", END_OF_TEXT])
+    assert raising is not None and raising[0] == "ValueError", hint("raise ValueError", fix="refused")
+    assert END_OF_TEXT in raising[1], hint(
         "<|end and <|endoftext|> start at the same place: name the longer, as split_specials would cut it"
     )
 

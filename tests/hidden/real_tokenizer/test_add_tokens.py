@@ -55,11 +55,11 @@ def test_keeps_each_names_first_id(submission):
     assert isinstance(once, dict) and once.get("<|end|>") == 1 and once.get("a") == 0, hint(
         "every entry of vocab keeps its id, and a name vocab already has is not added again", fix="kept"
     )
-    assert (once.get("x"), once.get("y")) == (2, 3), hint(
+    assert sorted([once.get("x"), once.get("y")], key=str) == [2, 3], hint(
         "a name vocab already holds takes no id: count the next id up only when a name is added", fix="next_id"
     )
-    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y", "x"])
-    assert grown == {"a": 0, "<|end|>": 1, "x": 2, "y": 3}, hint(
+    grown = submission.real_tokenizer.add_tokens({"a": 0, "<|end|>": 1}, ["<|end|>", "x", "y\t", "x"])
+    assert grown == {"a": 0, "<|end|>": 1, "x": 2, "y\t": 3}, hint(
         "add the new names in the order given, each once: a name repeated keeps its first id", fix="in_order"
     )
 

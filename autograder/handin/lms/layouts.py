@@ -28,8 +28,8 @@ def read_layout(path: Path, *, assignment: str | None = None, roster_ids: set[st
         if path.suffix.lower() != ".zip":
             raise DiscoveryError(f"{path}: is a single file; give the folder of submissions, or the LMS's bulk .zip")
         return downloads.read_zip(path, roster_ids)
-    nbgrader_root = path / "submitted" if (path / "submitted").is_dir() else path
-    if nbgrader_root.name == "submitted":
+    nbgrader_root = path / nbgrader.SUBMITTED if (path / nbgrader.SUBMITTED).is_dir() else path
+    if nbgrader_root.name == nbgrader.SUBMITTED:
         return nbgrader.read_submitted(nbgrader_root, assignment)
     entries = listing(path)
     lms = names.lms_pattern([entry.name for entry in entries], path)

@@ -10,7 +10,8 @@ from autograder.handin.lms import times
 from autograder.handin.lms.folders import GRADABLE_SUFFIXES
 from autograder.handin.lms.found import DiscoveryError, Download, Found, listing, loader, student_id
 
-LAYOUT = "nbgrader submitted/"  # Discovery.layout of a course's submitted/ folder
+SUBMITTED = "submitted"  # the course's folder of hand-ins, one folder per student
+LAYOUT = f"nbgrader {SUBMITTED}/"  # Discovery.layout of a course's submitted/ folder
 TIMESTAMP_BYTES = 100
 
 

@@ -63,8 +63,9 @@ class DefaultCommandGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; a run error it raises, from however deep, is its one line and its exit code here
-        and nowhere else (a kit test holds every other command to raising it)."""
+        """Run the command. A run error raised anywhere below it is said here, as one line after the command's
+        name, and ends the command with its exit code: the one place (a kit test holds the rest of cli.py to
+        letting it through)."""
         try:
             return super().invoke(ctx)
         except RunError as error:

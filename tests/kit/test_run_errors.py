@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import autograder
 from autograder import cli
-from autograder.cage import doctor
+from autograder.cage import doctor, isolation
 from autograder.cage.bubblewrap_pin import BubblewrapChanged
 from autograder.run_errors import CANNOT_GRADE, RunError
 
@@ -224,7 +224,9 @@ def test_the_command_line_catches_run_errors_and_exits_for_them_in_one_place() -
 
 
 @pytest.mark.unit
-def test_a_run_error_is_one_line_after_its_commands_name_and_ends_with_its_exit_code(tmp_path: Path) -> None:
+def test_a_run_error_is_one_line_after_its_commands_name_and_ends_with_its_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     course = tmp_path / "course.toml"
     course.write_text("", encoding="utf-8")
     said = CliRunner().invoke(cli.main, ["make-course", str(course)])
@@ -234,6 +236,8 @@ def test_a_run_error_is_one_line_after_its_commands_name_and_ends_with_its_exit_
     )
     assert said.stdout == ""
 
+    # grade PATH probes the cage while it reads the hand-in: a probe found already, so no process starts.
+    monkeypatch.setattr(isolation, "_probed", [isolation.Probe(isolation.Isolation.PROCESS)])
     missing = tmp_path / "missing"
     said = CliRunner().invoke(cli.main, [str(missing), "--course", str(course)])  # grade PATH: the default command
     assert said.exit_code == CANNOT_GRADE, said.output
@@ -249,3 +253,30 @@ def test_doctors_run_error_ends_with_its_answer_that_grading_would_refuse_here(m
     said = CliRunner().invoke(cli.main, ["doctor"])
     assert (said.exit_code, said.stderr) == (cli.EXIT_DOCTOR_REFUSES, "grade doctor: bwrap: changed\n")
     assert BubblewrapChanged.exit_code != cli.EXIT_DOCTOR_REFUSES, "the command's code, not the error's"
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("command", "module", "function", "error"),
+    [
+        ("make-stubs", "autograder.authoring.stubs", "write_stubs", "MarkerError"),
+        ("make-notebooks", "autograder.authoring.notebooks", "write_notebooks", "ExerciseSourceError"),
+    ],
+)
+def test_a_mistake_in_the_sources_an_authoring_command_reads_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, command: str, module: str, function: str, error: str
+) -> None:
+    """A marker or an @exercise solutions/ or exercises/src get wrong (it used to end in a traceback)."""
+    home = importlib.import_module(module)
+    raised = getattr(home, error)
+
+    def mistaken(*_: object, **__: object) -> None:
+        raise raised("solutions/bpe.py:3: the mistake; the fix")
+
+    monkeypatch.setattr(home, function, mistaken)
+    said = CliRunner().invoke(cli.main, [command])
+    assert (said.exit_code, said.stderr) == (
+        CANNOT_GRADE,
+        f"grade {command}: solutions/bpe.py:3: the mistake; the fix\n",
+    )
+    assert said.stdout == "", "nothing is said to be written"

@@ -27,6 +27,7 @@ from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.reports import disclosure
+from autograder.run_errors import RunError
 from autograder.testing.example_sets import SECRET_FILE, course_secret
 
 RELEASE_NAME = "bpe-kit-student"
@@ -38,7 +39,7 @@ ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 EXECUTABLES = ("setup.sh", "run_autograder")  # Gradescope runs these two
 
 
-class ReleaseError(Exception):
+class ReleaseError(RunError):
     """The release or package cannot be built: one line naming the problem and the fix."""
 
 

@@ -103,7 +103,11 @@ INSTALLED = [
     ),
     _tiktoken("byte_bpe.md", "50256 in GPT-2", "tiktoken_ext/openai_public.py", 29, "{ENDOFTEXT: 50256}"),
     _tiktoken(
-        "bpe.md", "GPT-2 about 50K (its last token is id 50256", "tiktoken_ext/openai_public.py", 29, "{ENDOFTEXT: 50256}"
+        "bpe.md",
+        "GPT-2 about 50K (its last token is id 50256",
+        "tiktoken_ext/openai_public.py",
+        29,
+        "{ENDOFTEXT: 50256}",
     ),
     _tiktoken(
         "bpe.md",

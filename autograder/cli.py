@@ -17,8 +17,9 @@ from autograder.cage.isolation import UNCAGED_FLAG
 from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
-from autograder.reports import FORMATS, disclosure, renderer
+from autograder.reports import FORMATS, renderer
 from autograder.run_errors import CANNOT_GRADE, RunError
+from autograder.scoring import feedback_policy as disclosure
 from autograder.testing.suites import SUITES, SuiteMissing
 
 if TYPE_CHECKING:

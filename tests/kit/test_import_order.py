@@ -36,7 +36,8 @@ def modules() -> Iterator[tuple[str, Path]]:
 def imported(name: str, path: Path) -> Iterator[str]:
     """What module ``name`` imports, anywhere in it (in a function, for the type checker alone), as dotted
     names: ``from autograder.cage import seccomp`` imports ``autograder.cage`` and ``autograder.cage.seccomp``
-    (a name imported from a module, ``autograder.cage.seccomp.program``, is no module: the callers skip it)."""
+    (a name imported from a module, ``autograder.cage.seccomp.program``, stands on that module's step and is
+    in no circle: no module has its name)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):

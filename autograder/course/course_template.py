@@ -12,7 +12,7 @@ from autograder.course.course_file import BLANK, DEFAULT_NAME, VISIBILITIES, ZER
 from autograder.course.late import PER, LatePolicy
 from autograder.grading.limits import Limits
 from autograder.parts import PARTS
-from autograder.reports import disclosure
+from autograder.scoring import feedback_policy
 from autograder.scoring.course_points import test_function
 from autograder.scoring.points import suite_tests
 from autograder.scoring.scoring import points_number
@@ -59,7 +59,7 @@ def template() -> str:
         '# What students see of the hidden tests, in grade batch\'s feedback and on Gradescope: "failures" (the',
         '# failing call, expected, got and the hint), "scores" (points, and the failed checks in words only) or',
         '# "full" (every test with its call: it shows the hidden inputs). --feedback overrides it.',
-        f'# policy = "{disclosure.DEFAULT}"',
+        f'# policy = "{feedback_policy.DEFAULT}"',
         "# Gradescope's visibility of the whole result, built into the package by grade gradescope:",
         "# " + ", ".join(f'"{choice}"' for choice in VISIBILITIES) + ".",
         f'# gradescope_visibility = "{VISIBILITIES[0]}"',

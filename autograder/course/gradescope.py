@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.atomic_files import write_atomically
-from autograder.reports import disclosure, json_report
+from autograder.reports import json_report
+from autograder.scoring import feedback_policy
 from autograder.scoring.grade_result import GradeResult
 from autograder.testing.outcomes import Visibility
 
@@ -47,8 +48,8 @@ def results_for(submission: Path) -> GradeResult:
                 "your code. This is not your fault: your instructor can see why."
             )
         try:
-            # What the student sees of the hidden tests: the feedback the package was built with (reports.
-            # disclosure), made here where the result is made, so results.json holds no passed test's call.
+            # What the student sees of the hidden tests: the feedback the package was built with (scoring.
+            # feedback_policy), made here where the result is made, so results.json holds no passed test's call.
             # The course file the package carries gives the points, the limits and the result's visibility.
             from autograder.course.course_file import load
             from autograder.kit_root import KIT_ROOT
@@ -57,7 +58,7 @@ def results_for(submission: Path) -> GradeResult:
             result = grade_path(submission, suite="hidden", limits=course.limits_with({}), points=course.points)
             if course.gradescope_visibility is not None:
                 result = replace(result, visibility=Visibility(course.gradescope_visibility))
-            return disclosure.view(result, disclosure.package_mode(KIT_ROOT))
+            return feedback_policy.view(result, feedback_policy.package_mode(KIT_ROOT))
         except CannotGrade as error:
             return _without_tests(f"Your submission could not be graded: {error}")
     except Exception:  # our bug: the student still gets a result, and the trace reaches the instructor

@@ -28,8 +28,6 @@ from pathlib import Path
 from typing import Any
 
 AUTOGRADED = "autograded"
-SUBMITTED = "submitted"
-TIMESTAMP = "timestamp.txt"
 # What nbgrader's CourseDirectory.ignore leaves out when it copies a hand-in's files.
 IGNORED = (".ipynb_checkpoints", "__pycache__", "feedback", ".DS_Store")
 

@@ -22,6 +22,8 @@ from autograder.course import nbgrader_autograded
 from autograder.course import nbgrader_hand_grades as hand_grades
 from autograder.course.batch.gradebook import StudentRecord
 from autograder.course.batch.roster import email_of
+from autograder.handin.lms.nbgrader import SUBMITTED
+from autograder.handin.lms.times import TIMESTAMP
 from autograder.parts import PARTS
 from autograder.run_errors import RunError
 from autograder.scoring.grade_result import GradeResult
@@ -268,8 +270,8 @@ def _add_timestamp(book: object, assignment: str, record: StudentRecord, root: P
     student's extension is the submission's, as the course file's due date is the assignment's."""
     from nbgrader.utils import parse_utc
 
-    stamp_file = nbgrader_autograded.folder(root, record.id, assignment, nbgrader_autograded.SUBMITTED)
-    stamp_file = stamp_file / nbgrader_autograded.TIMESTAMP
+    stamp_file = nbgrader_autograded.folder(root, record.id, assignment, SUBMITTED)
+    stamp_file = stamp_file / TIMESTAMP
     written = " ".join(stamp_file.read_text(encoding="utf-8", errors="replace").split()) if stamp_file.is_file() else ""
     timestamp = None
     if written:

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from autograder.course.course_file import COURSE_FILE, CourseFile
 from autograder.parts import PARTS
-from autograder.reports import disclosure
+from autograder.scoring import feedback_policy
 from autograder.scoring.points import SuitePoints
 
 HEAD = f"""\
@@ -32,7 +32,7 @@ def student_course_text(course: CourseFile, points: SuitePoints) -> str:
         for function in part.functions
         if (part.module, function) in points.worth
     ]
-    lines += ["", "[feedback]", f"policy = {_text(course.feedback or disclosure.DEFAULT)}"]
+    lines += ["", "[feedback]", f"policy = {_text(course.feedback or feedback_policy.DEFAULT)}"]
     lines += [f"gradescope_visibility = {_text(course.gradescope_visibility)}"] if course.gradescope_visibility else []
     lines += ["", "[limits]", *(f"{name} = {value!r}" for name, value in sorted(course.limits.items()))]
     late = course.late

@@ -204,7 +204,7 @@ def _combined(
     points = points or CoursePoints()
     tests: list[TestResult] = []
     notes: list[str] = []
-    from_code: list[str] = []  # of the notes, those the worker said (reports.disclosure)
+    from_code: list[str] = []  # of the notes, those the worker said (scoring.feedback_policy)
     seconds = 0.0
     graded_from: dict[str, str] = {}  # part module -> the hand-in it counted from, where there were several
     reused: list[str] = []

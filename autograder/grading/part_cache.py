@@ -61,7 +61,7 @@ class PartResult:
     # The hand-in's files the run read (every file, where the run could not say), each with its digest ("" for
     # one it looked for and did not find).
     depends: dict[str, str] | None = None
-    # Of the notes, those the worker said: student code can shape them (reports.disclosure).
+    # Of the notes, those the worker said: student code can shape them (scoring.feedback_policy).
     from_code: list[str] = field(default_factory=list)
 
     def still_holds(self, loaded: LoadedSubmission) -> bool:

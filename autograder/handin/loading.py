@@ -23,8 +23,8 @@ from autograder.handin.bounded import (
 )
 from autograder.handin.cells import Cell, notebook_cells
 from autograder.handin.limits import HandinLimits
+from autograder.handin.lms.uploads import unpack_uploads
 from autograder.handin.loaded import HandInKind, LoadedSubmission
-from autograder.handin.uploads import unpack_uploads
 from autograder.parts import MODULES, SCRIPT_MODULES, part_of
 
 DATA_FOLDER = "data"  # what the exercise notebooks read (the corpora), beside them in the release

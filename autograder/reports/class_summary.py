@@ -1,33 +1,29 @@
 """What the class got wrong: statistics, item analysis and things to look at, as HTML and Markdown.
 
-The figures are ``course.batch.summary``'s; here they are worded into one list of sections, which both
-renderings show, so they always say the same.
+The figures (``class_figures``) are counted by ``course.batch.summary``; here they are worded into one list of
+sections, which both renderings show, so they always say the same.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from autograder.reports.class_figures import (
+    ClassSummary,
+    Flagged,
+    FunctionFigures,
+    NeedsHelp,
+    NotGraded,
+    OverFull,
+    Overview,
+    SlowSubmission,
+    StoppedSubmission,
+    StudentLine,
+)
 from autograder.reports.html import page
 from autograder.scoring.student_text import markdown_code, markdown_text, visible
-
-# The batch's figures, named for the type checker alone: the batch calls this module, which never calls it.
-if TYPE_CHECKING:
-    from autograder.course.batch.summary import (
-        ClassSummary,
-        Flagged,
-        FunctionFigures,
-        NeedsHelp,
-        NotGraded,
-        OverFull,
-        Overview,
-        SlowSubmission,
-        StoppedSubmission,
-        StudentLine,
-    )
 
 HISTOGRAM = "summary-histogram.svg"
 SLOWEST_SHOWN = 10

@@ -5,9 +5,10 @@ from __future__ import annotations
 from html import escape
 from itertools import groupby
 
-from autograder.reports import code_view, disclosure, feedback
+from autograder.reports import code_view, feedback
 from autograder.reports.code_view import Sources
 from autograder.reports.text import score_text
+from autograder.scoring import feedback_policy
 from autograder.scoring.grade_result import GradeResult
 
 # Every colour of text reaches WCAG's AA contrast (4.5:1) on the page's white and on the code's grey: the
@@ -56,7 +57,7 @@ def render(document: GradeResult, sources: Sources | None = None) -> str:
     )
     passing = "".join(
         f"<li>{escape(entry.title)}{f': <code>{escape(entry.text)}</code>' if entry.text else ''}</li>"
-        for entry in (feedback.passing_entries(document) if disclosure.shows_passing(document) else [])
+        for entry in (feedback.passing_entries(document) if feedback_policy.shows_passing(document) else [])
     )
     notes = f"<h2>Notes</h2><pre>{escape(document.output)}</pre>" if document.output else ""
     late = feedback.late_line(document)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from autograder.reports import disclosure, feedback
+from autograder.reports import feedback
 from autograder.reports.text import score_text
+from autograder.scoring import feedback_policy
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.student_text import fenced, markdown_code, markdown_text
 
@@ -38,7 +39,7 @@ def render(document: GradeResult) -> str:
     late = feedback.late_line(document)
     if late:
         lines += ["", "## Late", "", markdown_text(late), ""]
-    if disclosure.shows_passing(document):
+    if feedback_policy.shows_passing(document):
         lines += ["", "## What passed", ""]
         for entry in feedback.passing_entries(document):
             lines += [f"- {markdown_text(entry.title)}" + (f": {markdown_code(entry.text)}" if entry.text else "")]

@@ -72,7 +72,7 @@ class TestResult:
     detail: str
     example: str  # a property's failing inputs
     load_failed: bool = False  # the file did not load: reports show the cause once for all its tests
-    summary: str | None = None  # a load failure in the kit's words alone (reports.disclosure's scores)
+    summary: str | None = None  # a load failure in the kit's words alone (scoring.feedback_policy's scores)
     printed: str | None = None  # what the test's calls printed, for the instructor (a student's view drops it)
     fix_first: str = ""  # the student's own failing functions this one calls: the root cause to fix first
     # The fields student code made that a student's view leaves out (testing.own_words); ``output`` already does.
@@ -286,7 +286,7 @@ class GradeResult:
     batch: BatchStamp | None = None  # in a batch's results only
     adjustments: tuple[AdjustmentEntry, ...] | None = None  # the instructor's, in a batch's feedback only
     late: LateEntry | None = None  # what lateness cost, in a batch's feedback only (course.late)
-    feedback: str | None = None  # how much of the tests the feedback shows (reports.disclosure)
+    feedback: str | None = None  # how much of the tests the feedback shows (scoring.feedback_policy)
     gradescope_max_score: float | None = None  # in Gradescope's upload only, where the top level has none
     # extra_data keys this kit does not know (an older or newer kit's), kept and written back after its own.
     unread: Mapping[str, Any] = field(default_factory=dict)

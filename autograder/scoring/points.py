@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from autograder.atomic_files import write_atomically
 from autograder.parts import PARTS, Part
+from autograder.run_errors import RunError
 from autograder.scoring import points_cache
 from autograder.scoring.course_points import CoursePoints
 from autograder.testing.suites import suite_path
@@ -59,8 +60,12 @@ class SuitePoints:
         )
 
 
-class CoursePointsError(ValueError):
+class CoursePointsError(RunError, ValueError):
     """The course file names a test the suite does not have; the message names it and the fix."""
+
+
+class PointsTableMissing(RunError, ValueError):
+    """The Markdown file ``grade points --update`` rewrites holds no points table, or more than one."""
 
 
 class _Collector:
@@ -145,7 +150,7 @@ def update_points_table(document: Path, suite: str = "hidden", course: CoursePoi
     lines = document.read_text(encoding="utf-8").splitlines(keepends=True)
     starts = [index for index, line in enumerate(lines) if line.rstrip("\n") == TABLE_HEADER]
     if len(starts) != 1:
-        raise ValueError(
+        raise PointsTableMissing(
             f"{document}: expected one line {TABLE_HEADER!r} to start the points table, found {len(starts)}"
         )
     end = starts[0]

@@ -41,6 +41,8 @@ RETURNS: dict[tuple[str, str], Any] = {
     ("real_tokenizer", "split_specials"): list[str],
     ("real_tokenizer", "merge_by_rank"): list[str],
     ("real_tokenizer", "encode"): list[int],
+    ("real_tokenizer", "encode_checked"): list[int],
+    ("real_tokenizer", "add_tokens"): dict[str, int],
     ("real_tokenizer", "decode"): str,
     ("real_tokenizer", "merges_from_ranks"): tuple[dict[str, int], list[tuple[str, str]]],
     ("real_tokenizer", "chunk_text"): Iterator[str],

@@ -185,6 +185,50 @@ def _text_and_special_tokens() -> Any:
     )
 
 
+# The special tokens a model knows, for encode_checked: "text|>" ends "<|endoftext|>", so a refused token can
+# stand inside an allowed one; "<|e" starts two others, so two start at one place.
+CHECKED_SPECIALS = (*SPECIALS, "text|>", "<|im_start|>")
+
+
+def _text_specials_and_allowed() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        known = draw_(st.lists(st.sampled_from(CHECKED_SPECIALS), unique=True, max_size=4))
+        # Some of the known ones, or none, or all: the text may hold tokens of each kind, and unknown ones.
+        allowed = draw_(st.lists(st.sampled_from(known), unique=True)) if known else []
+        text = draw_(st.lists(st.one_of(_text(8), st.sampled_from(CHECKED_SPECIALS)), max_size=6).map("".join))
+        return {"text": text, "special_tokens": known, "allowed": allowed, "gpt4": draw_(st.booleans())}
+
+    return draw()
+
+
+# Names a chat model adds, for add_tokens: drawn beside the vocab's own tokens, so some are there already;
+# eight, so that names in a set's order are rarely in the order given.
+ADDED_NAMES = ("<|im_start|>", "<|im_end|>", "<|pad|>", "[MASK]", "<|user|>", "<|assistant|>", "<|system|>", "<|tool|>")
+
+
+def _vocab_and_names() -> Any:
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw(draw_: Any) -> dict[str, Any]:
+        tokens = draw_(st.lists(_text(4).filter(bool), unique=True, max_size=6))
+        size = len(tokens)
+        # Ids 0 to n-1 in any order, or distinct ids with gaps: the largest need not be the last, nor len(vocab)-1.
+        ids = draw_(
+            st.one_of(
+                st.permutations(range(size)),
+                st.lists(st.integers(0, 40), min_size=size, max_size=size, unique=True),
+            )
+        )
+        names = st.sampled_from(ADDED_NAMES) | st.sampled_from(tokens) if tokens else st.sampled_from(ADDED_NAMES)
+        return {"vocab": dict(zip(tokens, ids, strict=True)), "names": draw_(st.lists(names, max_size=6))}
+
+    return draw()
+
+
 # GPT-2's characters for a few bytes: letters, the space (Ġ), é's two bytes (Ã ©), and a newline (Ċ).
 PIECE_CHARACTERS = "abĠÃ©Ċ"
 
@@ -374,6 +418,18 @@ DOMAINS: tuple[Domain, ...] = (
         "piece_and_ranks",
         "a piece of GPT-2's byte characters and ranks for pairs of its characters and merged tokens, in any order",
         _piece_and_ranks,
+    ),
+    Domain(
+        "text_specials_and_allowed",
+        "any text with special tokens (one inside another, one the prefix of two) anywhere, any few of them the "
+        "model's, any of those allowed, and either pattern",
+        _text_specials_and_allowed,
+    ),
+    Domain(
+        "vocab_and_names",
+        "a vocab of any tokens with ids 0 to n-1 or with gaps, in any order, empty too, and names to add, some "
+        "in it already, some repeated",
+        _vocab_and_names,
     ),
     Domain(
         "text_and_rank_merges",

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from autograder.atomic_files import write_once
 from autograder.kit_root import KIT_ROOT
+from autograder.run_errors import RunError
 
 SETS = 8
 SECRET_FILE = ".course-secret"
@@ -33,7 +34,7 @@ SECRET_VARIABLE = "BPE_KIT_COURSE_SECRET"
 SECRET_FOLDER_VARIABLE = "BPE_KIT_COURSE_FOLDER"  # a folder's path, never the secret: child processes see it
 
 
-class SecretUnreadable(ValueError):
+class SecretUnreadable(RunError, ValueError):
     """The secret's file holds no secret: one line naming it and the fix."""
 
 

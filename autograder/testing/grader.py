@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from autograder.testing.failure_notes import taking
 from autograder.testing.replay import Recorded
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ class Grader:
         last with the same files as they are now; return collection errors (ours)."""
         from autograder.testing.collected import CollectedSuite, suite_stamp
         from autograder.testing.example_store import ExampleStore
-        from autograder.testing.rubric import taking
 
         stamp = (suite.resolve(), suite_stamp(suite))
         key = (*stamp, tuple(path.resolve() for path in only))

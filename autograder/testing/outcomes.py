@@ -52,10 +52,10 @@ class TestOutcome:
     hint_id: str = ""
     detail: str = ""
     printed: str = ""  # what the student reads: the failing call's own output, bounded (student_output)
-    printed_in_test: str = ""  # all the test's calls printed, for the instructor's results only (disclosure)
+    printed_in_test: str = ""  # all the test's calls printed, for the instructor's results only (feedback_policy)
     example: str = ""  # a property's failing inputs, as hypothesis drew them
     load_failed: bool = False  # the module or notebook did not load: one cause for all of its tests
-    summary: str = ""  # a load failure in the kit's words alone: no message of the student's (disclosure)
+    summary: str = ""  # a load failure in the kit's words alone: no message of the student's (feedback_policy)
     fix_first: str = ""  # the student's own functions this one calls that fail their own tests
     # The fields student code made that a student's view leaves out (own_words): the instructor's keep them.
     withheld: tuple[str, ...] = ()
@@ -78,5 +78,5 @@ class GradingRun:
     # before any call); None where not known whole.
     read: dict[str, tuple[str, ...]] | None = None
     # The notes that the worker said (load reports, what code printed or wrote): student code can shape them,
-    # so a feedback that shows nothing of the student's code leaves them out (disclosure).
+    # so a feedback that shows nothing of the student's code leaves them out (feedback_policy).
     from_code: tuple[str, ...] = ()

@@ -22,7 +22,7 @@ import pytest
 
 from autograder.cage.client import WorkerState
 from autograder.parts import part_of
-from autograder.testing import own_words, replay, rubric
+from autograder.testing import failure_notes, own_words, replay, rubric
 from autograder.testing.outcomes import Outcome, TestOutcome, Visibility
 from autograder.testing.own_words import Wording
 from autograder.testing.proxy import (
@@ -77,7 +77,7 @@ class GradingPlugin:
         self.examples = examples
         self.isolate_failures = isolate_failures
         self.recorded = recorded if recorded is not None else Recorded()
-        self.notes = rubric.Notes()  # what the running test says of its failure (rubric.hint)
+        self.notes = failure_notes.Notes()  # what the running test says of its failure (rubric.hint)
         self.outcomes: list[TestOutcome] = []
         self._printed_room = PRINTED_PER_HAND_IN  # what the hand-in's failing calls may still show of their output
         self._compared: tuple[Any, Any] | None = None

@@ -138,7 +138,7 @@ class CannotLoad(StudentStopped):
     def __init__(self, text: str, *, summary: str = "") -> None:
         super().__init__(text)
         # The same in the kit's words alone (the file, the line, the error's kind, not its message), for a
-        # feedback that shows nothing student code wrote (reports.disclosure).
+        # feedback that shows nothing student code wrote (scoring.feedback_policy).
         self.summary = summary or text
 
 

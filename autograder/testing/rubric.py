@@ -4,41 +4,17 @@ settings, and the one replay that judges a training by its property.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from autograder.testing import failure_notes
 from autograder.testing.proxy import StudentRaised
 from autograder.testing.speed_cut import timing_with_cut
 
 State = TypeVar("State")
-
-
-class Notes:
-    """What the running test said about its failure: the plugin's, reset before each test (``taking``)."""
-
-    hint: str = ""
-    # The rule whose fix the hint names, as a rules mark names it ("rule" or "function.rule"); None for the
-    # test's own rule where it checks only one (hint_id), "" for a hint that says only what it saw.
-    fix: str | None = None
-
-
-# The notes of the hand-in being graded, while its plugin runs its tests (``taking``); none elsewhere.
-_taking: ContextVar[Notes | None] = ContextVar("bpe_kit_test_notes", default=None)
-
-
-@contextlib.contextmanager
-def taking(notes: Notes) -> Iterator[None]:
-    """While this lasts, what a graded test says (``hint``) goes into ``notes``."""
-    token = _taking.set(notes)
-    try:
-        yield
-    finally:
-        _taking.reset(token)
 
 
 def hint(text: str, fix: str | None = None) -> str:
@@ -51,7 +27,7 @@ def hint(text: str, fix: str | None = None) -> str:
     rule its test is marked with; ``fix="rule"`` names another (a test that checks several must), and
     ``fix=""`` says the hint names no fix, only what it saw (``saw``).
     """
-    notes = _taking.get()
+    notes = failure_notes.taken()
     if notes is not None:
         notes.hint = text
         notes.fix = fix

@@ -744,6 +744,63 @@ CONTRACTS: tuple[Contract, ...] = (
     ),
     _contract(
         "real_tokenizer",
+        "encode_checked",
+        "text_specials_and_allowed",
+        (
+            "refused",
+            "A special token that allowed lacks, found anywhere in the text (across pieces, inside an allowed one), "
+            "raises ValueError: no ids come back.",
+            "occurs anywhere in ``text`` (as a substring), raise ``ValueError``",
+        ),
+        (
+            "names_first",
+            "The error's message names the refused token that occurs first in the text, the longer where two start "
+            "at the same place, and no other.",
+            "its message names that token: the one that occurs first in the text, and where two start at the same "
+            "place, the longer.",
+        ),
+        (
+            "allowed",
+            "Otherwise the ids are encode's with special_tokens=allowed: each allowed token its one id, nothing "
+            "refused where no refused token occurs.",
+            "Otherwise the ids are ``encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)``.",
+        ),
+        (
+            "pattern",
+            "The pattern given is the one the text is split with (GPT-2's by default, GPT-4's when passed).",
+            "pattern=pattern",
+        ),
+        _unchanged("the special tokens, the allowed ones, the vocab and the merges"),
+    ),
+    _contract(
+        "real_tokenizer",
+        "add_tokens",
+        "vocab_and_names",
+        (
+            "kept",
+            "Every entry of vocab is in the new vocabulary with its id, and a name vocab holds keeps its id.",
+            "A name already in ``vocab``, or repeated in ``names``, keeps its first id.",
+        ),
+        (
+            "next_id",
+            "Each new name takes one more than the largest id so far (0 for an empty vocab), not len(vocab): ids "
+            "may have gaps and come in any order.",
+            "one more than the largest id so far (0 for an empty vocab)",
+        ),
+        (
+            "in_order",
+            "The new names, as written, take their ids in the order given, each once (a repeated name keeps its "
+            "first id), and the new dict lists them after vocab's entries.",
+            "each name of ``names`` not already in it, in the order given",
+        ),
+        (
+            "unchanged",
+            "It returns a new dict and leaves vocab and names as they were.",
+            "(``vocab`` is not changed)",
+        ),
+    ),
+    _contract(
+        "real_tokenizer",
         "decode",
         "text_and_rank_merges",
         (

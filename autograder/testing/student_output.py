@@ -5,7 +5,7 @@ the arguments of the calls it is given and prints them, or raises with them, in 
 So a failing test shows only what its own failing call printed, and only ``PRINTED_PER_TEST`` characters of
 it, and a hand-in's feedback at most ``PRINTED_PER_HAND_IN`` of printed output in all; an exception's
 message is cut to ``MESSAGE_PER_TEST``. The notes the worker said are kept apart (``from_code``), so that a
-feedback that shows none of it (``--feedback scores``, reports.disclosure) leaves them out.
+feedback that shows none of it (``--feedback scores``, scoring.feedback_policy) leaves them out.
 """
 
 from __future__ import annotations

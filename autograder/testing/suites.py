@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.kit_root import KIT_ROOT
+from autograder.run_errors import RunError
 
 SUITES = ("hidden", "public")
 
@@ -18,7 +19,7 @@ def default_suite() -> str:
     return "hidden" if suite_path("hidden").is_dir() else "public"
 
 
-class SuiteMissing(Exception):
+class SuiteMissing(RunError):
     pass
 
 

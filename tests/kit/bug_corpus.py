@@ -1955,6 +1955,535 @@ def merges_from_ranks(mergeable_ranks):
     return vocab, merges
 """,
     ),
+    # Part 6's special tokens as production uses them, one rule of each negated (source "negated-rule").
+    # encode_checked("<|endoftext|>", ..., ["<|endoftext|>", "text|>"], allowed=["<|endoftext|>"]) gives ids: the
+    # refused "text|>" inside the allowed token is never looked for.
+    "encode_checked looks for refused tokens only outside the allowed ones": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, list(special_tokens)):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked("<|end|><|endoftext|>", ..., ["<|endoftext|>", "<|end|>"]) names <|endoftext|>, listed first.
+    "encode_checked names the first refused token of special_tokens": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    for token in special_tokens:
+        if token not in allowed and token in text:
+            raise ValueError(f"the text holds the special token {token!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked("<|endoftext|>", ..., ["<|endoftext|>"], allowed=["<|endoftext|>"]) gives its characters' ids.
+    "encode_checked encodes the allowed tokens as text": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, refused):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, pattern=pattern)
+""",
+    ),
+    # encode_checked("1234", ..., pattern=GPT4_SPLIT) gives GPT-2's one piece, not 123 and 4.
+    "encode_checked splits with GPT-2's pattern whatever it is given": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    refused = [token for token in special_tokens if token not in allowed]
+    for stretch in split_specials(text, refused):
+        if stretch in refused:
+            raise ValueError(f"the text holds the special token {stretch!r}, which this call does not allow")
+    return encode(text, vocab, merges, special_tokens=allowed)
+""",
+    ),
+    # add_tokens({"a": 0}, ["a"]) gives {"a": 1}: a name vocab holds is given a new id.
+    "add_tokens gives a name the vocab holds a new id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in dict.fromkeys(names):
+        grown[name] = next_id
+        next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({"a": 5}, ["b"]) gives b the id 1, len(vocab), not 6.
+    "add_tokens numbers the new names from len(vocab)": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = len(vocab)
+    for name in names:
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({}, ["b", "a"]) gives {"a": 0, "b": 1}: sorted, not in the order given.
+    "add_tokens adds the names in sorted order": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in sorted(names):
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
+    # add_tokens({"a": 0}, ["b"]) adds b to the vocab it is given.
+    "add_tokens adds the names to the vocab it is given": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    grown = vocab
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in grown:
+            grown[name] = next_id
+            next_id += 1
+    return grown
+""",
+    ),
+    # Issue 51's blind sample (source "blind"): mistakes written from the students' spec of encode_checked and
+    # add_tokens alone, before the tests were, each kept as written (its file in the sample in the comment).
+    # encode_checked/01_raises_on_allowed
+    "encode_checked refuses the allowed tokens too": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    for token in special_tokens:
+        if token in text:
+            raise ValueError(f"special token {token!r} is not allowed")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/02_list_order_first
+    "encode_checked names the refused token listed first": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    for token in special_tokens:
+        if token not in allowed and token in text:
+            raise ValueError(f"disallowed special token {token!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/03_shorter_at_same_place
+    "encode_checked names the shorter of two refused tokens at one place": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    found = []
+    for token in special_tokens:
+        if token in allowed:
+            continue
+        where = text.find(token)
+        if where != -1:
+            found.append((where, len(token), token))
+    if found:
+        # min() on (position, length): at the same place the SHORTER token wins.
+        _, _, first = min(found)
+        raise ValueError(f"disallowed special token {first!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/04_unescaped_regex
+    "encode_checked puts the special tokens in its pattern unescaped": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+import regex
+
+
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    disallowed = [token for token in special_tokens if token not in allowed]
+    if disallowed:
+        # The tokens are pasted into the pattern as they are: the "|" in "<|endoftext|>" is alternation.
+        match = regex.search("|".join(sorted(disallowed, key=len, reverse=True)), text)
+        if match:
+            raise ValueError(f"disallowed special token {match.group()!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/05_checks_ids_after_encoding
+    "encode_checked looks for the refused tokens' ids in encode's": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    ids = encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+    for token in special_tokens:
+        if token not in allowed and vocab[token] in ids:
+            raise ValueError(f"disallowed special token {token!r} in text")
+    return ids
+""",
+    ),
+    # encode_checked/06_allowed_not_passed
+    "encode_checked calls encode without the allowed tokens": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    disallowed = [token for token in special_tokens if token not in allowed]
+    found = [(text.find(token), -len(token), token) for token in disallowed if token in text]
+    if found:
+        raise ValueError(f"disallowed special token {min(found)[2]!r} in text")
+    return encode(text, vocab, merges, pattern=pattern)
+""",
+    ),
+    # encode_checked/07_find_minus_one
+    "encode_checked names a refused token the text lacks": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    disallowed = [token for token in special_tokens if token not in allowed]
+    if any(token in text for token in disallowed):
+        # text.find gives -1 for a token that is not there, which sorts before every real position.
+        first = min(disallowed, key=lambda token: (text.find(token), -len(token)))
+        raise ValueError(f"disallowed special token {first!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/08_first_special_only
+    "encode_checked checks the first special token only": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    if special_tokens:
+        # GPT-2 has one special token, so look at the first.
+        token = special_tokens[0]
+        if token not in allowed and token in text:
+            raise ValueError(f"disallowed special token {token!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/09_allowed_cut_first
+    "encode_checked takes the allowed tokens out before it searches": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    # Take the allowed tokens out first: what is left is the user's own text.
+    rest = text
+    for token in sorted(allowed, key=len, reverse=True):
+        rest = rest.replace(token, "\\0")
+    found = [
+        (rest.find(token), -len(token), token)
+        for token in special_tokens
+        if token not in allowed and token in rest
+    ]
+    if found:
+        raise ValueError(f"disallowed special token {min(found)[2]!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/10_split_words
+    "encode_checked looks for refused tokens among the words": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    words = text.split()
+    for word in words:
+        if word in special_tokens and word not in allowed:
+            raise ValueError(f"disallowed special token {word!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/11_scan_misses_end
+    "encode_checked misses a refused token that ends the text": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    disallowed = sorted((t for t in special_tokens if t not in allowed), key=len, reverse=True)
+    for start in range(len(text)):
+        for token in disallowed:
+            # The last place a token can start is len(text) - len(token), which range() leaves out.
+            if start < len(text) - len(token) and text.startswith(token, start):
+                raise ValueError(f"disallowed special token {token!r} at {start}")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/12_message_without_token
+    "encode_checked's message names no token": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    for token in special_tokens:
+        if token not in allowed and token in text:
+            raise ValueError("text contains a special token that is not allowed")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/13_mutates_special_tokens
+    "encode_checked removes the allowed tokens from special_tokens": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    disallowed = special_tokens
+    for token in allowed:
+        disallowed.remove(token)
+    found = [(text.find(token), -len(token), token) for token in disallowed if token in text]
+    if found:
+        raise ValueError(f"disallowed special token {min(found)[2]!r} in text")
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/14_pattern_ignored
+    "encode_checked leaves out the pattern it is given": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    found = [
+        (text.find(token), -len(token), token)
+        for token in special_tokens
+        if token not in allowed and token in text
+    ]
+    if found:
+        raise ValueError(f"disallowed special token {min(found)[2]!r} in text")
+    return encode(text, vocab, merges, special_tokens=allowed)
+""",
+    ),
+    # encode_checked/15_assert_instead_of_raise
+    "encode_checked asserts where it should raise ValueError": (
+        "real_tokenizer",
+        "encode_checked",
+        """
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    found = [
+        (text.find(token), -len(token), token)
+        for token in special_tokens
+        if token not in allowed and token in text
+    ]
+    assert not found, f"disallowed special token {min(found)[2]!r} in text"
+    return encode(text, vocab, merges, pattern=pattern, special_tokens=allowed)
+""",
+    ),
+    # add_tokens/01_ids_from_len
+    "add_tokens counts the ids on from the vocab's size": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    for name in names:
+        if name not in result:
+            result[name] = len(result)
+    return result
+""",
+    ),
+    # add_tokens/02_mutates_input
+    "add_tokens grows the vocab it is given and returns it": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in vocab:
+            vocab[name] = next_id
+            next_id += 1
+    return vocab
+""",
+    ),
+    # add_tokens/03_duplicate_names_new_id
+    "add_tokens gives a name repeated in names a second id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        # Checks the original vocab only, not the names added so far.
+        if name not in vocab:
+            result[name] = next_id
+            next_id += 1
+    return result
+""",
+    ),
+    # add_tokens/04_empty_vocab_max
+    "add_tokens takes max of an empty vocab": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values()) + 1
+    for name in names:
+        if name not in result:
+            result[name] = next_id
+            next_id += 1
+    return result
+""",
+    ),
+    # add_tokens/05_set_loses_order
+    "add_tokens drops repeated names with a set": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    # set() removes the repeats, and the order the names were given in with them.
+    for name in set(names):
+        if name not in result:
+            result[name] = next_id
+            next_id += 1
+    return result
+""",
+    ),
+    # add_tokens/06_enumerate_gaps
+    "add_tokens gives each new name the id of its place in names": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    start = max(vocab.values(), default=-1) + 1
+    for offset, name in enumerate(names):
+        if name not in result:
+            result[name] = start + offset
+    return result
+""",
+    ),
+    # add_tokens/07_next_id_is_max
+    "add_tokens gives the first new name the largest id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    last_id = max(vocab.values(), default=-1)
+    for name in names:
+        if name not in result:
+            result[name] = last_id
+            last_id += 1
+    return result
+""",
+    ),
+    # add_tokens/08_empty_starts_at_one
+    "add_tokens starts an empty vocab at id 1": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=0) + 1
+    for name in names:
+        if name not in result:
+            result[name] = next_id
+            next_id += 1
+    return result
+""",
+    ),
+    # add_tokens/09_overwrites_existing
+    "add_tokens gives every name of names a new id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        result[name] = next_id
+        next_id += 1
+    return result
+""",
+    ),
+    # add_tokens/10_returns_only_new
+    "add_tokens returns only the names it adds": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    added = {}
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in vocab and name not in added:
+            added[name] = next_id
+            next_id += 1
+    return added
+""",
+    ),
+    # add_tokens/11_new_entries_first
+    "add_tokens lists the new names before vocab's entries": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    added = {}
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in vocab and name not in added:
+            added[name] = next_id
+            next_id += 1
+    # vocab last, so an old token keeps its own id.
+    return {**added, **vocab}
+""",
+    ),
+    # add_tokens/12_counter_not_advanced
+    "add_tokens gives every new name the same id": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        if name not in result:
+            result[name] = next_id
+    return result
+""",
+    ),
+    # add_tokens/13_strips_names
+    "add_tokens strips the names before adding them": (
+        "real_tokenizer",
+        "add_tokens",
+        """
+def add_tokens(vocab, names):
+    result = dict(vocab)
+    next_id = max(vocab.values(), default=-1) + 1
+    for name in names:
+        name = name.strip()
+        if name and name not in result:
+            result[name] = next_id
+            next_id += 1
+    return result
+""",
+    ),
     # Issue 50's sample: mistakes from outside the kit's own tests, each with an input inside the graded domain
     # on which it differs from the reference (in the comment above it).
     # encode_words("The cat", {"The": 0, "cat": 1, "[UNK]": 2}) gives [2, 1], not [0, 1].
@@ -4521,6 +5050,62 @@ RECORDS: dict[str, Record] = {
     "merges_from_ranks lists the merges in the table's order": Record(
         "real_tokenizer.merges_from_ranks.rank_order", "negated-rule"
     ),
+    "encode_checked looks for refused tokens only outside the allowed ones": Record(
+        "real_tokenizer.encode_checked.refused", "negated-rule"
+    ),
+    "encode_checked names the first refused token of special_tokens": Record(
+        "real_tokenizer.encode_checked.names_first", "negated-rule"
+    ),
+    "encode_checked encodes the allowed tokens as text": Record(
+        "real_tokenizer.encode_checked.allowed", "negated-rule"
+    ),
+    "encode_checked splits with GPT-2's pattern whatever it is given": Record(
+        "real_tokenizer.encode_checked.pattern", "negated-rule"
+    ),
+    "add_tokens gives a name the vocab holds a new id": Record("real_tokenizer.add_tokens.kept", "negated-rule"),
+    "add_tokens numbers the new names from len(vocab)": Record("real_tokenizer.add_tokens.next_id", "negated-rule"),
+    "add_tokens adds the names in sorted order": Record("real_tokenizer.add_tokens.in_order", "negated-rule"),
+    "add_tokens adds the names to the vocab it is given": Record("real_tokenizer.add_tokens.unchanged", "negated-rule"),
+    "encode_checked refuses the allowed tokens too": Record("real_tokenizer.encode_checked.allowed", "blind"),
+    "encode_checked names the refused token listed first": Record("real_tokenizer.encode_checked.names_first", "blind"),
+    "encode_checked names the shorter of two refused tokens at one place": Record(
+        "real_tokenizer.encode_checked.names_first", "blind"
+    ),
+    "encode_checked puts the special tokens in its pattern unescaped": Record(
+        "real_tokenizer.encode_checked.allowed", "blind"
+    ),
+    "encode_checked looks for the refused tokens' ids in encode's": Record(
+        "real_tokenizer.encode_checked.refused", "blind"
+    ),
+    "encode_checked calls encode without the allowed tokens": Record("real_tokenizer.encode_checked.allowed", "blind"),
+    "encode_checked names a refused token the text lacks": Record("real_tokenizer.encode_checked.names_first", "blind"),
+    "encode_checked checks the first special token only": Record("real_tokenizer.encode_checked.refused", "blind"),
+    "encode_checked takes the allowed tokens out before it searches": Record(
+        "real_tokenizer.encode_checked.refused", "blind"
+    ),
+    "encode_checked looks for refused tokens among the words": Record("real_tokenizer.encode_checked.refused", "blind"),
+    "encode_checked misses a refused token that ends the text": Record(
+        "real_tokenizer.encode_checked.refused", "blind"
+    ),
+    "encode_checked's message names no token": Record("real_tokenizer.encode_checked.names_first", "blind"),
+    "encode_checked removes the allowed tokens from special_tokens": Record(
+        "real_tokenizer.encode_checked.unchanged", "blind"
+    ),
+    "encode_checked leaves out the pattern it is given": Record("real_tokenizer.encode_checked.pattern", "blind"),
+    "encode_checked asserts where it should raise ValueError": Record("real_tokenizer.encode_checked.refused", "blind"),
+    "add_tokens counts the ids on from the vocab's size": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens grows the vocab it is given and returns it": Record("real_tokenizer.add_tokens.unchanged", "blind"),
+    "add_tokens gives a name repeated in names a second id": Record("real_tokenizer.add_tokens.in_order", "blind"),
+    "add_tokens takes max of an empty vocab": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens drops repeated names with a set": Record("real_tokenizer.add_tokens.in_order", "blind"),
+    "add_tokens gives each new name the id of its place in names": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens gives the first new name the largest id": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens starts an empty vocab at id 1": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens gives every name of names a new id": Record("real_tokenizer.add_tokens.kept", "blind"),
+    "add_tokens returns only the names it adds": Record("real_tokenizer.add_tokens.kept", "blind"),
+    "add_tokens lists the new names before vocab's entries": Record("real_tokenizer.add_tokens.in_order", "blind"),
+    "add_tokens gives every new name the same id": Record("real_tokenizer.add_tokens.next_id", "blind"),
+    "add_tokens strips the names before adding them": Record("real_tokenizer.add_tokens.in_order", "blind"),
     "encode_words lowercases a word before looking it up": Record("simple_tokenizers.encode_words.word_ids", "outside"),
     "encode_words strips punctuation off a word before looking it up": Record(
         "simple_tokenizers.encode_words.word_ids", "outside"

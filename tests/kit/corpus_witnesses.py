@@ -8,7 +8,8 @@ function (the merges a training gives), the comment above says which call made t
 
 The mistake's call (the reference's module with the entry's source run over it, as ``corpus_grading``
 builds the hand-in) and the reference's then differ in what ``shows`` names: the answer, the type of the
-exception raised (or one raises and the other returns), the arguments after the call (the "unchanged"
+exception raised (or one raises and the other returns), the values the message of the exception both
+raise names (quoted as repr shows them: another token), the arguments after the call (the "unchanged"
 rules), the files the call leaves in its folder (``save``), or "unfinished": the mistake never returns,
 where the reference does.
 
@@ -40,7 +41,7 @@ class Differs:
     """A call on which the mistake and the reference differ, in the way ``shows`` names."""
 
     arguments: dict[str, Any]
-    shows: str  # "answer", "exception", "arguments", "files" or "unfinished"
+    shows: str  # "answer", "exception", "message", "arguments", "files" or "unfinished"
     files: dict[str, str | bytes] | None = None  # written into FOLDER before the call (text in UTF-8)
     before: tuple[dict[str, Any], ...] = ()  # calls made first, in the same module: a mistake that keeps state
     # The argument (a list) fed piece by piece, as the worker feeds a streamed call (chunk_text): the answer's
@@ -581,6 +582,305 @@ WITNESSES: dict[str, Differs | Costs] = {
     "merges_from_ranks lists the merges in the table's order": Differs(
         {"mergeable_ranks": {b"aab": 3, b"ab": 2, b"a": 0, b"b": 1}}, shows="answer"
     ),
+    # Part 6's special tokens as production uses them: the domain's special tokens, a vocab of the characters
+    # the text needs (no merge but where the pattern shows), ids any order.
+    # "text|>" ends the allowed <|endoftext|>: the reference raises, the mistake gives [10]
+    "encode_checked looks for refused tokens only outside the allowed ones": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "text|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "text|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    # both raise ValueError: the reference names <|end|>, which comes first in the text
+    "encode_checked names the first refused token of special_tokens": Differs(
+        {
+            "text": "<|end|><|endoftext|>",
+            "vocab": {"<|endoftext|>": 0, "<|end|>": 1},
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "<|end|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked encodes the allowed tokens as text": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {**{character: at for at, character in enumerate("<|endoftx>")}, "<|endoftext|>": 10},
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="answer",
+    ),
+    # GPT-2's pattern keeps 1234 one piece, GPT-4's cuts it after three digits
+    "encode_checked splits with GPT-2's pattern whatever it is given": Differs(
+        {
+            "text": "1234",
+            "vocab": {"1": 0, "2": 1, "3": 2, "4": 3, "12": 4, "123": 5, "1234": 6, "<|endoftext|>": 7},
+            "merges": [("1", "2"), ("12", "3"), ("123", "4")],
+            "special_tokens": ["<|endoftext|>"],
+            "pattern": Named("GPT4_SPLIT"),
+        },
+        shows="answer",
+    ),
+    "add_tokens gives a name the vocab holds a new id": Differs({"vocab": {"a": 0}, "names": ["a"]}, shows="answer"),
+    # the id 5 leaves gaps below it: len(vocab), 1, is no id after the largest
+    "add_tokens numbers the new names from len(vocab)": Differs(
+        {"vocab": {"a": 5}, "names": ["<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens adds the names in sorted order": Differs(
+        {"vocab": {}, "names": ["<|pad|>", "<|im_end|>"]}, shows="answer"
+    ),
+    "add_tokens adds the names to the vocab it is given": Differs(
+        {"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="arguments"
+    ),
+    # Issue 51's blind sample: the vocab holds the characters of the special tokens and the tokens themselves;
+    # eight names, so that a set's order is not the order given but by a chance of 1 in 40,320.
+    "encode_checked refuses the allowed tokens too": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked names the refused token listed first": Differs(
+        {
+            "text": "<|end|><|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "<|end|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked names the shorter of two refused tokens at one place": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|e", "<|endoftext|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked puts the special tokens in its pattern unescaped": Differs(
+        {
+            "text": "<",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked looks for the refused tokens' ids in encode's": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked calls encode without the allowed tokens": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="answer",
+    ),
+    "encode_checked names a refused token the text lacks": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|im_start|>", "<|endoftext|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked checks the first special token only": Differs(
+        {
+            "text": "<|end|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "<|end|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked takes the allowed tokens out before it searches": Differs(
+        {
+            "text": "<|endoftext|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "text|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked looks for refused tokens among the words": Differs(
+        {
+            "text": "e<|end|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|end|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked misses a refused token that ends the text": Differs(
+        {
+            "text": "<|end|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|end|>"],
+        },
+        shows="exception",
+    ),
+    "encode_checked's message names no token": Differs(
+        {
+            "text": "<|end|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|end|>"],
+        },
+        shows="message",
+    ),
+    "encode_checked removes the allowed tokens from special_tokens": Differs(
+        {
+            "text": "e",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|endoftext|>", "<|end|>"],
+            "allowed": ["<|endoftext|>"],
+        },
+        shows="arguments",
+    ),
+    "encode_checked leaves out the pattern it is given": Differs(
+        {
+            "text": "1234",
+            "vocab": {"1": 0, "2": 1, "3": 2, "4": 3, "12": 4, "123": 5, "1234": 6, "<|endoftext|>": 7},
+            "merges": [("1", "2"), ("12", "3"), ("123", "4")],
+            "special_tokens": ["<|endoftext|>"],
+            "pattern": Named("GPT4_SPLIT"),
+        },
+        shows="answer",
+    ),
+    "encode_checked asserts where it should raise ValueError": Differs(
+        {
+            "text": "<|end|>",
+            "vocab": {
+                **{character: at for at, character in enumerate("<|endoftx>")},
+                "<|endoftext|>": 10,
+                "<|end|>": 11,
+            },
+            "merges": [],
+            "special_tokens": ["<|end|>"],
+        },
+        shows="exception",
+    ),
+    "add_tokens counts the ids on from the vocab's size": Differs(
+        {"vocab": {"a": 5}, "names": ["<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens grows the vocab it is given and returns it": Differs(
+        {"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="arguments"
+    ),
+    "add_tokens gives a name repeated in names a second id": Differs(
+        {"vocab": {}, "names": ["<|pad|>", "<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens takes max of an empty vocab": Differs({"vocab": {}, "names": ["<|pad|>"]}, shows="exception"),
+    "add_tokens drops repeated names with a set": Differs(
+        {
+            "vocab": {},
+            "names": [
+                "<|im_start|>",
+                "<|im_end|>",
+                "<|pad|>",
+                "[MASK]",
+                "<|user|>",
+                "<|assistant|>",
+                "<|system|>",
+                "<|tool|>",
+            ],
+        },
+        shows="answer",
+    ),
+    "add_tokens gives each new name the id of its place in names": Differs(
+        {"vocab": {"a": 0}, "names": ["a", "<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens gives the first new name the largest id": Differs(
+        {"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens starts an empty vocab at id 1": Differs({"vocab": {}, "names": ["<|pad|>"]}, shows="answer"),
+    "add_tokens gives every name of names a new id": Differs({"vocab": {"a": 0}, "names": ["a"]}, shows="answer"),
+    "add_tokens returns only the names it adds": Differs({"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="answer"),
+    "add_tokens lists the new names before vocab's entries": Differs(
+        {"vocab": {"a": 0}, "names": ["<|pad|>"]}, shows="answer"
+    ),
+    "add_tokens gives every new name the same id": Differs(
+        {"vocab": {}, "names": ["<|pad|>", "[MASK]"]}, shows="answer"
+    ),
+    "add_tokens strips the names before adding them": Differs({"vocab": {" a": 0}, "names": [" a"]}, shows="answer"),
     # Part 7's relatives: a word and pieces of it, the log-probabilities in quarters as the domain draws them.
     # "ab" whole is the longest piece at the start
     "wordpiece takes the shortest piece first": Differs({"word": "ab", "vocab": {"a", "ab", "##b"}}, shows="answer"),

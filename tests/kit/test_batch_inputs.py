@@ -655,9 +655,9 @@ def _older_tokenizers() -> bytes:
 def test_a_zip_with_more_members_than_a_class_download_has_is_not_opened_to_look(tmp_path, monkeypatch):
     """Looking for a class's download among the hand-ins reads a zip's member count from its end record:
     a student's zip of countless members is never opened for it (opening lists every member)."""
-    from autograder.course.batch import discover as discovering
+    from autograder.handin.lms import folders
 
-    monkeypatch.setattr(discovering, "DOWNLOAD_NAMES_AT_MOST", 10)
+    monkeypatch.setattr(folders, "DOWNLOAD_NAMES_AT_MOST", 10)
     canvas = {f"lovelaceada_{number}_5001_bpe.py": BPE for number in range(1001, 1011)}
     (tmp_path / "ada.zip").write_bytes(_zipped({**canvas, "lovelaceada_1011_5001_bpe.py": BPE}))
     (tmp_path / "bea.zip").write_bytes(_zipped(canvas))

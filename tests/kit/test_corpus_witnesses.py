@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import re
 import sys
 import tracemalloc
 import types
@@ -28,7 +29,7 @@ from autograder.kit_root import KIT_ROOT
 # Far more steps (traced calls and lines) than any witness takes on the reference: a mistake that loops
 # forever is stopped here and counts as unfinished, and a broken witness fails instead of hanging the run.
 STEPS = 200_000
-SHOWS = ("answer", "exception", "arguments", "files", "unfinished")
+SHOWS = ("answer", "exception", "message", "arguments", "files", "unfinished")
 
 _built = count()
 
@@ -85,6 +86,11 @@ def placed(module: types.ModuleType, arguments: dict[str, Any], folder: Path) ->
     return made
 
 
+def quoted(message: str) -> set[str]:
+    """The values a message names, each as its repr shows it ('<|end|>'): what it says, not its words."""
+    return set(re.findall(r"'(?:[^'\\]|\\.)*'", message))
+
+
 def outcome(module: types.ModuleType, function: str, witness: Differs, folder: Path) -> dict[str, Any]:
     """What the call gives: its answer or the type of what it raised, its arguments after it, its folder's files."""
     if witness.files is not None:
@@ -97,15 +103,16 @@ def outcome(module: types.ModuleType, function: str, witness: Differs, folder: P
     given, read = dict(arguments), [0]
     if witness.fed:
         given[witness.fed] = fed(arguments[witness.fed], witness.endless, read)
+    message: set[str] = set()
     try:
-        gave: tuple[Any, ...] = (
-            "answer",
-            within_steps(lambda: items(getattr(module, function)(**given), witness, read)),
-        )
+        answer = within_steps(lambda: items(getattr(module, function)(**given), witness, read))
+        # A dict's order too: a rule may say how the answer lists its entries (add_tokens: vocab's first).
+        gave: tuple[Any, ...] = ("answer", answer, list(answer.items()) if isinstance(answer, dict) else None)
     except _OutOfSteps:
         gave = ("unfinished",)
     except Exception as error:  # the mistake's own exception is part of what it gives
         gave = ("exception", type(error))
+        message = quoted(str(error))  # a rule may say what the message names (encode_checked's refused token)
     files = {}
     if folder.exists():
         files = {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
@@ -114,7 +121,7 @@ def outcome(module: types.ModuleType, function: str, witness: Differs, folder: P
         for key, value in arguments.items()
         if not str(witness.arguments[key]).startswith(FOLDER) and key != witness.fed
     }
-    return {"gave": gave, "arguments": after, "files": files}
+    return {"gave": gave, "message": message, "arguments": after, "files": files}
 
 
 def fed(pieces: list[Any], endless: bool, read: list[int]) -> Iterator[Any]:
@@ -140,6 +147,8 @@ def items(answer: Any, witness: Differs, read: list[int]) -> Any:
 
 def differences(mistake: dict[str, Any], reference: dict[str, Any]) -> set[str]:
     found = {key for key in ("arguments", "files") if mistake[key] != reference[key]}
+    if mistake["gave"] == reference["gave"] and mistake["message"] != reference["message"]:
+        found.add("message")  # the same type raised, naming other values
     if mistake["gave"] != reference["gave"]:
         kinds = {mistake["gave"][0], reference["gave"][0]}
         found.add("unfinished" if "unfinished" in kinds else "exception" if "exception" in kinds else "answer")

@@ -22,7 +22,7 @@ from autograder.course.course_file import BLANK, DEFAULT_NAME, read
 from autograder.course.late import LatePolicy
 from autograder.grading.limits import Limits
 from autograder.kit_root import KIT_ROOT
-from autograder.reports import disclosure
+from autograder.scoring import feedback_policy
 from autograder.scoring.points import suite_points, suite_tests
 from autograder.scoring.scoring import points_number
 
@@ -139,7 +139,11 @@ def test_a_course_file_made_by_make_course_holds_every_default_and_changes_nothi
     course = read(_written(tmp_path / "all.toml", every_setting.replace("due = 2026-11-20T23:59:00", "")))
     assert course.points.tests and not course.points.functions
     assert suite_points("hidden", course.points) == hidden_points(), "each test's listed points are its mark"
-    assert (course.name, course.feedback, course.gradescope_visibility) == (DEFAULT_NAME, disclosure.DEFAULT, "visible")
+    assert (course.name, course.feedback, course.gradescope_visibility) == (
+        DEFAULT_NAME,
+        feedback_policy.DEFAULT,
+        "visible",
+    )
     assert course.limits_with({}) == Limits() and course.without_grade == BLANK
     assert course.late == LatePolicy(extensions=tmp_path / "extensions.csv")
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8").splitlines() == [".course-secret", ".course-examples/"]

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from autograder.kit_root import KIT_ROOT
+from autograder.parts import PARTS
+from autograder.scoring.points import SuitePoints
 
 DOCS = KIT_ROOT / "docs"
 README = KIT_ROOT / "README.md"
@@ -188,3 +190,33 @@ def test_a_runnable_block_runs_as_written(tmp_path, page, block):
         timeout=600,
     )
     assert process.returncode == 0, f"{page}:\n{block}\n{process.stdout[-2000:]}\n{process.stderr[-2000:]}"
+
+
+def bonus_named(points: SuitePoints) -> str:
+    """The bonus functions as the students' guide names them: "all of Part 5" for a part that is bonus whole,
+    "Part 6's `train_bytes`" for a function of a part that is not."""
+    named = []
+    for part in points.parts:
+        bonus = [function for function in part.functions if (part.module, function) in points.bonus]
+        if bonus and len(bonus) == len(part.functions):
+            named.append(f"all of Part {part.number}")
+        elif bonus:
+            named.append(f"Part {part.number}'s " + " and ".join(f"`{function}`" for function in bonus))
+    return " and ".join(named)
+
+
+@pytest.mark.unit
+def test_the_students_guide_names_the_bonus_tests_the_suite_marks():
+    """Issue 51 (F5): the guide listed Part 5 and Part 4's stretch as bonus, and left out Part 6's `train_bytes`.
+    The suite's own bonus marks say which functions are extra credit; the guide's list is held to them."""
+    from results import hidden_points
+
+    part_5, part_6 = PARTS[4], PARTS[5]
+    some = SuitePoints(
+        {(part_5.module, "train_bpe"): 12.0, (part_6.module, "train_bytes"): 11.0, (part_6.module, "load"): 3.0},
+        frozenset({(part_5.module, "train_bpe"), (part_6.module, "train_bytes")}),
+    )
+    assert bonus_named(some) == "all of Part 5 and Part 6's `train_bytes`"
+    guide = (DOCS / "students.md").read_text(encoding="utf-8")
+    listed = re.findall(r"Bonus tests \((.*?)\) show as `bonus`", re.sub(r"\s+", " ", guide))
+    assert listed == [bonus_named(hidden_points())], "docs/students.md: name the bonus tests `grade points` shows"

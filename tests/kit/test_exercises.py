@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import nbformat
@@ -81,6 +82,39 @@ def test_no_lesson_quotes_one_figure_twice():
     for part in PARTS:
         path = exercises.EXERCISES / "src" / f"{part.module}.md"
         assert quoted_twice(path.read_text(encoding="utf-8")) == [], f"{path.name}: quote each figure once"
+
+
+# A figure distinctive enough that its second appearance is the same fact: four digits or more, a decimal, a
+# percentage. Shorter whole numbers (2, 256, 400) are as often an input the prose names as a result it quotes.
+DISTINCT_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d{4,}|\d+\.\d+|\d+%")
+CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+
+
+def figures_restated(source: str) -> list[str]:
+    """The claims of a prose source whose figure its prose also writes out unchecked (outside any claim or code),
+    where it can drift from what the notebook prints while the checked copy stays right."""
+    prose = CODE.sub(" ", exercises.CLAIM.sub(" ", source))
+    restated = []
+    for claim in exercises.CLAIM.finditer(source):
+        for figure in DISTINCT_FIGURE.findall(claim["value"]):
+            if re.search(rf"(?<![\d,.]){re.escape(figure)}(?![\d%]|[,.]\d)", prose):
+                restated.append(f"{claim['label']}: {figure}")
+    return restated
+
+
+@pytest.mark.unit
+def test_no_lesson_writes_a_checked_figure_out_again():
+    """Issue 51: "the same algorithm with 100,000 merges" stood above {{GPT-4 merges: 100,000}}, and only the
+    second was held against the notebook."""
+    assert figures_restated("It has 100,000 merges. There are {{GPT-4 merges: 100,000}} merges.") == [
+        "GPT-4 merges: 100,000"
+    ]
+    assert figures_restated("About 1.5 per word ({{tokens per word: 1.52}}), `x = 1.52` in code.") == []
+    assert figures_restated("{{one token: 62%}} of words, and 62% again.") == ["one token: 62%"]
+    for part in PARTS:
+        path = exercises.EXERCISES / "src" / f"{part.module}.md"
+        restated = figures_restated(path.read_text(encoding="utf-8"))
+        assert restated == [], f"{path.name}: refer to the checked figure instead of writing it again: {restated}"
 
 
 @pytest.mark.unit

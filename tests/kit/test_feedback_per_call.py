@@ -13,7 +13,7 @@ from classroom import SOLUTIONS
 from commands import run_batch
 
 from autograder.grading.hand_in import grade_path
-from autograder.reports import disclosure
+from autograder.scoring import feedback_policy
 
 pytestmark = pytest.mark.attack
 
@@ -119,5 +119,5 @@ def test_gradescopes_visible_output_shows_none_of_the_properties_other_examples(
     folder = hand_in(tmp_path / "submission", RAISES)
     document = grade_path(folder, suite="hidden", parts=("simple_tokenizers",))
     assert MARK in json.dumps(document.to_gradescope()), "the instructor's document keeps what the code said"
-    shown = json.dumps(disclosure.view(document, disclosure.FAILURES).to_gradescope())
+    shown = json.dumps(feedback_policy.view(document, feedback_policy.FAILURES).to_gradescope())
     assert MARK not in shown, shown[shown.find(MARK) - 300 : shown.find(MARK) + 200]

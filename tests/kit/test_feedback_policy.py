@@ -129,7 +129,7 @@ def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loadi
     """The Gradescope runner's document joins each part's results: what the worker said of the hand-in's code
     stays marked as such there, so a package built with ``--feedback scores`` shows none of it."""
     from autograder.grading.hand_in import grade_path
-    from autograder.reports import disclosure
+    from autograder.scoring import feedback_policy
 
     folder = tmp_path / "submission"
     folder.mkdir()
@@ -137,7 +137,7 @@ def test_a_gradescope_scores_feedback_holds_nothing_the_code_printed_while_loadi
     (folder / "simple_tokenizers.py").write_text(printed, encoding="utf-8")
     document = grade_path(folder, suite="hidden")
     assert MARK in document.output, "the instructor's document keeps what the code printed"
-    assert MARK not in json.dumps(disclosure.view(document, "scores").to_gradescope())
+    assert MARK not in json.dumps(feedback_policy.view(document, "scores").to_gradescope())
 
 
 @pytest.mark.parametrize("mode", ["failures", "scores"])
@@ -145,7 +145,7 @@ def test_a_passed_tests_name_shows_none_of_its_inputs(tmp_path, mode):
     """pytest names a parametrized test after its inputs (``test_round_trips[naïve café]``): what a mode hides
     of a test's call, it hides of its name too, in the document Gradescope shows as in the feedback files."""
     from autograder.grading.hand_in import grade_path
-    from autograder.reports import disclosure
+    from autograder.scoring import feedback_policy
 
     folder = tmp_path / "submission"
     folder.mkdir()
@@ -154,7 +154,7 @@ def test_a_passed_tests_name_shows_none_of_its_inputs(tmp_path, mode):
     document = grade_path(folder, suite="hidden")
     named = [test.test for test in document.tests if test.status == "passed"]
     assert any("[" in name for name in named), "the instructor's document names each case by its inputs"
-    shown = disclosure.view(document, mode)
+    shown = feedback_policy.view(document, mode)
     hidden = [test for test in shown.tests if test.status == "passed" or mode == "scores"]
     assert hidden and not any("[" in test.test for test in hidden)
     assert not any("the then there" in json.dumps(test.to_gradescope()) for test in hidden)

@@ -11,8 +11,8 @@ import pytest
 from classroom import SOLUTIONS
 
 from autograder.grading.hand_in import grade_path
-from autograder.reports import disclosure, json_report
-from autograder.scoring import grade_result
+from autograder.reports import json_report
+from autograder.scoring import feedback_policy, grade_result
 from autograder.scoring.grade_result import AdjustmentEntry, BatchStamp, GradeResult
 from autograder.testing.outcomes import Outcome, Visibility
 
@@ -45,7 +45,7 @@ def test_a_graded_hand_in_round_trips_byte_for_byte(tmp_path):
         read={"": ("simple_tokenizers.py",)},
         graded_from={"simple_tokenizers": "modules"},
     )
-    for result in (graded, stamped, *(disclosure.view(stamped, mode) for mode in disclosure.MODES)):
+    for result in (graded, stamped, *(feedback_policy.view(stamped, mode) for mode in feedback_policy.MODES)):
         read, text, again = written_again(result)
         assert read == result
         assert again == text

@@ -48,6 +48,7 @@ LLAMA = "689c7f261b9c5514636ecc3c5fefefcbb3e6eed7"  # meta-llama/llama
 LLAMA3 = "a0940f9cf7065d45bb6675660f80d305c041a754"  # meta-llama/llama3
 COURSE = "16af5667532d6966f0fe83f44cc848dd7698a215"  # huggingface/course
 BERT = "eedf5716ce1268e56f0a50264a88cafad334ac61"  # google-research/bert
+GEMMA = "014acb7ac4563a5f77c76d7ff98f31b568c16508"  # google/gemma_pytorch
 TIKTOKEN = "4e71bbe0c078468e00fefbf94b39849389f346e5"  # openai/tiktoken (its Rust is compiled when installed)
 
 # The kit's copy of GPT-2's files (exercises/data/gpt2), which the notebooks read as data/gpt2.
@@ -101,6 +102,36 @@ INSTALLED = [
         "parts[:min_idx] + [parts[min_idx] + parts[min_idx + 1]]",
     ),
     _tiktoken("byte_bpe.md", "50256 in GPT-2", "tiktoken_ext/openai_public.py", 29, "{ENDOFTEXT: 50256}"),
+    _tiktoken(
+        "bpe.md",
+        "GPT-2 about 50K (its last token is id 50256",
+        "tiktoken_ext/openai_public.py",
+        29,
+        "{ENDOFTEXT: 50256}",
+    ),
+    _tiktoken(
+        "bpe.md",
+        "cl100k about 100K (its last special token is id 100276",
+        "tiktoken_ext/openai_public.py",
+        85,
+        "ENDOFPROMPT: 100276,",
+    ),
+    _tiktoken(
+        "bpe.md",
+        "o200k about 200K",
+        "tiktoken_ext/openai_public.py",
+        100,
+        "special_tokens = {ENDOFTEXT: 199999, ENDOFPROMPT: 200018}",
+    ),
+    Cited(
+        "word_bpe.md",
+        "the Python package you install only loads the compiled library",
+        "tokenizers/__init__.py",
+        89,
+        "from .tokenizers import (",
+        package="tokenizers",
+        version="0.23.3",
+    ),
     _tiktoken(
         "real_tokenizer.md", "checks their official hashes", "tiktoken_ext/openai_public.py", 21, "vocab_bpe_hash="
     ),
@@ -189,6 +220,33 @@ CHECKED_BY_READING = [
         "llama/tokenizer.py",
         8,
         "from sentencepiece import SentencePieceProcessor",
+    ),
+    _read(
+        "bpe.md",
+        "Llama 3 128K",
+        "meta-llama/llama3",
+        LLAMA3,
+        "MODEL_CARD.md",
+        13,
+        "Llama 3 uses a tokenizer with a vocabulary of 128K tokens",
+    ),
+    _read(
+        "bpe.md",
+        "Gemma 256K",
+        "google/gemma_pytorch",
+        GEMMA,
+        "gemma/config.py",
+        50,
+        "vocab_size: int = 256000",
+    ),
+    _read(
+        "word_bpe.md",
+        "written in Rust",
+        "huggingface/tokenizers",
+        TOKENIZERS,
+        "README.md",
+        22,
+        "thanks to the Rust implementation",
     ),
     _read(
         "bpe.md",

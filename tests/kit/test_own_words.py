@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from autograder.reports import disclosure
-from autograder.scoring import grade_result
+from autograder.scoring import feedback_policy, grade_result
 from autograder.scoring.results import feedback_text
 from autograder.testing import outcomes, own_words
 from autograder.testing.outcomes import Outcome, Visibility
@@ -83,7 +82,7 @@ def test_a_students_view_leaves_the_withheld_fields_out_and_the_instructors_keep
     )
     result = grade_result.GradeResult(score=0.0, max_score=1.0, execution_time=0.0, output="", tests=(test,))
     assert grade_result.TestResult.from_json(test.to_gradescope()) == test, "the record reads back as it was written"
-    for mode in (disclosure.FAILURES, disclosure.FULL):
-        (shown,) = disclosure.view(result, mode).tests
+    for mode in (feedback_policy.FAILURES, feedback_policy.FULL):
+        (shown,) = feedback_policy.view(result, mode).tests
         assert shown.got == "" and shown.call == DECIDED.call and shown.hint == DECIDED.hint, mode
     assert result.tests[0].got == DECIDED.got

@@ -225,6 +225,24 @@ def test_grade_release_refuses_to_replace_a_folder_it_did_not_make(tmp_path):
     assert (tmp_path / RELEASE_NAME / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize(
+    ("build", "inside"),
+    [
+        (lambda kit, out: build_release(out, kit=kit), "autograder/out"),
+        (lambda kit, out: build_release(out, kit=kit), "exercises/data/out"),
+        (lambda kit, out: build_gradescope(out / "package.zip", kit=kit), "tests/hidden/out"),
+    ],
+)
+def test_a_build_refuses_an_output_inside_a_folder_it_copies(build, inside, tmp_path):
+    kit = tmp_path / "kit"
+    for needed in ("autograder", "solutions", "tests/hidden", "tests/public", "exercises/data"):
+        (kit / needed).mkdir(parents=True)
+    out = kit / inside
+    with pytest.raises(ReleaseError, match="which the build copies whole; choose a folder outside it"):
+        build(kit, out)
+    assert not out.exists()
+
+
 @pytest.mark.slow
 def test_classroom_format_is_the_grading_reporters_shape(tmp_path):
     folder = tmp_path / "student"

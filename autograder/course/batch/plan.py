@@ -26,8 +26,8 @@ from autograder.course.course_file import CourseFile
 from autograder.grading.fingerprints import fingerprint, grading_hash
 from autograder.handin.bounded import SubmissionError
 from autograder.handin.limits import HandinLimits
+from autograder.handin.lms.uploads import UploadConflict
 from autograder.handin.loaded import LoadedSubmission
-from autograder.handin.uploads import UploadConflict
 from autograder.kit_root import KIT_ROOT
 from autograder.run_errors import RunError
 from autograder.scoring.grade_result import GradeResult

@@ -33,10 +33,11 @@ from autograder.course.batch.summary import StartingCode, summarize
 from autograder.course.late import Lateness
 from autograder.handin.bounded import SubmissionError
 from autograder.kit_root import KIT_ROOT
-from autograder.reports import class_summary, disclosure, histogram, junit
+from autograder.reports import class_summary, histogram, junit
 from autograder.reports import html as html_report
 from autograder.reports import markdown as markdown_report
 from autograder.reports.code_view import Sources
+from autograder.scoring import feedback_policy
 from autograder.scoring.grade_result import GradeResult
 from autograder.scoring.scoring import percent
 from autograder.scoring.student_text import fenced, markdown_text, visible
@@ -130,7 +131,7 @@ def _heading(student: str, roster: dict[str, Student] | None) -> str:
 def _feedback(result: GradeResult, code: Sources, mode: str, *, heading: str) -> dict[str, str]:
     """The student's feedback files, titled ``heading``: as much of the tests as ``mode`` shows, their own
     ``code`` beside what failed."""
-    shown = replace(disclosure.view(result, mode), submission=heading)
+    shown = replace(feedback_policy.view(result, mode), submission=heading)
     return {
         store.FEEDBACK_MARKDOWN: markdown_report.render(shown),
         store.FEEDBACK_PAGE: html_report.render(shown, code),

@@ -16,8 +16,8 @@ from autograder.course.batch.discover import DiscoveryError
 from autograder.course.batch.selection import Selection
 from autograder.course.course_file import CourseFile
 from autograder.grading.limits import Limits
-from autograder.reports import disclosure
 from autograder.run_errors import RunError
+from autograder.scoring import feedback_policy
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class BatchOptions:
     junit: Path | None = None
     nbgrader_db: Path | None = None
     parts: tuple[str, ...] = ()  # part modules whose tests run; () for every part
-    feedback: str = disclosure.DEFAULT  # how much of the hidden tests the feedback shows
+    feedback: str = feedback_policy.DEFAULT  # how much of the hidden tests the feedback shows
     return_feedback: bool = False  # also write the feedback as the LMSs take it back in bulk (feedback_return)
     course: CourseFile = field(default_factory=CourseFile)  # points, late rules, exports (the rest is given above)
     uncaged: bool = False  # the instructor accepts the process cage where no better one can be built

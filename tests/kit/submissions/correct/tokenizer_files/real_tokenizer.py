@@ -134,6 +134,23 @@ def encode(text, vocab, merges, pattern=GPT2_SPLIT, special_tokens=()):
     return ids
 
 
+def encode_checked(text, vocab, merges, special_tokens, allowed=(), pattern=GPT2_SPLIT):
+    # tiktoken's way: one search for any refused token, longest first so the longer wins where two start at once.
+    refused = sorted(set(special_tokens) - set(allowed), key=len, reverse=True)
+    if refused:
+        found = regex.search("|".join(regex.escape(token) for token in refused), text)
+        if found:
+            raise ValueError(f"disallowed special token {found.group()!r} in the text")
+    return encode(text, vocab, merges, pattern, list(allowed))
+
+
+def add_tokens(vocab, names):
+    added = {**vocab}
+    for name in names:
+        added.setdefault(name, max(added.values()) + 1 if added else 0)
+    return added
+
+
 def decode(ids, vocab):
     tokens = {value: key for key, value in vocab.items()}
     back = {character: byte for byte, character in bytes_to_unicode().items()}

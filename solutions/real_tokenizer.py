@@ -308,9 +308,9 @@ def add_tokens(vocab: dict[str, int], names: tuple[str, ...] | list[str]) -> dic
     ### BEGIN SOLUTION
     grown = dict(vocab)
     next_id = max(vocab.values(), default=-1) + 1  # ids may have gaps: len(vocab) could be an id in use
-    for name in names:
-        if name not in grown:
-            grown[name] = next_id
+    for token in names:
+        if token not in grown:
+            grown[token] = next_id
             next_id += 1
     return grown
     ### END SOLUTION

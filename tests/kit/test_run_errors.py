@@ -61,6 +61,8 @@ HAND_IN_RESULTS = {
     "autograder.cage.inside.call_folders.FolderError": "a call's folder in the worker: that call's outcome",
     "autograder.cage.inside.codec.CodecError": "a message the worker or its code sent that is not plain data",
     "autograder.cage.inside.codec.TooLarge": "an answer too large to send back: that call's outcome",
+    "autograder.cage.inside.streams.ReadTooFar": "raised into student code that read an endless stream too far: "
+    "that call's outcome",
     "autograder.cage.inside.tripwire.BuiltCodeRefused": "raised in student code's worker, as its own exception",
     "autograder.cage.client.WorkerGone": "the hand-in's worker ended: that test's outcome",
     "autograder.cage.client.WorkerNotLoaded": "the hand-in's code did not load in its worker",

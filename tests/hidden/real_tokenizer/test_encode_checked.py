@@ -155,8 +155,8 @@ def test_hyp_same_as_the_reference_on_any_text(submission, inputs):
     try:
         expected = ref.encode_checked(text, vocab, MERGES, known, allowed=allowed, pattern=pattern)
         named = ""
-    except ValueError as error:
-        named = next(token for token in sorted(known, key=len, reverse=True) if repr(token) in str(error))
+    except ValueError as refusal:
+        named = next(token for token in sorted(known, key=len, reverse=True) if repr(token) in str(refusal))
     try:
         made = submission.real_tokenizer.encode_checked.call(
             text, vocab, MERGES, known, allowed=allowed, pattern=pattern

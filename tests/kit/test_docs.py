@@ -220,3 +220,22 @@ def test_the_students_guide_names_the_bonus_tests_the_suite_marks():
     guide = (DOCS / "students.md").read_text(encoding="utf-8")
     listed = re.findall(r"Bonus tests \((.*?)\) show as `bonus`", re.sub(r"\s+", " ", guide))
     assert listed == [bonus_named(hidden_points())], "docs/students.md: name the bonus tests `grade points` shows"
+
+
+@pytest.mark.unit
+def test_the_students_guide_parts_table_marks_each_bonus_where_the_suite_does():
+    """The parts table said "bonus" on Part 5's row alone, while Part 6's `train_bytes` is bonus too: a row says
+    "bonus" exactly where its part holds a bonus function, and names the function where the part is not all
+    bonus."""
+    from results import hidden_points
+
+    points = hidden_points()
+    guide = (DOCS / "students.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (\d) \| `\w+` \| (.*) \|$", guide, flags=re.M))
+    assert sorted(rows) == [str(part.number) for part in PARTS]
+    for part in PARTS:
+        bonus = [function for function in part.functions if (part.module, function) in points.bonus]
+        row = rows[str(part.number)]
+        assert ("bonus" in row) == bool(bonus), f"docs/students.md's row for Part {part.number}: {row}"
+        if bonus and len(bonus) < len(part.functions):
+            assert all(f"`{function}`" in row for function in bonus), f"Part {part.number}: name {bonus}"

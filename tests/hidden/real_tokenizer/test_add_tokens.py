@@ -13,7 +13,7 @@ VOCAB, _ = gpt2(2000)
 @pytest.mark.rules("next_id", "kept", "in_order", "unchanged")
 @pytest.mark.points(1)
 def test_gives_each_new_name_the_next_id_after_the_largest(submission):
-    """add_tokens gives <|im_start|> and <|im_end|> 50257 and 50258 after GPT-2's cut vocab, 0 and 1 after none"""
+    """add_tokens gives <|im_start|> and <|im_end|> the two ids after GPT-2's cut vocab's largest, 0 and 1 after none"""
     made = submission.real_tokenizer.add_tokens.call(VOCAB, ["<|im_start|>", "<|im_end|>"])
     grown = made.returned
     assert isinstance(grown, dict), hint("return a dict from token to id", fix="unchanged")

@@ -110,7 +110,7 @@ def test_gives_encodes_ids_with_the_allowed_tokens(submission, example_seed):
 @pytest.mark.rules("names_first")
 @pytest.mark.points(1)
 def test_names_the_refused_token_that_comes_first(submission):
-    """encode_checked's error names the refused token that occurs first in the text, the longer at one place"""
+    """encode_checked's error names the disallowed token that occurs first in the text, the longer at one place"""
     checked = submission.real_tokenizer.encode_checked
     turned_down = raised(checked, "a <|im_start|> b <|endoftext|>", VOCAB, MERGES, [END_OF_TEXT, "<|im_start|>"])
     assert turned_down is not None and turned_down[0] == "ValueError", hint(

@@ -50,8 +50,9 @@ def test_writes_uint16_little_endian_with_no_header(submission):
 @pytest.mark.rules("width")
 @pytest.mark.points(1)
 def test_takes_four_bytes_an_id_past_65536_tokens(submission):
-    """write_ids takes 2 bytes an id for 65,536 tokens and 4 for 65,537 and for cl100k_base's 100,277"""
-    for vocab_size, ids in ((65536, [65535, 0, 7]), (65537, [65536, 1]), (100277, [100276, 70000, 3])):
+    """write_ids takes 2 bytes an id for 65,536 tokens and 4 for 65,537 and for cl100k_base's 100,277, whatever the ids"""
+    cases = ((65536, [65535, 0, 7]), (65537, [65536, 1]), (100277, [100276, 70000, 3]), (100277, [13, 50256, 3]))
+    for vocab_size, ids in cases:
         got = written(submission, ids, vocab_size)
         width = 2 if vocab_size <= 65536 else 4
         assert got is not None and len(got) == width * len(ids), hint(

@@ -73,7 +73,15 @@ def test_every_tie_rule_earns_full_marks(tmp_path: Path, suite: str):
         assert row["total"] == full_marks(*TRAINED_PARTS, suite=suite), f"ties broken by {name} ({suite}): {row}"
 
 
-EMPTY = {"list": "[]", "dict": "{}", "Counter": "{}", "str": '""', "tuple": "([], [])", "None": "None"}
+EMPTY = {
+    "list": "[]",
+    "dict": "{}",
+    "Counter": "{}",
+    "str": '""',
+    "tuple": "([], [])",
+    "None": "None",
+    "Iterator": "iter(())",
+}
 
 
 def constant_module(module: str) -> str:

@@ -98,6 +98,12 @@ def test_cuts_after_the_first_newline_with_a_non_space_on_both_sides(submission)
         "many chunks",
         fix="shortest",
     )
+    # Lines of one letter: with size 1 the first cut is the "\n" at index 1, after a chunk of two characters.
+    letters = submission.real_tokenizer.chunk_text(["a\nb\nc"], 1)
+    assert letters == ["a\n", "b\n", "c"], hint(
+        'with size 1 the first "\\n" that may end a chunk can be at index 1: "a\\n" is a chunk of its own',
+        fix="shortest",
+    )
     separated = submission.real_tokenizer.chunk_text(["ab\n\x1fc\nd\n\x1ce"], 1)
     assert separated == ["ab\n\x1fc\n", "d\n\x1ce"], hint(
         "test each neighbour with ch.isspace(): it counts the separators \\x1c to \\x1f as whitespace, which "

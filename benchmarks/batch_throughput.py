@@ -137,7 +137,7 @@ class _InProcessWorker:
 
     def request(self, message: dict[str, Any], timeout: float) -> Any:
         from autograder.cage.client import Reply
-        from autograder.cage.inside import call_folders, codec, protocol
+        from autograder.cage.inside import call_folders, codec, protocol, streams
 
         if message["op"] != protocol.CALL:
             return Reply({"ok": True})
@@ -146,11 +146,18 @@ class _InProcessWorker:
         folder = message.get("folder")  # Part 6's load and save: the files, as the worker writes them
         if folder is not None:
             call_folders.prepare(folder["name"], folder["files"])
+        stream = message.get("stream")  # chunk_text: fed and read as the worker does (streams)
         try:
-            value = function(*args, **kwargs)
+            if stream is None:
+                value = function(*args, **kwargs)
+            else:
+                given, feed = streams.prepared(list(args), stream)
+                value, told = streams.taken(function(*given, **kwargs), feed, stream)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)
             return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})
         reply = {"ok": True, "value": codec.to_plain(value)}
+        if stream is not None:
+            reply["stream"] = told
         # The arguments after the call, as the worker reports them: the digest of their marshal bytes.
         reply["after_digest"] = hashlib.sha256(marshal.dumps((args, kwargs), codec.MARSHAL_VERSION)).hexdigest()
         if folder is not None and folder["collect"]:

@@ -40,8 +40,10 @@ import os
 import shutil
 
 import pytest
+from autograder.cage.inside import streams
+from autograder.testing.answer_types import returns_iterator
 from autograder.testing.memory_growth import growth_of
-from autograder.testing.proxy import CallRecord, StudentRaised
+from autograder.testing.proxy import DEFAULT_STREAM, CallRecord, StudentRaised
 from autograder.testing.reference import reference
 
 # The tests' call folders are made in the working folder, as the worker makes them in its copy of the
@@ -55,15 +57,31 @@ class _Function:
         self.function = getattr(reference(module), name)
 
     def __call__(self, *args, **kwargs):
+        return self.call(*args, **kwargs).returned
+
+    def call(self, *args, stream=None, **kwargs):
         try:
-            return self.function(*args, **kwargs)
+            return self._call(args, kwargs, stream)
         except Exception as error:  # as the proxy reports an exception the student's code raised
             raise StudentRaised(str(error), error_type=type(error).__name__, error_message=str(error)) from None
 
-    def call(self, *args, **kwargs):
+    def _call(self, args, kwargs, stream):
+        if stream is None and returns_iterator(self.module, self.name):
+            stream = DEFAULT_STREAM
         after_args, after_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
-        returned = self.function(*after_args, **after_kwargs)
-        return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
+        if stream is None:
+            returned = self.function(*after_args, **after_kwargs)
+            return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
+        # As the worker calls a function that returns an iterator (streams): fed, and its items read.
+        given, feed = streams.prepared(list(after_args), stream.request())
+        returned, told = streams.taken(self.function(*given, **after_kwargs), feed, stream.request())
+        return CallRecord(
+            self.module, self.name, args, kwargs, returned, after_args, after_kwargs,
+            answered=True, read=tuple(told["read"]), ended=told["ended"],
+        )
+
+    def streamed(self, stream):
+        return lambda *args, **kwargs: self.call(*args, stream=stream, **kwargs)
 
     def memory_growth(self, *args, **kwargs):  # as the grader measures the reference's: in a process of its own
         record = self.call(*args, **kwargs)

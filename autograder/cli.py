@@ -14,7 +14,7 @@ import click
 
 from autograder import __version__
 from autograder.cage.isolation import UNCAGED_FLAG
-from autograder.grading.limits import Limits
+from autograder.grading.grading_limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES
 from autograder.reports import FORMATS, renderer

@@ -13,7 +13,7 @@ The rule for which errors are run errors:
 - An error a module raises only for its own caller to turn into something else (a cage that steps down,
   a refusal the batch's request words as its own) need not be one either.
 
-``tests/kit/test_run_errors.py`` lists every exception class of the package that is not a ``RunError`` with
+``tests/kit/cli/test_run_errors.py`` lists every exception class of the package that is not a ``RunError`` with
 why, so a new one is placed on one side of this rule or the other.
 """
 

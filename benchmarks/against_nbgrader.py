@@ -41,7 +41,7 @@ from figures import Figures, add_option, children_cpu, load_now
 from autograder.authoring.notebooks import NBGRADER_ASSIGNMENT, NBGRADER_COURSE
 from autograder.kit_root import KIT_ROOT
 
-sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
+sys.path.insert(0, str(KIT_ROOT / "tests" / "kit" / "support"))
 from bug_corpus import BUGS
 
 FIGURES = Figures("against_nbgrader")

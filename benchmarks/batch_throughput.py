@@ -39,7 +39,7 @@ from autograder.testing.example_store import STORE_VARIABLE
 from autograder.testing.memory_growth import growth_of
 from autograder.testing.reference import reference
 
-sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
+sys.path.insert(0, str(KIT_ROOT / "tests" / "kit" / "support"))
 from classroom import Student, mixed_class, write_submission
 from figures import Figures, add_option
 
@@ -188,7 +188,7 @@ def in_process_seconds(
     """The limit: the mean of ``rounds`` warm in-process gradings of the reference (after one to warm up),
     timed by ``clock`` (the wall clock; hand_in_cpu.py passes the CPU clock), of the hidden suite or its
     test folders ``only``."""
-    from autograder.cage.limits import CageLimits
+    from autograder.cage.cage_limits import CageLimits
     from autograder.testing import suites
     from autograder.testing.grader import Grader
     from autograder.testing.plugin import GradingPlugin

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage import starting
-from autograder.cage.limits import CageLimits
+from autograder.cage.cage_limits import CageLimits
 from autograder.grading import hand_in
-from autograder.handin.loading import load
+from autograder.hand_in.loading import load
 from autograder.kit_root import KIT_ROOT
 from autograder.testing import runner, suites
 from autograder.testing.grader import Grader

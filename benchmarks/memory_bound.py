@@ -29,13 +29,13 @@ from figures import Figures, add_option
 from autograder.kit_root import KIT_ROOT
 from autograder.testing.memory_growth import growth_of
 
-sys.path.insert(0, str(KIT_ROOT / "tests" / "kit"))
+sys.path.insert(0, str(KIT_ROOT / "tests" / "kit" / "support"))
 from bug_corpus import BUGS
 
 FIGURES = Figures("memory_bound")
 MIB = 2**20
 REFERENCE = KIT_ROOT / "solutions" / "real_tokenizer.py"
-ALTERNATIVES = KIT_ROOT / "tests" / "kit" / "submissions" / "correct"
+ALTERNATIVES = KIT_ROOT / "tests" / "kit" / "support" / "submissions" / "correct"
 NOISE_TIMES = 10  # the reference's growth at least this many times the noise
 
 
@@ -73,9 +73,9 @@ def measured(path: Path, text: str, test: ModuleType) -> int:
 
 def in_a_worker(texts: list[str], test: ModuleType) -> list[int]:
     """The reference's growth on each text as the worker measures a hand-in's (``Worker.measured_request``)."""
-    from autograder.cage.limits import CageLimits
+    from autograder.cage.cage_limits import CageLimits
     from autograder.cage.starting import start_worker
-    from autograder.handin import loading
+    from autograder.hand_in import loading
     from autograder.testing.proxy import GradingSession
 
     with tempfile.TemporaryDirectory() as folder:

@@ -3,7 +3,7 @@
 Makes every mutant of each part's solution regions (``autograder/authoring/mutants.py``),
 grades each as a hand-in of that one module with the part's hidden tests (``grade
 batch --part``), and prints per module: mutants, killed (graded below the reference's
-score), equivalent (listed with a reason in ``tests/kit/equivalent_mutants.txt``) and
+score), equivalent (listed with a reason in ``tests/kit/support/equivalent_mutants.txt``) and
 survivors. A survivor that is not listed is printed whole: either the tests miss a
 behaviour, or it belongs in the list with its reason. Target: at least 99% of the
 non-equivalent mutants killed in every part.
@@ -30,7 +30,7 @@ from autograder.parts import PARTS
 
 FIGURES = Figures("mutation_score")
 
-EQUIVALENTS = KIT_ROOT / "tests" / "kit" / "equivalent_mutants.txt"
+EQUIVALENTS = KIT_ROOT / "tests" / "kit" / "support" / "equivalent_mutants.txt"
 TARGET = 99.0
 
 

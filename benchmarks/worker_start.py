@@ -24,11 +24,11 @@ from pathlib import Path
 from figures import Figures, add_option
 
 from autograder.cage.cage import Cage
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.client import Worker
 from autograder.cage.inside import codec, protocol
 from autograder.cage.isolation import FORCE_PROCESS_CAGE, FORCE_VARIABLE, Isolation, isolation
-from autograder.cage.limits import CageLimits
-from autograder.handin.loading import load
+from autograder.hand_in.loading import load
 from autograder.kit_root import KIT_ROOT
 
 FIGURES = Figures("worker_start")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 # A test timed against the reference in the same run, known by its doc's words (the kit's tests know it by
-# the same pattern: tests/kit/results.py's TIMED, which a kit test holds equal to this). A hosted runner is
+# the same pattern: tests/kit/support/results.py's TIMED, which a kit test holds equal to this). A hosted runner is
 # shared and slow by turns, so such a test's verdict says more about the runner than about the kit: "full"
 # leaves it out, and says which it left out.
 TIMED = re.compile(r"times faster than|the reference's time|timed in this run")

@@ -6,7 +6,7 @@ or boolean operator, a ``break``, a condition. A suite that grades a mutant
 below full marks has killed it. A survivor is either a behaviour the tests
 miss, or an equivalent mutant (it behaves as the contract says on every valid
 input); the equivalent ones are listed, each with its reason, in
-``tests/kit/equivalent_mutants.txt``, so that a new survivor stands out.
+``tests/kit/support/equivalent_mutants.txt``, so that a new survivor stands out.
 
 >>> module = "def f(x):\\n    ### BEGIN SOLUTION\\n    return x < 2\\n    ### END SOLUTION\\n"
 >>> for mutant in mutants_of(module):

@@ -17,7 +17,7 @@ Every code cell carries the kit's mark of its role in its metadata,
 ``check``, or ``demo`` (every fenced block: the prose's demonstrations and
 explorations). The grader runs the setup, the exercises and the cells the
 student added, never a check or a demo the student left as it was
-(``autograder/handin/kit_cells.py``).
+(``autograder/hand_in/kit_cells.py``).
 
 Three flavours come out of one source:
 
@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.authoring.stubs import BEGIN, END, make_stub, todo_lines
-from autograder.handin import kit_cells
-from autograder.handin.notebook_format import import_nbformat
+from autograder.hand_in import kit_cells
+from autograder.hand_in.notebook_format import import_nbformat
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS, Part
 from autograder.run_errors import RunError
@@ -231,7 +231,7 @@ def build(part: Part, flavour: str, *, points: SuitePoints) -> Any:
 
 
 def _marked(cell: Any, role: str, function: str = "") -> Any:
-    """``cell`` with the kit's mark of its role, which tells the grader whose cell it is (handin/kit_cells.py)."""
+    """``cell`` with the kit's mark of its role, which tells the grader whose cell it is (hand_in/kit_cells.py)."""
     cell.metadata[kit_cells.KEY] = kit_cells.mark(role, cell.source, function)
     return cell
 

@@ -23,8 +23,8 @@ from autograder import __version__
 from autograder.atomic_files import replacing
 from autograder.authoring.stubs import expected_stubs, leaked, solution_lines
 from autograder.course.course_file import COURSE_FILE, CourseFile
-from autograder.handin.notebook_format import import_nbformat
-from autograder.handin.policy import POLICY_PAGE
+from autograder.hand_in.notebook_format import import_nbformat
+from autograder.hand_in.policy import POLICY_PAGE
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.run_errors import RunError

@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from autograder.cage import bubblewrap, cage_place, kernel_objects, landlock, seccomp, shield, worker_user
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.disk_watch import DiskWatch
 from autograder.cage.isolation import Isolation, isolation, probe
 from autograder.cage.isolation import bubblewrap as find_bubblewrap
 from autograder.cage.isolation import is_root as isolation_is_root
-from autograder.cage.limits import CageLimits
 from autograder.cage.tree_limits import TreeLimits, TreeLimitsUnavailable, remove_groups
 from autograder.run_errors import RunError
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograder.cage.cage import Cage
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.inside import codec, protocol
 from autograder.cage.isolation import portable_path
-from autograder.cage.limits import CageLimits
 from autograder.cage.pipe_reader import ThreadedFrameReader
 
 
@@ -262,7 +262,7 @@ class Worker:
         # Loads that failed for good (ran out of time, ended the worker), by module ("" for a notebook's cells):
         # every later call into it fails at once.
         self._load_failures: dict[str, WorkerNotLoaded] = {}
-        # Part modules whose code the grader's policy refused (handin.policy_parts), with what to say: no
+        # Part modules whose code the grader's policy refused (hand_in.policy_parts), with what to say: no
         # process is ever forked to import them. Set by whoever starts the worker (starting.start_worker).
         self.refused: dict[str, PolicyRefused] = {}
         # Answers still to come of the calls sent in one message (send_calls): a count within SERVING, kept

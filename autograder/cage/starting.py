@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from autograder.cage.cage import Cage
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.client import PolicyRefused, Worker
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import CageLimits
-from autograder.handin.loaded import LoadedSubmission
+from autograder.hand_in.loaded import LoadedHandIn
 
 
 class SpareKeeper(Protocol):
@@ -32,7 +32,7 @@ class SpareKeeper(Protocol):
 class StartedWorker:
     """A hand-in's cage and its booting worker; the runner stops both when it is done."""
 
-    submission: LoadedSubmission
+    submission: LoadedHandIn
     cage: Cage
     worker: Worker
     limits: CageLimits
@@ -40,7 +40,7 @@ class StartedWorker:
 
 
 def start_worker(
-    submission: LoadedSubmission,
+    submission: LoadedHandIn,
     limits: CageLimits,
     *,
     progress: Callable[[str], None] | None = None,
@@ -99,7 +99,7 @@ class Spare:
 
 
 def _take_spare(
-    grader: SpareKeeper, submission: LoadedSubmission, limits: CageLimits, progress: Callable[[str], None] | None
+    grader: SpareKeeper, submission: LoadedHandIn, limits: CageLimits, progress: Callable[[str], None] | None
 ) -> tuple[Cage, Worker] | None:
     """The grader's spare, given ``submission``: its files, then its config; None when there is none fit to use."""
     spare, grader.spare = grader.spare, None

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.course.late import PER, LateError, LatePolicy, read_extensions, read_time, zone_named
-from autograder.grading.limits import Limits
+from autograder.grading.grading_limits import Limits
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import PARTS
 from autograder.run_errors import RunError
@@ -49,7 +49,7 @@ TABLES = {
     "limits": tuple(Limits.names()),
     "late": ("due", "time_zone", "grace_minutes", "per", "percent", "floor", "cap", "extensions"),
     "exports": ("without_grade",),
-    "policy": ("allow_modules",),  # modules a course's hand-ins may import besides the policy's (handin.policy)
+    "policy": ("allow_modules",),  # modules a course's hand-ins may import besides the policy's (hand_in.policy)
 }
 
 
@@ -242,7 +242,7 @@ class _Reader:
         return chosen
 
     def allowed_modules(self) -> dict[str, Any]:
-        """``[policy] allow_modules``, as the limits carry it (HandinLimits.allow_modules); none by default."""
+        """``[policy] allow_modules``, as the limits carry it (HandInLimits.allow_modules); none by default."""
         value = self.value("policy", "allow_modules")
         if value is None:
             return {}

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from autograder.course.course_file import BLANK, DEFAULT_NAME, VISIBILITIES, ZERO
 from autograder.course.late import PER, LatePolicy
-from autograder.grading.limits import Limits
+from autograder.grading.grading_limits import Limits
 from autograder.parts import PARTS
 from autograder.scoring import feedback_policy
 from autograder.scoring.course_points import test_function

@@ -22,8 +22,8 @@ from autograder.course import nbgrader_autograded
 from autograder.course import nbgrader_hand_grades as hand_grades
 from autograder.course.batch.gradebook import StudentRecord
 from autograder.course.batch.roster import email_of
-from autograder.handin.lms.nbgrader import SUBMITTED
-from autograder.handin.lms.times import TIMESTAMP
+from autograder.hand_in.lms.nbgrader import SUBMITTED
+from autograder.hand_in.lms.times import TIMESTAMP
 from autograder.parts import PARTS
 from autograder.run_errors import RunError
 from autograder.scoring.grade_result import GradeResult

@@ -1,4 +1,4 @@
-"""What decides a score, as digests: a hand-in's files (``submission_hash``), and everything else (tests,
+"""What decides a score, as digests: a hand-in's files (``hand_in_hash``), and everything else (tests,
 reference, limits, grader).
 
 Two gradings with equal digests give equal results (grading is deterministic), so a result
@@ -14,9 +14,9 @@ from pathlib import Path
 
 from autograder import __version__
 from autograder.cage.isolation import isolation
-from autograder.grading.limits import Limits
-from autograder.handin.loaded import LoadedSubmission, submission_hash
-from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
+from autograder.grading.grading_limits import Limits
+from autograder.hand_in.loaded import LoadedHandIn, hand_in_hash
+from autograder.hand_in.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.testing.example_sets import course_secret
 
 GRADER = Path(__file__).resolve().parents[1]  # the autograder package: its own code decides scores too
@@ -53,5 +53,5 @@ def grading_hash(
     return digest.hexdigest()
 
 
-def fingerprint(loaded: LoadedSubmission, grading: str) -> str:
-    return hashlib.sha256(f"{submission_hash(loaded)}:{grading}".encode()).hexdigest()
+def fingerprint(loaded: LoadedHandIn, grading: str) -> str:
+    return hashlib.sha256(f"{hand_in_hash(loaded)}:{grading}".encode()).hexdigest()

@@ -13,15 +13,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from autograder.cage.cage import CageUnavailable
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.isolation import isolation
-from autograder.cage.limits import CageLimits
 from autograder.cage.starting import start_worker
 from autograder.grading.fingerprints import grading_hash
-from autograder.grading.limits import Limits
+from autograder.grading.grading_limits import Limits
 from autograder.grading.part_cache import PartCache, PartResult, file_digests, part_key
-from autograder.handin import bounded, loading
-from autograder.handin.limits import HandinLimits
-from autograder.handin.loaded import LoadedSubmission
+from autograder.hand_in import bounded, loading
+from autograder.hand_in.hand_in_limits import HandInLimits
+from autograder.hand_in.loaded import LoadedHandIn
 from autograder.kit_root import KIT_ROOT
 from autograder.parts import MODULES, part_of
 from autograder.scoring.course_points import CoursePoints, repointed, repointed_tests
@@ -67,7 +67,7 @@ def grade_path(
     if not parts and path.is_file() and path.stem in MODULES:
         parts = (path.stem,)
     chosen = [module for module in MODULES if not parts or module in parts]
-    hand_ins = _hand_ins(path, limits.handin)
+    hand_ins = _hand_ins(path, limits.hand_in)
     # After reading the hand-in: the hash names the cage, which the probe started above is finding meanwhile.
     grading = grading_hash(suite_dir, KIT_ROOT / "solutions", limits) if cache is not None else ""
     try:
@@ -91,14 +91,14 @@ def _suite(name: str | None) -> Path:
         raise CannotGrade(str(error)) from None
 
 
-def _hand_ins(path: Path, limits: HandinLimits) -> list[LoadedSubmission]:
+def _hand_ins(path: Path, limits: HandInLimits) -> list[LoadedHandIn]:
     """What ``path`` holds: one hand-in, or a release's work folders (each that can be read)."""
     work = [path / folder for folder in loading.WORK_FOLDERS if path.is_dir() and (path / folder).is_dir()]
     if path.is_dir() and not work and _holds_nothing_gradable(path):
         raise CannotGrade(f"{path.resolve()}: {NO_HAND_IN}")  # before reading a home folder's thousands of files
     try:
         loaded = loading.load(path, limits)
-    except bounded.SubmissionError as error:
+    except bounded.HandInError as error:
         if not work:
             raise CannotGrade(str(error)) from None
         return [_load(folder, limits) for folder in work]
@@ -127,15 +127,15 @@ def _holds_a_part(folder: Path) -> bool:
         return False
 
 
-def _load(path: Path, limits: HandinLimits) -> LoadedSubmission:
+def _load(path: Path, limits: HandInLimits) -> LoadedHandIn:
     try:
         return loading.load(path, limits)
-    except bounded.SubmissionError as error:
+    except bounded.HandInError as error:
         raise CannotGrade(str(error)) from None
 
 
 def _parts_of(
-    loaded: LoadedSubmission,
+    loaded: LoadedHandIn,
     chosen: list[str],
     suite: Path,
     limits: CageLimits,
@@ -193,7 +193,7 @@ def _by_part(result: GradeResult, modules: list[str]) -> dict[str, PartResult]:
 def _combined(
     name: str,
     suite: Path,
-    hand_ins: list[LoadedSubmission],
+    hand_ins: list[LoadedHandIn],
     graded: list[dict[str, tuple[PartResult, bool]]],
     chosen: list[str],
     student_seconds: float | None = None,
@@ -242,7 +242,7 @@ def _combined(
 
 
 def grade_loaded(
-    loaded: LoadedSubmission,
+    loaded: LoadedHandIn,
     suite: Path,
     *,
     limits: CageLimits,

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.atomic_files import write_atomically
-from autograder.handin.loaded import HandInKind, LoadedSubmission
-from autograder.handin.loading import PART_FILES
+from autograder.hand_in.loaded import HandInKind, LoadedHandIn
+from autograder.hand_in.loading import PART_FILES
 from autograder.scoring.grade_result import TestResult
 
 CACHE_VARIABLE = "BPE_KIT_CACHE"
@@ -64,21 +64,21 @@ class PartResult:
     # Of the notes, those the worker said: student code can shape them (scoring.feedback_policy).
     from_code: list[str] = field(default_factory=list)
 
-    def still_holds(self, loaded: LoadedSubmission) -> bool:
+    def still_holds(self, loaded: LoadedHandIn) -> bool:
         """Whether every file this result depends on is as it was (one kept without its files: never)."""
         return self.depends is not None and all(_digest(loaded, name) == kept for name, kept in self.depends.items())
 
 
-def file_digests(loaded: LoadedSubmission, read: list[str] | None) -> dict[str, str]:
+def file_digests(loaded: LoadedHandIn, read: list[str] | None) -> dict[str, str]:
     """The digest of each file ``read`` names (of every file, for None), "" for one the hand-in lacks."""
     return {name: _digest(loaded, name) for name in (loaded.files if read is None else read)}
 
 
-def _digest(loaded: LoadedSubmission, name: str) -> str:
+def _digest(loaded: LoadedHandIn, name: str) -> str:
     return hashlib.sha256(loaded.files[name]).hexdigest() if name in loaded.files else ""
 
 
-def part_key(loaded: LoadedSubmission, module: str, grading: str) -> str:
+def part_key(loaded: LoadedHandIn, module: str, grading: str) -> str:
     """The digest of what decides ``module``'s results in this hand-in."""
     others = PART_FILES - {f"{module}.py", f"{module}.ipynb"}
     digest = hashlib.sha256(f"{grading}\0{module}\0{loaded.kind.value}\0{loaded.script_name}".encode())

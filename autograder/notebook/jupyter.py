@@ -40,9 +40,9 @@ def check(
 
     from rich.console import Console
 
-    from autograder.cage.limits import CageLimits
+    from autograder.cage.cage_limits import CageLimits
     from autograder.grading.hand_in import grade_loaded
-    from autograder.handin.loaded import HandInKind, LoadedSubmission
+    from autograder.hand_in.loaded import HandInKind, LoadedHandIn
     from autograder.reports.text import renderables
     from autograder.testing import suites
     from autograder.testing.grader import for_this_process
@@ -55,7 +55,7 @@ def check(
     if not test_file.is_file():
         raise ValueError(f"the {suite} tests have no file for {name} ({test_file}); check the function's name")
     cells = _kernel_cells() if _in_ipython() else _module_cells(function)
-    submission = LoadedSubmission(
+    submission = LoadedHandIn(
         name=f"check of {name}",
         source=Path.cwd() / "notebook",
         kind=HandInKind.MODULES,
@@ -102,8 +102,8 @@ def _kernel_cells() -> tuple[Any, ...]:
     """Every cell the kernel has run, oldest first, as plain Python; check cells are left out."""
     from IPython import get_ipython
 
-    from autograder.handin.cells import Cell
-    from autograder.handin.ipython_syntax import plain_python
+    from autograder.hand_in.cells import Cell
+    from autograder.hand_in.ipython_syntax import plain_python
 
     history = get_ipython().history_manager.input_hist_raw
     cells = []
@@ -116,7 +116,7 @@ def _kernel_cells() -> tuple[Any, ...]:
 
 
 def _module_cells(function: Callable[..., Any] | str) -> tuple[Any, ...]:
-    from autograder.handin.cells import Cell
+    from autograder.hand_in.cells import Cell
 
     if isinstance(function, str):
         raise ValueError("outside a notebook, pass the function itself: check(merge_pair)")
@@ -134,8 +134,8 @@ def your_part(module: str, here: Path | None = None) -> ModuleType:
     """
     import importlib.util
 
-    from autograder.handin.bounded import DEFAULT_LIMITS
-    from autograder.handin.cells import notebook_cells
+    from autograder.hand_in.bounded import DEFAULT_LIMITS
+    from autograder.hand_in.cells import notebook_cells
 
     here = Path.cwd() if here is None else here
     notebook = here / f"{module}.ipynb"

@@ -60,7 +60,7 @@ class HardTest:
 
 
 @dataclass(frozen=True)
-class StoppedSubmission:
+class StoppedHandIn:
     """A student whose code timed out or ended the worker, with what the first such test said."""
 
     student: str
@@ -71,7 +71,7 @@ class StoppedSubmission:
 
 
 @dataclass(frozen=True)
-class SlowSubmission:
+class SlowHandIn:
     student: str
     seconds: float  # in the student's code, never the grader's own start
     score: float
@@ -155,8 +155,8 @@ class ClassSummary:
     functions: tuple[FunctionFigures, ...]
     hardest: tuple[HardTest, ...]  # hardest first
     passed_by_everyone: int  # tests every graded student who started their function passed
-    stopped: tuple[StoppedSubmission, ...]
-    slowest: tuple[SlowSubmission, ...]  # slowest first, every graded student
+    stopped: tuple[StoppedHandIn, ...]
+    slowest: tuple[SlowHandIn, ...]  # slowest first, every graded student
     identical: tuple[IdenticalCode, ...]
     similar: tuple[SimilarPair, ...]  # most alike first, none identical
     similar_threshold: float

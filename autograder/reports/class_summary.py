@@ -18,8 +18,8 @@ from autograder.reports.class_figures import (
     NotGraded,
     OverFull,
     Overview,
-    SlowSubmission,
-    StoppedSubmission,
+    SlowHandIn,
+    StoppedHandIn,
     StudentLine,
 )
 from autograder.reports.html import page
@@ -152,7 +152,7 @@ def _clip(text: str, room: int = 60) -> str:
     return text if len(text) <= room else text[: room - 1] + "…"
 
 
-def _stopped(stopped: tuple[StoppedSubmission, ...]) -> Section:
+def _stopped(stopped: tuple[StoppedHandIn, ...]) -> Section:
     section = Section("Timeouts and crashes", headers=["student", "timed out", "crashed the worker", "first one"])
     for each in stopped:
         section.rows.append(
@@ -161,7 +161,7 @@ def _stopped(stopped: tuple[StoppedSubmission, ...]) -> Section:
     return section
 
 
-def _slowest(slowest: tuple[SlowSubmission, ...]) -> Section:
+def _slowest(slowest: tuple[SlowHandIn, ...]) -> Section:
     section = Section("Slowest submissions", headers=["student", "seconds in their code", "score"])
     for each in slowest[:SLOWEST_SHOWN]:
         section.rows.append(

@@ -13,7 +13,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from autograder.handin import student_syntax
+from autograder.hand_in import student_syntax
 
 Sources = list[tuple[str, str]]  # (module, source) in the order handed in; module "" for a whole notebook
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 
-from autograder.handin import student_syntax
-from autograder.handin.loaded import HandInKind, LoadedSubmission
+from autograder.hand_in import student_syntax
+from autograder.hand_in.loaded import HandInKind, LoadedHandIn
 from autograder.parts import PARTS, SCRIPT_MODULES
 
 Key = tuple[str, str]  # (module, function)
@@ -40,7 +40,7 @@ def calls_in(source: str, functions: set[str]) -> dict[str, set[str]]:
     return found
 
 
-def student_calls(loaded: LoadedSubmission, modules: set[str] | None = None) -> dict[Key, set[str]]:
+def student_calls(loaded: LoadedHandIn, modules: set[str] | None = None) -> dict[Key, set[str]]:
     """Per graded function of the hand-in (of its parts ``modules``, or all), the graded functions of its
     own part it calls."""
     graph: dict[Key, set[str]] = {}
@@ -54,7 +54,7 @@ def student_calls(loaded: LoadedSubmission, modules: set[str] | None = None) -> 
     return graph
 
 
-def _source_of(loaded: LoadedSubmission, module: str) -> str:
+def _source_of(loaded: LoadedHandIn, module: str) -> str:
     if loaded.kind is HandInKind.SCRIPT:  # one notebook or file holds the parts whose names do not clash
         return "\n".join(cell.source for cell in loaded.cells) if module in SCRIPT_MODULES else ""
     cells = dict(loaded.module_cells).get(module)
@@ -64,7 +64,7 @@ def _source_of(loaded: LoadedSubmission, module: str) -> str:
     return content.decode("utf-8", "replace") if content else ""
 
 
-def roots(loaded: LoadedSubmission, failing: set[Key]) -> dict[Key, list[str]]:
+def roots(loaded: LoadedHandIn, failing: set[Key]) -> dict[Key, list[str]]:
     """For each failing function, the failing functions of its part it calls (to fix first), if any.
 
     Only a part with two failing functions can have one to fix first, so only those parts' sources are

@@ -1,6 +1,6 @@
 """What a graded suite (tests/hidden, tests/public) may import of the kit: the one face a course author writes
 tests against. Every name here stays as it is between releases; anything else of ``autograder`` may change,
-and a kit test fails when a suite imports it (tests/kit/test_author_api.py).
+and a kit test fails when a suite imports it (tests/kit/testing/test_author_api.py).
 
 A suite's tests take the ``submission`` fixture (``submission.bpe.merge_pair(...)``): the student's code, run
 in the cage. What they use beside it:

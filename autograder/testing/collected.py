@@ -10,7 +10,7 @@ hand-in: a run starts from what a fresh session starts from.
 
 pytest has no public way to keep a session open, so this takes the steps of ``pytest.main`` itself
 (``_prepareconfig``, ``Config._do_configure``), as pytest's own ``pytester`` does; pyproject.toml pins
-pytest to the releases they are tested on (tests/kit/test_oldest_pytest.py).
+pytest to the releases they are tested on (tests/kit/testing/test_oldest_pytest.py).
 """
 
 from __future__ import annotations

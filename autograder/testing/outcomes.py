@@ -7,7 +7,7 @@ from enum import Enum, StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from autograder.handin.loaded import LoadedSubmission
+    from autograder.hand_in.loaded import LoadedHandIn
 
 
 class Outcome(str, Enum):
@@ -18,7 +18,7 @@ class Outcome(str, Enum):
     TIMED_OUT = "timed out"
     NOT_STARTED = "not started"  # the stub still raises NotImplementedError, or the module is missing
     GRADER_ERROR = "grader error"  # our bug: shown as ours, never as the student's mistake
-    # The part's code is outside the plain-Python policy (handin.policy): never run, scored 0. The student's.
+    # The part's code is outside the plain-Python policy (hand_in.policy): never run, scored 0. The student's.
     REFUSED = "refused"
 
 
@@ -73,7 +73,7 @@ class GradingRun:
     student_seconds: float = 0.0  # waiting for the student's code (loading and calls), not the grader's own start
     # The hand-in as graded: feedback reads from its source which graded functions call which (call_graph)
     # when two of one part fail, to name the one to fix first.
-    loaded: LoadedSubmission | None = None
+    loaded: LoadedHandIn | None = None
     # The hand-in's files the worker read (opened or imported), by the part module whose call read them (""
     # before any call); None where not known whole.
     read: dict[str, tuple[str, ...]] | None = None

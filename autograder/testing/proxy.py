@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.client import (
     AnswerTooLarge,
     OutOfStep,
@@ -27,7 +28,6 @@ from autograder.cage.client import (
     WorkerTimedOut,
 )
 from autograder.cage.inside import codec, protocol
-from autograder.cage.limits import CageLimits
 from autograder.testing.answer_types import returns_iterator, type_problem
 from autograder.testing.outcomes import Outcome
 from autograder.testing.pipelining import CallPlan, CallsSentAhead, call_key
@@ -143,7 +143,7 @@ class CannotLoad(StudentStopped):
 
 
 class Refused(CannotLoad):
-    """The part's code is outside the plain-Python policy (handin.policy): the worker never imported it."""
+    """The part's code is outside the plain-Python policy (hand_in.policy): the worker never imported it."""
 
     unmade = True  # decided from the source, before any call: no test needs to run again to decide it
 

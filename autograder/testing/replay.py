@@ -21,7 +21,7 @@ examples directly:
   under hypothesis too (such stops are BaseExceptions it does not retry), so
   it is raised as it is.
 
-``tests/kit/test_batch.py`` grades the bug corpus both ways and compares.
+``tests/kit/course/test_batch.py`` grades the bug corpus both ways and compares.
 """
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.client import Worker
 from autograder.cage.isolation import isolation_notice
-from autograder.cage.limits import CageLimits
 from autograder.cage.starting import StartedWorker, discard, start_worker
-from autograder.handin.loaded import LoadedSubmission, submission_hash
+from autograder.hand_in.loaded import LoadedHandIn, hand_in_hash
 from autograder.testing.collected import forget_suite_modules, session_arguments, suite_surroundings
 from autograder.testing.example_sets import course_secret, example_set, seed
 from autograder.testing.grader import Grader
@@ -28,8 +28,8 @@ from autograder.testing.student_output import (
 )
 
 
-def grade_submission(
-    submission: LoadedSubmission, suite: Path, *, limits: CageLimits, grader: Grader, only: tuple[Path, ...] = ()
+def grade_hand_in(
+    submission: LoadedHandIn, suite: Path, *, limits: CageLimits, grader: Grader, only: tuple[Path, ...] = ()
 ) -> GradingRun:
     """Grade with every test of ``suite``, or with only the test files ``only`` (a notebook's check of one function)."""
     return grade_started(start_worker(submission, limits, grader=grader), suite, grader, only=only)
@@ -95,12 +95,12 @@ def grade_started(started: StartedWorker, suite: Path, grader: Grader, *, only: 
     )
 
 
-def _examples(submission: LoadedSubmission, suite: Path) -> tuple[int, int] | None:
+def _examples(submission: LoadedHandIn, suite: Path) -> tuple[int, int] | None:
     """The hidden suite's example set for this hand-in and its seed (example_sets); the public suite's are fixed."""
     if suite.name != "hidden":
         return None
     secret = course_secret()
-    chosen = example_set(secret, submission_hash(submission))
+    chosen = example_set(secret, hand_in_hash(submission))
     return chosen, seed(secret, chosen)
 
 

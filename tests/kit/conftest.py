@@ -1,5 +1,6 @@
 """The kit's own tests' configuration: the environment every test and every `grade` it starts sees, and the
-fixtures. The helpers tests import are modules beside this one (commands, results, classroom)."""
+fixtures. The helpers tests import are modules of support/ beside this one (commands, results, classroom),
+on sys.path through pytest's pythonpath; each test lives in the folder of the step of the package it tests."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from classroom import SOLUTIONS
 
-from autograder.handin.policy_parts import WITHOUT_POLICY_VARIABLE
+from autograder.hand_in.policy_parts import WITHOUT_POLICY_VARIABLE
 from autograder.parts import PARTS
 from autograder.testing.example_sets import SECRET_VARIABLE
 

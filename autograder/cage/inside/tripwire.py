@@ -1,6 +1,6 @@
 """The tripwire: an audit hook that refuses, where it runs, code built at run time that slipped past the policy.
 
-The plain-Python policy (autograder/handin/policy.py) refuses exec, compile, marshal, importlib, ctypes,
+The plain-Python policy (autograder/hand_in/policy.py) refuses exec, compile, marshal, importlib, ctypes,
 frames and dunders in the grader, before any student code runs; this is what stands behind it, small on
 purpose. Python's audit hooks are not a sandbox: code in this process can reach the hook, so it promises
 nothing against code the policy let through by mistake and that knows it is here. The cage is the boundary

@@ -22,7 +22,7 @@ from pathlib import Path
 from autograder.atomic_files import write_once
 from autograder.course.batch import instructor_csv
 from autograder.course.batch.discover import Discovery
-from autograder.handin.lms.uploads import UploadConflict
+from autograder.hand_in.lms.uploads import UploadConflict
 from autograder.run_errors import RunError
 
 CHOICES = "choices.csv"

@@ -1,5 +1,5 @@
 """Find the submissions in what an instructor hands to ``grade batch``: the hand-ins its layout holds
-(``handin/lms``, which knows what each LMS's download, nbgrader's folder and a plain folder look like), each
+(``hand_in/lms``, which knows what each LMS's download, nbgrader's folder and a plain folder look like), each
 given an id of its own that no class file of OUT has, and two hand-ins of one student set apart as a conflict.
 """
 
@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autograder.course.batch.store import CLASS_FILES
-from autograder.handin.lms.found import DiscoveryError, Download, Found, Reading, student_id
-from autograder.handin.lms.layouts import read_layout
-from autograder.handin.lms.nbgrader import LAYOUT as NBGRADER_LAYOUT
+from autograder.hand_in.lms.found import DiscoveryError, Download, Found, Reading, student_id
+from autograder.hand_in.lms.layouts import read_layout
+from autograder.hand_in.lms.nbgrader import LAYOUT as NBGRADER_LAYOUT
 
-# What the batch's other stages import from here, whichever module of handin/lms holds it.
+# What the batch's other stages import from here, whichever module of hand_in/lms holds it.
 __all__ = ["NBGRADER_LAYOUT", "Discovery", "DiscoveryError", "Found", "discover", "student_id"]
 
 

@@ -21,7 +21,7 @@ from autograder.course.batch.publishing import Feedback
 from autograder.course.batch.request import BatchOptions
 from autograder.course.course_file import CourseFile
 from autograder.grading.fingerprints import fingerprint
-from autograder.handin.loaded import LoadedSubmission
+from autograder.hand_in.loaded import LoadedHandIn
 from autograder.reports.code_view import Sources
 from autograder.scoring.grade_result import BatchStamp, GradeResult
 
@@ -101,7 +101,7 @@ def grade(
 
 
 def _stamp(
-    result: GradeResult, loaded: LoadedSubmission, code: Sources, student: str, grading: str, course: CourseFile
+    result: GradeResult, loaded: LoadedHandIn, code: Sources, student: str, grading: str, course: CourseFile
 ) -> GradeResult:
     """``result`` marked with what it was graded from, for resuming and for the summary's identical code."""
     measured = similarity.measures(loaded, code)

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from autograder.course import late
 from autograder.course.batch.discover import Found
 from autograder.course.late import HandedIn, Lateness, LatePolicy
-from autograder.handin.lms import canvas
+from autograder.hand_in.lms import canvas
 from autograder.scoring.grade_result import GradeResult, LateEntry
 from autograder.scoring.scoring import points_number
 
@@ -37,7 +37,7 @@ def handed_in(found: Found, roster_row: Mapping[str, str] | None, zone: ZoneInfo
         if at is not None:
             return HandedIn(at, late.MOODLE)
     own = found.file_time()
-    if isinstance(own, str):  # handin/lms/times.py's word for times set when the files were unpacked or copied here
+    if isinstance(own, str):  # hand_in/lms/times.py's word for times set when the files were unpacked or copied here
         return HandedIn(source=late.FILE_TIMES_UNKNOWN, marked_late=marked, unknown=own)
     if own is not None and own.tzinfo is None:
         own = own.replace(tzinfo=zone)  # a zip's time, written in the zipping machine's local time

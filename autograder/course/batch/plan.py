@@ -24,10 +24,10 @@ from autograder.course.batch.roster import Roster, RosterError, read_roster
 from autograder.course.batch.selection import Selection
 from autograder.course.course_file import CourseFile
 from autograder.grading.fingerprints import fingerprint, grading_hash
-from autograder.handin.bounded import SubmissionError
-from autograder.handin.limits import HandinLimits
-from autograder.handin.lms.uploads import UploadConflict
-from autograder.handin.loaded import LoadedSubmission
+from autograder.hand_in.bounded import HandInError
+from autograder.hand_in.hand_in_limits import HandInLimits
+from autograder.hand_in.lms.uploads import UploadConflict
+from autograder.hand_in.loaded import LoadedHandIn
 from autograder.kit_root import KIT_ROOT
 from autograder.run_errors import RunError
 from autograder.scoring.grade_result import GradeResult
@@ -73,9 +73,9 @@ class Plan:
     extensions: dict[str, datetime]
     unknown_extensions: list[str]  # a warning for extensions that name no student here
     outcomes: Outcomes  # current results, and hand-ins that cannot be graded (with why)
-    pending: list[tuple[str, LoadedSubmission]]  # without a current result and graded by this run, as found
+    pending: list[tuple[str, LoadedHandIn]]  # without a current result and graded by this run, as found
     reused: int  # current results kept
-    hand_ins: dict[str, LoadedSubmission]  # every hand-in read
+    hand_ins: dict[str, LoadedHandIn]  # every hand-in read
     failures: dict[str, str]  # id -> why its hand-in cannot be graded (unreadable, or two for one student)
     to_choose: list[str] = field(default_factory=list)  # uploads to choose between, for the instructor
 
@@ -126,7 +126,7 @@ def read(source: Path, out: Path, options: BatchOptions, selection: Selection) -
         grading,
         # --force regrades every hand-in this run grades (with --student, those named; in a shard, its own)
         regrade=lambda student: selection.regrades(student) or (options.force and selection.grades(student)),
-        limits=options.limits.handin,
+        limits=options.limits.hand_in,
         chosen=chosen,
         choices_path=manual.choices,
         to_choose=to_choose,
@@ -176,9 +176,9 @@ class _Settled:
     """What is settled already and what is left to grade, with each hand-in read once."""
 
     outcomes: Outcomes
-    pending: list[tuple[str, LoadedSubmission]]  # without a current result, in the order found
+    pending: list[tuple[str, LoadedHandIn]]  # without a current result, in the order found
     reused: int
-    hand_ins: dict[str, LoadedSubmission]
+    hand_ins: dict[str, LoadedHandIn]
     failures: dict[str, str]
     to_choose: list[str] = field(default_factory=list)
 
@@ -228,7 +228,7 @@ def _settle(
     grading: str,
     *,
     regrade: Callable[[str], bool],
-    limits: HandinLimits,
+    limits: HandInLimits,
     chosen: dict[str, dict[str, str]],
     choices_path: Path,
     to_choose: dict[str, str],
@@ -249,7 +249,7 @@ def _settle(
             settled.failures[found.student] = conflict.for_student
             settled.to_choose.append(settled.outcomes[found.student][1])
             continue
-        except SubmissionError as error:
+        except HandInError as error:
             settled.outcomes[found.student] = (None, str(error))
             settled.failures[found.student] = str(error)
             continue

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Generic, TypeVar, cast
 
 from autograder.cage.cage import grader_folder
+from autograder.cage.cage_limits import CageLimits
 from autograder.cage.client import parent_death_signal
-from autograder.cage.limits import CageLimits
-from autograder.handin.loaded import LoadedSubmission
+from autograder.hand_in.loaded import LoadedHandIn
 from autograder.scoring.course_points import CoursePoints
 from autograder.scoring.grade_result import GradeResult
 from autograder.testing.yardsticks import SHARED_VARIABLE
@@ -48,7 +48,7 @@ class Graded(Generic[Key]):
     key: Key
     result: GradeResult | None
     error: str = ""  # why there is no result
-    loaded: LoadedSubmission | None = None  # what was graded
+    loaded: LoadedHandIn | None = None  # what was graded
 
 
 class _GraderNumbers:
@@ -122,7 +122,7 @@ def _set_every_thread(cpus: set[int]) -> None:
 
 
 def _grade(
-    loaded: LoadedSubmission, suite: Path, limits: CageLimits, only: tuple[Path, ...], points: CoursePoints
+    loaded: LoadedHandIn, suite: Path, limits: CageLimits, only: tuple[Path, ...], points: CoursePoints
 ) -> GradeResult:
     from autograder.grading.hand_in import grade_loaded
     from autograder.testing.grader import for_this_process
@@ -131,7 +131,7 @@ def _grade(
 
 
 def grade_all(
-    work: Iterable[tuple[Key, LoadedSubmission]],
+    work: Iterable[tuple[Key, LoadedHandIn]],
     *,
     suite: Path,
     limits: CageLimits,
@@ -184,7 +184,7 @@ def grade_all(
 
 def _grade_in(
     pool: ProcessPoolExecutor,
-    queue: list[tuple[Key, LoadedSubmission]],
+    queue: list[tuple[Key, LoadedHandIn]],
     attempts: dict[int, int],
     *,
     suite: Path,
@@ -194,7 +194,7 @@ def _grade_in(
     points: CoursePoints,
 ) -> Iterator[Graded[Key]]:
     """Grade from ``queue`` in ``pool`` until it is empty or the pool breaks (the rest go back on the queue)."""
-    running: dict[Future[GradeResult], tuple[Key, LoadedSubmission]] = {}
+    running: dict[Future[GradeResult], tuple[Key, LoadedHandIn]] = {}
     broken = False
     while (queue or running) and not broken:
         while queue and len(running) < jobs * 2:

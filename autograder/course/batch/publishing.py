@@ -31,7 +31,7 @@ from autograder.course.batch.request import BatchOptions
 from autograder.course.batch.roster import Student, is_moodle_worksheet
 from autograder.course.batch.summary import StartingCode, summarize
 from autograder.course.late import Lateness
-from autograder.handin.bounded import SubmissionError
+from autograder.hand_in.bounded import HandInError
 from autograder.kit_root import KIT_ROOT
 from autograder.reports import class_summary, histogram, junit
 from autograder.reports import html as html_report
@@ -246,11 +246,11 @@ def _write_class_files(
 
 def _stub_code() -> StartingCode:
     """The untouched stubs' code: a class of unstarted hand-ins is not a class of copies."""
-    from autograder.handin import loading
+    from autograder.hand_in import loading
 
     try:
         stubs = loading.load(KIT_ROOT / "student_template")
-    except SubmissionError:
+    except HandInError:
         return StartingCode()
     measured = similarity.measures(stubs)
     return StartingCode(measured.code_hash, {part: frozenset(found) for part, found in measured.prints.items()})

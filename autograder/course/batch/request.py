@@ -15,7 +15,7 @@ from autograder.cage.shield import GuardError, guard_for_grading
 from autograder.course.batch.discover import DiscoveryError
 from autograder.course.batch.selection import Selection
 from autograder.course.course_file import CourseFile
-from autograder.grading.limits import Limits
+from autograder.grading.grading_limits import Limits
 from autograder.run_errors import RunError
 from autograder.scoring import feedback_policy
 

@@ -35,9 +35,9 @@ import zlib
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from autograder.handin import student_syntax
-from autograder.handin.loaded import HandInKind, LoadedSubmission
-from autograder.handin.loading import PART_FILES
+from autograder.hand_in import student_syntax
+from autograder.hand_in.loaded import HandInKind, LoadedHandIn
+from autograder.hand_in.loading import PART_FILES
 from autograder.parts import MODULES
 from autograder.reports.code_view import Sources
 
@@ -77,7 +77,7 @@ _DUMP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[\w.+-]+""")
 _CONTEXTS = ("Load()", "Store()", "Del()")
 
 
-def sources(loaded: LoadedSubmission) -> Sources:
+def sources(loaded: LoadedHandIn) -> Sources:
     """The student's code as (module, source), in contract order; module "" for a one-notebook hand-in.
 
     Each part's sources come after the sources of the hand-in's own modules that it imports, directly or
@@ -96,7 +96,7 @@ def sources(loaded: LoadedSubmission) -> Sources:
     return found
 
 
-def shown(loaded: LoadedSubmission, code: Sources, graded_from: Mapping[str, str]) -> Sources:
+def shown(loaded: LoadedHandIn, code: Sources, graded_from: Mapping[str, str]) -> Sources:
     """Of ``code`` (``sources(loaded)``), what the feedback page shows: of a release's own folder, each part's
     code from the work folder it counted from (``graded_from``), where the other may hold another try."""
     if not loaded.halves or not graded_from:
@@ -109,7 +109,7 @@ def shown(loaded: LoadedSubmission, code: Sources, graded_from: Mapping[str, str
     ]
 
 
-def _parts(loaded: LoadedSubmission) -> list[tuple[str, list[str]]]:
+def _parts(loaded: LoadedHandIn) -> list[tuple[str, list[str]]]:
     """Each part's module and its sources (a notebook's cells)."""
     if loaded.kind is not HandInKind.MODULES:
         return [("", [cell.source for cell in loaded.cells])]
@@ -181,7 +181,7 @@ class Measures(NamedTuple):
     builds_code: list[str]  # how it would run code built at run time, which the worker refuses (_builds_code)
 
 
-def measures(loaded: LoadedSubmission, code: Sources | None = None) -> Measures:
+def measures(loaded: LoadedHandIn, code: Sources | None = None) -> Measures:
     """The program's measures from one reading of each of its sources: ``code`` (``sources(loaded)``,
     which the feedback page shows too), or read here."""
     digest = hashlib.sha256()
@@ -220,7 +220,7 @@ BUILDING_CALLS = re.compile(
     r"|^[ \t\f]*#.*?(coding)[:=][ \t]*(?!utf-?8\b)[-\w.]+",
     re.M,
 )
-# The plain-Python policy refuses these (handin.policy) and the summary lists who tries: they load code by a
+# The plain-Python policy refuses these (hand_in.policy) and the summary lists who tries: they load code by a
 # name computed at run time, or from data (pickle), which no static import shows.
 BUILDING_MODULES = frozenset({"marshal", "ctypes", "_ctypes", "importlib", "pickle", "gc", "runpy", "code"})
 

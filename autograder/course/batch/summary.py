@@ -26,8 +26,8 @@ from autograder.reports.class_figures import (
     Overview,
     ScoreFigures,
     SimilarPair,
-    SlowSubmission,
-    StoppedSubmission,
+    SlowHandIn,
+    StoppedHandIn,
     StudentLine,
 )
 from autograder.scoring.grade_result import GradeResult
@@ -172,23 +172,23 @@ def _hardest(documents: list[GradeResult]) -> tuple[tuple[HardTest, ...], int]:
     return tuple(hardest), everyone
 
 
-def _stopped(graded: list[StudentRecord]) -> tuple[StoppedSubmission, ...]:
-    stopped: list[StoppedSubmission] = []
+def _stopped(graded: list[StudentRecord]) -> tuple[StoppedHandIn, ...]:
+    stopped: list[StoppedHandIn] = []
     for record, document in _with_documents(graded):
         timed_out = [test for test in document.tests if test.outcome is Outcome.TIMED_OUT]
         crashed = [test for test in document.tests if test.outcome is Outcome.CRASHED]
         if timed_out or crashed:
             first = (timed_out or crashed)[0].detail
-            stopped.append(StoppedSubmission(record.id, len(timed_out), len(crashed), first, name=record.name))
+            stopped.append(StoppedHandIn(record.id, len(timed_out), len(crashed), first, name=record.name))
     return tuple(stopped)
 
 
-def _slowest(graded: list[StudentRecord]) -> tuple[SlowSubmission, ...]:
+def _slowest(graded: list[StudentRecord]) -> tuple[SlowHandIn, ...]:
     """Ranked by the time spent in the student's code, never the grader's own start (the first hand-in of each
     grader pays for imports and Part 5's reference timing)."""
     ranked = sorted(_with_documents(graded), key=lambda pair: -_code_seconds(pair[1]))
     return tuple(
-        SlowSubmission(record.id, _code_seconds(document), document.score, document.max_score, name=record.name)
+        SlowHandIn(record.id, _code_seconds(document), document.score, document.max_score, name=record.name)
         for record, document in ranked
     )
 

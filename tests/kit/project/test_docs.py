@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from autograder.kit_root import KIT_ROOT
-from autograder.parts import PARTS
+from autograder.parts import PARTS, Part
 from autograder.scoring.points import SuitePoints
 
 DOCS = KIT_ROOT / "docs"
@@ -192,12 +192,17 @@ def test_a_runnable_block_runs_as_written(tmp_path, page, block):
     assert process.returncode == 0, f"{page}:\n{block}\n{process.stdout[-2000:]}\n{process.stderr[-2000:]}"
 
 
+def bonus_functions(points: SuitePoints, part: Part) -> list[str]:
+    """The functions of ``part`` that ``points`` marks bonus, in the part's order."""
+    return [function for function in part.functions if (part.module, function) in points.bonus]
+
+
 def bonus_named(points: SuitePoints) -> str:
     """The bonus functions as the students' guide names them: "all of Part 5" for a part that is bonus whole,
     "Part 6's `train_bytes`" for a function of a part that is not."""
     named = []
     for part in points.parts:
-        bonus = [function for function in part.functions if (part.module, function) in points.bonus]
+        bonus = bonus_functions(points, part)
         if bonus and len(bonus) == len(part.functions):
             named.append(f"all of Part {part.number}")
         elif bonus:
@@ -234,7 +239,7 @@ def test_the_students_guide_parts_table_marks_each_bonus_where_the_suite_does():
     rows = dict(re.findall(r"^\| (\d) \| `\w+` \| (.*) \|$", guide, flags=re.M))
     assert sorted(rows) == [str(part.number) for part in PARTS]
     for part in PARTS:
-        bonus = [function for function in part.functions if (part.module, function) in points.bonus]
+        bonus = bonus_functions(points, part)
         row = rows[str(part.number)]
         assert ("bonus" in row) == bool(bonus), f"docs/students.md's row for Part {part.number}: {row}"
         if bonus and len(bonus) < len(part.functions):
